@@ -1,0 +1,40 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "staysearch",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "StaySearch", targets: ["StaySearch"]),
+        .library(name: "StayData", targets: ["StayData"]),
+        .executable(name: "staysearch", targets: ["staysearch"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+    ],
+    targets: [
+        // The engine: pure Swift, no C, no I/O.
+        .target(
+            name: "StaySearch",
+            dependencies: [.product(name: "HeapModule", package: "swift-collections")]
+        ),
+        // zlib, wrapped once for reading .gz files.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // Getting data in and out: Inside Airbnb CSV(.gz) reader.
+        .target(name: "StayData", dependencies: ["StaySearch", "CZlib"]),
+        // The command-line tool: thin commands over the library.
+        .executableTarget(
+            name: "staysearch",
+            dependencies: [
+                "StaySearch", "StayData",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // Test helpers: random data and a brute-force reference implementation of SPEC.md.
+        .target(name: "StaySearchTestSupport", dependencies: ["StaySearch"], path: "Tests/StaySearchTestSupport"),
+        .testTarget(name: "StaySearchTests", dependencies: ["StaySearch", "StaySearchTestSupport"]),
+        .testTarget(name: "StayDataTests", dependencies: ["StayData", "StaySearch", "StaySearchTestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["StaySearchTestSupport", "StaySearch", "StayData"]),
+    ]
+)

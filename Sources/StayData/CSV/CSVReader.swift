@@ -1,0 +1,160 @@
+/// Reads CSV (RFC 4180) records from a byte source, a chunk at a time, without copying fields.
+///
+/// Fields may be quoted; quoted fields may hold commas, doubled quotes, `\n` and `\r\n`. Records
+/// end at `\n` or `\r\n`. Blank lines are skipped. A record that is not well-formed (a stray
+/// character after a closing quote, a quote left open at the end of the file) is still handed
+/// over, with ``CSVRecord/malformation`` saying what is wrong, so the caller can report it.
+public final class CSVReader {
+    private let source: any ByteSource
+    private var buffer: UnsafeMutableRawBufferPointer
+    private var spans: [CSVRecord.Span] = []
+    /// Bytes of the buffer holding data; `position` is where the next record starts.
+    private var filled = 0
+    private var position = 0
+    private var isAtEnd = false
+    private var line = 1
+
+    /// Creates a reader over `source`, reading `chunkSize` bytes at a time.
+    public init(source: any ByteSource, chunkSize: Int = 1 << 22) {
+        self.source = source
+        self.buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(chunkSize, 64), alignment: 16)
+        spans.reserveCapacity(128)
+    }
+
+    deinit { buffer.deallocate() }
+
+    /// How many bytes of the underlying file have been consumed.
+    public var bytesConsumed: Int { source.bytesConsumed }
+
+    /// Calls `body` with each record in order.
+    /// - Throws: what the source or `body` throws.
+    public func forEachRecord(_ body: (CSVRecord) throws -> Void) throws {
+        while true {
+            guard let (recordLine, malformation) = try nextRecord() else { return }
+            let bytes = UnsafeBufferPointer(start: UnsafePointer(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)), count: filled)
+            try spans.withUnsafeBufferPointer { spans in
+                try body(CSVRecord(buffer: bytes, spans: spans, line: recordLine, malformation: malformation))
+            }
+        }
+    }
+
+    /// Parses the next record into `spans`, reading more input as needed.
+    /// - Returns: the record's first line and malformation, or nil at the end.
+    private func nextRecord() throws(DataError) -> (Int, String?)? {
+        while true {
+            if position < filled || isAtEnd {
+                if position >= filled { return nil }
+                switch parseRecord() {
+                case .record(let end, let lines, let malformation):
+                    let recordLine = line
+                    line += lines
+                    position = end
+                    if spans.count == 1, spans[0].start == spans[0].end, malformation == nil,
+                       !isQuotedEmpty(at: Int(spans[0].start)) {
+                        continue        // a blank line
+                    }
+                    return (recordLine, malformation)
+                case .needMore:
+                    break
+                }
+            }
+            try refill()
+        }
+    }
+
+    private func isQuotedEmpty(at start: Int) -> Bool {
+        start > 0 && buffer[start - 1] == UInt8(ascii: "\"")
+    }
+
+    /// Moves the unparsed tail to the front and reads more, growing the buffer for huge records.
+    private func refill() throws(DataError) {
+        if position > 0 {
+            let tail = filled - position
+            if tail > 0 {
+                buffer.baseAddress!.copyMemory(from: buffer.baseAddress! + position, byteCount: tail)
+            }
+            filled = tail
+            position = 0
+        } else if filled == buffer.count {
+            let bigger = UnsafeMutableRawBufferPointer.allocate(byteCount: buffer.count * 2, alignment: 16)
+            bigger.baseAddress!.copyMemory(from: buffer.baseAddress!, byteCount: filled)
+            buffer.deallocate()
+            buffer = bigger
+        }
+        let count = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+        if count == 0 { isAtEnd = true }
+        filled += count
+    }
+
+    private enum ParseOutcome {
+        case record(end: Int, lines: Int, malformation: String?)
+        case needMore
+    }
+
+    /// Parses one record starting at `position`; `needMore` when the buffer ends inside it
+    /// before the end of input.
+    private func parseRecord() -> ParseOutcome {
+        spans.removeAll(keepingCapacity: true)
+        let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), newline = UInt8(ascii: "\n"), carriage = UInt8(ascii: "\r")
+        let bytes = UnsafeBufferPointer(start: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: filled)
+        var index = position
+        var lines = 1
+        var malformation: String?
+        while true {
+            // One field starts at `index`.
+            if index < filled, bytes[index] == quote {
+                let start = index + 1
+                var cursor = start
+                var hasEscapes = false
+                var closed = false
+                while cursor < filled {
+                    let byte = bytes[cursor]
+                    if byte == quote {
+                        if cursor + 1 < filled, bytes[cursor + 1] == quote {
+                            hasEscapes = true
+                            cursor += 2
+                            continue
+                        }
+                        if cursor + 1 == filled, !isAtEnd { return .needMore }
+                        closed = true
+                        break
+                    }
+                    if byte == newline { lines += 1 }
+                    cursor += 1
+                }
+                if !closed {
+                    guard isAtEnd else { return .needMore }
+                    spans.append(.init(start: Int32(start), end: Int32(cursor), hasEscapedQuotes: hasEscapes))
+                    return .record(end: filled, lines: lines, malformation: "a quoted field is not closed before the end of the file")
+                }
+                spans.append(.init(start: Int32(start), end: Int32(cursor), hasEscapedQuotes: hasEscapes))
+                index = cursor + 1
+                // After the closing quote: a comma, the end of the record, or junk.
+                var sawJunk = false
+                while index < filled, bytes[index] != comma, bytes[index] != newline {
+                    if !(bytes[index] == carriage && index + 1 < filled && bytes[index + 1] == newline) { sawJunk = true }
+                    index += 1
+                }
+                if sawJunk, malformation == nil { malformation = "unexpected characters after a closing quote" }
+            } else {
+                let start = index
+                while index < filled, bytes[index] != comma, bytes[index] != newline { index += 1 }
+                var end = index
+                if index < filled || isAtEnd {
+                    if end > start, bytes[end - 1] == carriage, index < filled { end -= 1 }
+                    if end > start, bytes[end - 1] == carriage, index == filled, isAtEnd { end -= 1 }
+                }
+                spans.append(.init(start: Int32(start), end: Int32(end), hasEscapedQuotes: false))
+            }
+            if index >= filled {
+                guard isAtEnd else { return .needMore }
+                return .record(end: filled, lines: lines, malformation: malformation)
+            }
+            if bytes[index] == newline {
+                return .record(end: index + 1, lines: lines, malformation: malformation)
+            }
+            index += 1      // past the comma
+            if index >= filled, !isAtEnd { return .needMore }
+        }
+    }
+}

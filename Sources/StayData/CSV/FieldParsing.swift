@@ -1,0 +1,77 @@
+/// Parsing numbers straight from CSV field bytes, without making strings.
+enum FieldParsing {
+    /// A whole number with an optional leading `-`; nil for anything else or on overflow.
+    static func int64(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        var index = 0
+        var isNegative = false
+        if bytes.count > 0, bytes[0] == UInt8(ascii: "-") { isNegative = true; index = 1 }
+        guard index < bytes.count else { return nil }
+        var value: Int64 = 0
+        while index < bytes.count {
+            let digit = bytes[index] &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times.addingReportingOverflow(Int64(digit))
+            guard !overflow1, !overflow2 else { return nil }
+            value = sum
+            index += 1
+        }
+        return isNegative ? -value : value
+    }
+
+    /// A whole number of 0 or more, capped at `Int32.max` (real files hold maximum_nights such
+    /// as 2147483647 or more); nil for anything else.
+    static func count(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32? {
+        guard bytes.count > 0 else { return nil }
+        var value: Int64 = 0
+        for byte in bytes {
+            let digit = byte &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            value = min(value * 10 + Int64(digit), Int64(Int32.max))
+        }
+        return Int32(value)
+    }
+
+    /// A decimal number such as `4.85` or `97` in hundredths, rounded half up; nil otherwise.
+    static func hundredths(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32? {
+        var whole: Int64 = 0
+        var fraction: Int64 = 0
+        var decimals = -1
+        var digits = 0
+        var roundUp = false
+        for byte in bytes {
+            if byte == UInt8(ascii: ".") {
+                guard decimals < 0 else { return nil }
+                decimals = 0
+                continue
+            }
+            let digit = byte &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            digits += 1
+            if decimals < 0 {
+                whole = whole * 10 + Int64(digit)
+                guard whole < 10_000_000 else { return nil }
+            } else {
+                if decimals < 2 { fraction = fraction * 10 + Int64(digit) } else if decimals == 2 { roundUp = digit >= 5 }
+                decimals += 1
+            }
+        }
+        guard digits > 0 else { return nil }
+        if decimals == 1 { fraction *= 10 }
+        if decimals <= 0 { fraction = 0 }
+        return Int32(whole * 100 + fraction + (roundUp ? 1 : 0))
+    }
+
+    /// A floating-point number such as `51.2045371`; nil otherwise.
+    static func double(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        guard bytes.count > 0, bytes.count < 64 else { return nil }
+        guard let value = Double(String(decoding: bytes, as: UTF8.self)), value.isFinite else { return nil }
+        return value
+    }
+
+    /// The text of a field as a short quotable excerpt for messages.
+    static func excerpt(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        let text = String(decoding: bytes.prefix(40), as: UTF8.self)
+        return bytes.count > 40 ? text + "…" : text
+    }
+}

@@ -1,0 +1,25 @@
+/// Why data could not be read, with the file (and line) to look at.
+public enum DataError: Error, Equatable, CustomStringConvertible {
+    case cannotOpen(path: String, reason: String)
+    case cannotRead(path: String, reason: String)
+    case missingFile(folder: String, name: String)
+    case missingColumns(path: String, columns: [String])
+    case emptyFile(path: String)
+    case rejectedRecord(path: String, line: Int, reason: String)
+    case badDatasetArgument(String)
+
+    /// One line that says what failed and where.
+    public var description: String {
+        switch self {
+        case let .cannotOpen(path, reason): return "\(path): cannot open: \(reason)"
+        case let .cannotRead(path, reason): return "\(path): cannot read: \(reason)"
+        case let .missingFile(folder, name):
+            return "\(folder): no \(name).csv or \(name).csv.gz here; an Inside Airbnb folder holds listings and calendar files"
+        case let .missingColumns(path, columns):
+            return "\(path):1: missing column\(columns.count == 1 ? "" : "s") \(columns.joined(separator: ", ")) in the header"
+        case let .emptyFile(path): return "\(path): the file is empty (no header line)"
+        case let .rejectedRecord(path, line, reason): return "\(path):\(line): \(reason)"
+        case let .badDatasetArgument(text): return "'\(text)' is not a dataset; use DIR or CITY=DIR"
+        }
+    }
+}

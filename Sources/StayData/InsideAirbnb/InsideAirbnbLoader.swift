@@ -1,0 +1,291 @@
+import StaySearch
+
+/// Loads Inside Airbnb folders (`listings.csv[.gz]` and `calendar.csv[.gz]`) into a ``ListingIndex``.
+///
+/// Columns are found by header name. Every record is either loaded or rejected with file, line and
+/// reason; ``LoadReport`` accounts for all of them.
+public struct InsideAirbnbLoader {
+    /// Stop at the first record that cannot be loaded instead of counting it and going on.
+    public var isStrict: Bool
+    /// Called now and then while a file is read, with the file, bytes consumed, its size and records read.
+    public var progress: ((_ path: String, _ bytesRead: Int, _ totalBytes: Int, _ records: Int) -> Void)?
+
+    /// Creates a loader.
+    public init(strict: Bool = false) {
+        self.isStrict = strict
+    }
+
+    /// Columns a listings file must have.
+    public static let requiredListingColumns = ["id", "room_type", "accommodates", "neighbourhood_cleansed"]
+    /// Columns a calendar file must have.
+    public static let requiredCalendarColumns = ["listing_id", "date", "available"]
+
+    /// Reads the folders and builds an index of everything that loads.
+    /// - Throws: ``DataError`` when a file is missing, unreadable or lacks a required column, or
+    ///   (strict) at the first rejected record.
+    public func loadIndex(from folders: [DatasetFolder]) throws(DataError) -> (index: ListingIndex, report: LoadReport) {
+        var state = LoadState()
+        for folder in folders {
+            let listingsPath = try Self.file(named: "listings", in: folder.path)
+            let calendarPath = try Self.file(named: "calendar", in: folder.path)
+            var handles: [Int64: IndexBuilder.ListingHandle] = [:]
+            try readListings(path: listingsPath, city: folder.city, state: &state, handles: &handles)
+            try readCalendar(path: calendarPath, state: &state, handles: handles)
+        }
+        let (index, duplicates) = state.builder.build()
+        for duplicate in duplicates {
+            let fileIndex = Int(duplicate.origin >> 40)
+            let line = Int(duplicate.origin & 0xFF_FFFF_FFFF)
+            let detail = "listing \(duplicate.listingID) already has a calendar row for \(duplicate.day)"
+            if isStrict { throw .rejectedRecord(path: state.report.files[fileIndex].path, line: line, reason: detail) }
+            state.report.files[fileIndex].loaded -= 1
+            state.report.calendarRowsLoaded -= 1
+            state.report.reject(fileIndex: fileIndex, line: line, reason: .duplicateDate, detail: detail)
+        }
+        return (index, state.report)
+    }
+
+    /// `NAME.csv` or `NAME.csv.gz` in `folder`.
+    static func file(named name: String, in folder: String) throws(DataError) -> String {
+        let base = folder.hasSuffix("/") ? folder + name : folder + "/" + name
+        for candidate in [base + ".csv", base + ".csv.gz"] where fileExists(candidate) { return candidate }
+        throw .missingFile(folder: folder, name: name)
+    }
+
+    private struct LoadState {
+        var builder = IndexBuilder()
+        var report = LoadReport()
+        var listingLines: [Int64: String] = [:]
+    }
+
+    private func reject(
+        _ state: inout LoadState, fileIndex: Int, line: Int, _ reason: Rejection.Reason, _ detail: String
+    ) throws(DataError) {
+        if isStrict { throw .rejectedRecord(path: state.report.files[fileIndex].path, line: line, reason: detail) }
+        state.report.reject(fileIndex: fileIndex, line: line, reason: reason, detail: detail)
+    }
+
+    private func readListings(
+        path: String, city: String, state: inout LoadState, handles: inout [Int64: IndexBuilder.ListingHandle]
+    ) throws(DataError) {
+        let fileIndex = state.report.files.count
+        state.report.files.append(.init(path: path))
+        try forEachRecord(path: path, required: Self.requiredListingColumns, fileIndex: fileIndex, state: &state) {
+            header, record, state throws(DataError) in
+            let column = ListingColumns(header: header)
+            func text(_ position: Int?) -> String { position.map { record.string(at: $0).trimmingSpaces } ?? "" }
+            func bytes(_ position: Int?) -> UnsafeBufferPointer<UInt8> {
+                position.map { record.bytes(at: $0) } ?? UnsafeBufferPointer(start: nil, count: 0)
+            }
+            let line = record.line
+            guard let id = FieldParsing.int64(bytes(column.id)), id >= 0 else {
+                return try reject(&state, fileIndex: fileIndex, line: line, .badID, "id '\(FieldParsing.excerpt(bytes(column.id)))' is not a listing id")
+            }
+            let roomType = text(column.roomType)
+            guard !roomType.isEmpty else {
+                return try reject(&state, fileIndex: fileIndex, line: line, .badRoomType, "listing \(id): room_type is empty")
+            }
+            guard let accommodates = FieldParsing.count(bytes(column.accommodates)) else {
+                return try reject(&state, fileIndex: fileIndex, line: line, .badNumber,
+                                  "listing \(id): accommodates '\(FieldParsing.excerpt(bytes(column.accommodates)))' is not a count")
+            }
+            var price: Money?
+            if !bytes(column.price).isEmpty {
+                guard let parsed = Money(parsingASCII: bytes(column.price)) else {
+                    return try reject(&state, fileIndex: fileIndex, line: line, .badPrice,
+                                      "listing \(id): price '\(FieldParsing.excerpt(bytes(column.price)))' is not an amount such as $70.00")
+                }
+                price = parsed
+            }
+            var numbers: [Int32] = []
+            for (name, position, fallback) in [("minimum_nights", column.minimumNights, Int32(1)),
+                                               ("maximum_nights", column.maximumNights, Int32.max),
+                                               ("number_of_reviews", column.reviewCount, Int32(0))] {
+                let field = bytes(position)
+                if field.isEmpty { numbers.append(fallback); continue }
+                guard let value = FieldParsing.count(field) else {
+                    return try reject(&state, fileIndex: fileIndex, line: line, .badNumber,
+                                      "listing \(id): \(name) '\(FieldParsing.excerpt(field))' is not a count")
+                }
+                numbers.append(value)
+            }
+            var rating: Int32?
+            if !bytes(column.rating).isEmpty {
+                guard let parsed = FieldParsing.hundredths(bytes(column.rating)) else {
+                    return try reject(&state, fileIndex: fileIndex, line: line, .badNumber,
+                                      "listing \(id): review_scores_rating '\(FieldParsing.excerpt(bytes(column.rating)))' is not a number")
+                }
+                rating = parsed
+            }
+            var coordinates: [Double] = []
+            for (name, position) in [("latitude", column.latitude), ("longitude", column.longitude)] {
+                if position == nil || bytes(position).isEmpty { coordinates.append(0); continue }
+                guard let value = FieldParsing.double(bytes(position)) else {
+                    return try reject(&state, fileIndex: fileIndex, line: line, .badNumber,
+                                      "listing \(id): \(name) '\(FieldParsing.excerpt(bytes(position)))' is not a number")
+                }
+                coordinates.append(value)
+            }
+            let listing = ListingRecord(
+                id: id, name: text(column.name),
+                region: RegionPath(city: city, neighbourhoodGroup: text(column.neighbourhoodGroup), neighbourhood: text(column.neighbourhood)),
+                roomType: roomType, accommodates: Int(accommodates), price: price,
+                minimumNights: numbers[0], maximumNights: numbers[1], ratingHundredths: rating,
+                reviewCount: numbers[2], latitude: coordinates[0], longitude: coordinates[1])
+            if let first = state.listingLines[id] {
+                return try reject(&state, fileIndex: fileIndex, line: line, .duplicateListing,
+                                  "duplicate listing id \(id) (first seen at \(first))")
+            }
+            let handle: IndexBuilder.ListingHandle
+            do {
+                handle = try state.builder.addListing(listing)
+            } catch let error as IndexBuilderError {
+                return try reject(&state, fileIndex: fileIndex, line: line, .other, error.description)
+            } catch {
+                return try reject(&state, fileIndex: fileIndex, line: line, .other, "\(error)")
+            }
+            handles[id] = handle
+            state.listingLines[id] = "\(path):\(line)"
+            state.report.files[fileIndex].loaded += 1
+            state.report.listingsLoaded += 1
+        }
+    }
+
+    private func readCalendar(
+        path: String, state: inout LoadState, handles: [Int64: IndexBuilder.ListingHandle]
+    ) throws(DataError) {
+        let fileIndex = state.report.files.count
+        state.report.files.append(.init(path: path))
+        var lastID: Int64 = -1
+        var lastHandle: IndexBuilder.ListingHandle?
+        try forEachRecord(path: path, required: Self.requiredCalendarColumns, fileIndex: fileIndex, state: &state) {
+            header, record, state throws(DataError) in
+            let column = CalendarColumns(header: header)
+            let line = record.line
+            let idBytes = record.bytes(at: column.listingID)
+            guard let id = FieldParsing.int64(idBytes) else {
+                return try reject(&state, fileIndex: fileIndex, line: line, .badID, "listing_id '\(FieldParsing.excerpt(idBytes))' is not a listing id")
+            }
+            if id != lastID {
+                lastID = id
+                lastHandle = handles[id]
+            }
+            guard let handle = lastHandle else {
+                return try reject(&state, fileIndex: fileIndex, line: line, .unknownListing,
+                                  "calendar row for listing \(id), which is not among the loaded listings")
+            }
+            let dateBytes = record.bytes(at: column.date)
+            guard let day = Day(isoASCII: dateBytes) else {
+                return try reject(&state, fileIndex: fileIndex, line: line, .badDate,
+                                  "listing \(id): date '\(FieldParsing.excerpt(dateBytes))' is not a date (YYYY-MM-DD)")
+            }
+            let availableBytes = record.bytes(at: column.available)
+            let isAvailable: Bool
+            switch availableBytes.count == 1 ? availableBytes[0] : 0 {
+            case UInt8(ascii: "t"): isAvailable = true
+            case UInt8(ascii: "f"): isAvailable = false
+            default:
+                return try reject(&state, fileIndex: fileIndex, line: line, .badAvailability,
+                                  "listing \(id) on \(day): available '\(FieldParsing.excerpt(availableBytes))' is not t or f")
+            }
+            var price: Money?
+            if let position = column.price, !record.isEmpty(at: position) {
+                guard let parsed = Money(parsingASCII: record.bytes(at: position)) else {
+                    return try reject(&state, fileIndex: fileIndex, line: line, .badPrice,
+                                      "listing \(id) on \(day): price '\(FieldParsing.excerpt(record.bytes(at: position)))' is not an amount such as $70.00")
+                }
+                price = parsed
+            }
+            var rules: [Int32?] = [nil, nil]
+            for (slot, name, position) in [(0, "minimum_nights", column.minimumNights), (1, "maximum_nights", column.maximumNights)] {
+                guard let position, !record.isEmpty(at: position) else { continue }
+                guard let value = FieldParsing.count(record.bytes(at: position)) else {
+                    return try reject(&state, fileIndex: fileIndex, line: line, .badNumber,
+                                      "listing \(id) on \(day): \(name) '\(FieldParsing.excerpt(record.bytes(at: position)))' is not a count")
+                }
+                rules[slot] = value
+            }
+            state.builder.addNight(
+                CalendarNight(day: day, isAvailable: isAvailable, price: price, minimumNights: rules[0], maximumNights: rules[1]),
+                to: handle, origin: UInt64(fileIndex) << 40 | UInt64(line))
+            state.report.files[fileIndex].loaded += 1
+            state.report.calendarRowsLoaded += 1
+        }
+    }
+
+    /// Reads the header, checks required columns, then hands each well-formed record with the right
+    /// number of fields to `body`; rejects the rest.
+    private func forEachRecord(
+        path: String, required: [String], fileIndex: Int, state: inout LoadState,
+        _ body: (CSVHeader, CSVRecord, inout LoadState) throws(DataError) -> Void
+    ) throws(DataError) {
+        let source = try openByteSource(path: path)
+        let reader = CSVReader(source: source)
+        var header: CSVHeader?
+        var records = 0
+        do {
+            try reader.forEachRecord { record in
+                guard let header else {
+                    let parsed = CSVHeader(record: record)
+                    let missing = parsed.missing(required)
+                    guard missing.isEmpty else { throw DataError.missingColumns(path: path, columns: missing) }
+                    header = parsed
+                    return
+                }
+                state.report.files[fileIndex].recordsRead += 1
+                records += 1
+                if records & 0xFFFF == 0 { progress?(path, reader.bytesConsumed, (source as? FileByteSource)?.size ?? 0, records) }
+                if let malformation = record.malformation {
+                    return try reject(&state, fileIndex: fileIndex, line: record.line, .malformedCSV, malformation)
+                }
+                guard record.count == header.names.count else {
+                    return try reject(&state, fileIndex: fileIndex, line: record.line, .fieldCount,
+                                      "\(record.count) fields where the header has \(header.names.count)")
+                }
+                try body(header, record, &state)
+            }
+        } catch let error as DataError {
+            throw error
+        } catch {
+            throw .cannotRead(path: path, reason: "\(error)")
+        }
+        guard header != nil else { throw .emptyFile(path: path) }
+    }
+}
+
+/// Positions of the listing columns the loader reads.
+private struct ListingColumns {
+    let id, roomType, accommodates, neighbourhood: Int
+    let name, neighbourhoodGroup, price, minimumNights, maximumNights, reviewCount, rating, latitude, longitude: Int?
+
+    init(header: CSVHeader) {
+        id = header.position(of: "id")!
+        roomType = header.position(of: "room_type")!
+        accommodates = header.position(of: "accommodates")!
+        neighbourhood = header.position(of: "neighbourhood_cleansed")!
+        name = header.position(of: "name")
+        neighbourhoodGroup = header.position(of: "neighbourhood_group_cleansed")
+        price = header.position(of: "price")
+        minimumNights = header.position(of: "minimum_nights")
+        maximumNights = header.position(of: "maximum_nights")
+        reviewCount = header.position(of: "number_of_reviews")
+        rating = header.position(of: "review_scores_rating")
+        latitude = header.position(of: "latitude")
+        longitude = header.position(of: "longitude")
+    }
+}
+
+/// Positions of the calendar columns the loader reads.
+private struct CalendarColumns {
+    let listingID, date, available: Int
+    let price, minimumNights, maximumNights: Int?
+
+    init(header: CSVHeader) {
+        listingID = header.position(of: "listing_id")!
+        date = header.position(of: "date")!
+        available = header.position(of: "available")!
+        price = header.position(of: "price")
+        minimumNights = header.position(of: "minimum_nights")
+        maximumNights = header.position(of: "maximum_nights")
+    }
+}

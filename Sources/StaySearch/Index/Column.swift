@@ -1,0 +1,61 @@
+/// A read-only array of plain values whose memory is owned by someone else: a buffer the builder
+/// filled, or a memory-mapped index file. Hot loops read it through a raw pointer, with no
+/// reference counting or copy-on-write checks.
+///
+/// A column is immutable once made, so it is safe to share between threads.
+public struct Column<Element: BitwiseCopyable>: @unchecked Sendable {
+    /// Keeps the memory alive; never read.
+    private let owner: AnyObject
+    /// The first element.
+    @usableFromInline let base: UnsafePointer<Element>
+    /// The number of elements.
+    public let count: Int
+
+    /// Copies `elements` into a column of its own.
+    public init(_ elements: [Element]) {
+        let buffer = ColumnBuffer(byteCount: max(1, elements.count) * MemoryLayout<Element>.stride,
+                                  alignment: max(8, MemoryLayout<Element>.alignment))
+        elements.withUnsafeBufferPointer { source in
+            if let address = source.baseAddress {
+                buffer.pointer.copyMemory(from: address, byteCount: source.count * MemoryLayout<Element>.stride)
+            }
+        }
+        self.owner = buffer
+        self.base = UnsafePointer(buffer.pointer.assumingMemoryBound(to: Element.self))
+        self.count = elements.count
+    }
+
+    /// Wraps memory that `owner` keeps alive for as long as the column exists, e.g. a mapped file.
+    /// The caller has checked that `base` is aligned for `Element` and holds `count` elements.
+    public init(borrowing base: UnsafeRawPointer, count: Int, owner: AnyObject) {
+        self.owner = owner
+        self.base = base.assumingMemoryBound(to: Element.self)
+        self.count = count
+    }
+
+    /// The element at `index`.
+    @inlinable
+    public subscript(index: Int) -> Element {
+        assert(index >= 0 && index < count, "Column index out of range")
+        return base[index]
+    }
+
+    /// The elements as a buffer, for loops that want one; valid only inside `body`.
+    public func withUnsafeBufferPointer<Result>(_ body: (UnsafeBufferPointer<Element>) throws -> Result) rethrows -> Result {
+        try withExtendedLifetime(owner) { try body(UnsafeBufferPointer(start: base, count: count)) }
+    }
+
+    /// A copy of the elements as an array.
+    public var array: [Element] { withUnsafeBufferPointer { Array($0) } }
+}
+
+/// Heap memory owned by columns built in this process.
+final class ColumnBuffer {
+    let pointer: UnsafeMutableRawPointer
+
+    init(byteCount: Int, alignment: Int) {
+        pointer = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: alignment)
+    }
+
+    deinit { pointer.deallocate() }
+}

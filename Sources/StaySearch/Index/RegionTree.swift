@@ -1,0 +1,114 @@
+/// Cities, neighbourhood groups and neighbourhoods, in depth-first order, each covering one
+/// contiguous range of index rows (the index sorts its rows by region path).
+public struct RegionTree: Sendable {
+    /// Every node, parents before children, siblings in alphabetical order of folded name.
+    public let nodes: [RegionNode]
+    /// Node positions by folded name.
+    private let nodesByFoldedName: [String: [Int]]
+
+    /// Creates a tree from nodes in depth-first order.
+    public init(nodes: [RegionNode]) {
+        self.nodes = nodes
+        var byName: [String: [Int]] = [:]
+        for (position, node) in nodes.enumerated() {
+            byName[node.foldedName, default: []].append(position)
+        }
+        self.nodesByFoldedName = byName
+    }
+
+    /// The names of `node` and its ancestors, from the city down.
+    /// - Complexity: O(depth), at most 3.
+    public func path(of node: Int) -> [String] {
+        var names: [String] = []
+        var current = node
+        while current >= 0 {
+            names.append(nodes[current].name)
+            current = Int(nodes[current].parent)
+        }
+        return names.reversed()
+    }
+
+    /// The positions of the nodes a region name matches.
+    ///
+    /// A name matches every node whose folded name equals its folded form. `A/B` (any number of
+    /// parts) matches the nodes named B that have nodes named A, and so on, above them, in order.
+    /// A name that itself contains `/` is tried whole first.
+    /// - Returns: the matching node positions; empty when nothing matches.
+    /// - Complexity: O(*m* · depth) for *m* nodes with the last part's name.
+    public func nodes(matching name: String) -> [Int] {
+        let whole = TextFolding.fold(name)
+        if let direct = nodesByFoldedName[whole] { return direct }
+        let parts = name.split(separator: "/").map { TextFolding.fold(String($0)) }.filter { !$0.isEmpty }
+        guard parts.count > 1, let candidates = nodesByFoldedName[parts[parts.count - 1]] else { return [] }
+        return candidates.filter { candidate in
+            var wanted = parts.count - 2
+            var ancestor = Int(nodes[candidate].parent)
+            while wanted >= 0, ancestor >= 0 {
+                if nodes[ancestor].foldedName == parts[wanted] { wanted -= 1 }
+                ancestor = Int(nodes[ancestor].parent)
+            }
+            return wanted < 0
+        }
+    }
+
+    /// The row ranges of the nodes a region name matches, sorted and merged.
+    /// - Throws: ``QueryError/unknownRegion(_:suggestions:)`` with the closest names when nothing matches.
+    public func rowRanges(matching name: String) throws(QueryError) -> [Range<Int>] {
+        let matched = nodes(matching: name)
+        guard !matched.isEmpty else {
+            throw .unknownRegion(name, suggestions: suggestions(for: name))
+        }
+        let ranges = matched.map { nodes[$0].rows }.sorted { $0.lowerBound < $1.lowerBound }
+        var merged: [Range<Int>] = []
+        for range in ranges {
+            if let last = merged.last, range.lowerBound <= last.upperBound {
+                merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
+            } else {
+                merged.append(range)
+            }
+        }
+        return merged
+    }
+
+    /// Up to `limit` region names closest to `name`: names that start with it first, then by
+    /// edit distance on folded names.
+    /// - Complexity: O(*n* · *k*²) for *n* nodes and names of length *k*.
+    public func suggestions(for name: String, limit: Int = 3) -> [String] {
+        let wanted = TextFolding.fold(String(name.split(separator: "/").last ?? Substring(name)))
+        var scored: [(score: Int, name: String)] = []
+        var seen = Set<String>()
+        for node in nodes where seen.insert(node.name).inserted {
+            let score = node.foldedName.hasPrefix(wanted) && !wanted.isEmpty
+                ? 0 : 1 + RegionTree.editDistance(Array(wanted.unicodeScalars), Array(node.foldedName.unicodeScalars))
+            scored.append((score, node.name))
+        }
+        scored.sort { ($0.score, $0.name) < ($1.score, $1.name) }
+        return scored.prefix(limit).map(\.name)
+    }
+
+    /// Positions of the nodes whose folded name starts with, or contains, the folded `prefix`;
+    /// prefix matches first.
+    public func nodes(withNamesStartingWith prefix: String) -> [Int] {
+        let folded = TextFolding.fold(prefix)
+        let starting = nodes.indices.filter { nodes[$0].foldedName.hasPrefix(folded) }
+        let containing = nodes.indices.filter {
+            !nodes[$0].foldedName.hasPrefix(folded) && nodes[$0].foldedName.contains(folded)
+        }
+        return starting + containing
+    }
+
+    static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+        if a.isEmpty { return b.count }
+        var previous = Array(0...b.count)
+        var current = previous
+        for i in 1...a.count {
+            current[0] = i
+            for j in stride(from: 1, through: b.count, by: 1) {
+                let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
+                current[j] = min(substitution, previous[j] + 1, current[j - 1] + 1)
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+}

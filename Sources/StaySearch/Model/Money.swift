@@ -1,0 +1,100 @@
+/// An exact amount of money in minor units (cents), never a floating-point number.
+///
+/// Inside Airbnb writes money as `$70.00` or `"$1,350.00"`; ``init(parsing:)`` reads both,
+/// and user input such as `120` or `99.5`.
+public struct Money: Hashable, Comparable, Sendable {
+    /// The amount in minor units: `Money(minorUnits: 12345)` is 123.45.
+    public var minorUnits: Int64
+
+    /// Creates an amount from minor units.
+    public init(minorUnits: Int64) {
+        self.minorUnits = minorUnits
+    }
+
+    /// Creates an amount of whole major units.
+    public init(major: Int64) {
+        self.minorUnits = major * 100
+    }
+
+    /// Parses `$1,350.00`, `1350`, `99.5` or `0.99`: an optional `$`, digits with optional
+    /// thousands commas, and at most two decimals. Returns `nil` for anything else, including
+    /// negative amounts and amounts of a billion or more.
+    public init?<Bytes: Collection>(parsingASCII bytes: Bytes) where Bytes.Element == UInt8 {
+        var units: Int64 = 0
+        var cents: Int64 = 0
+        var decimals = -1          // -1: no '.' seen yet
+        var digits = 0
+        var index = bytes.startIndex
+        if index != bytes.endIndex, bytes[index] == UInt8(ascii: "$") { index = bytes.index(after: index) }
+        while index != bytes.endIndex {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                let digit = Int64(byte &- UInt8(ascii: "0"))
+                if decimals >= 0 {
+                    guard decimals < 2 else { return nil }
+                    cents = cents * 10 + digit
+                    decimals += 1
+                } else {
+                    guard units < 100_000_000 else { return nil }
+                    units = units * 10 + digit
+                    digits += 1
+                }
+            case UInt8(ascii: ","):
+                guard decimals < 0, digits > 0 else { return nil }
+            case UInt8(ascii: "."):
+                guard decimals < 0 else { return nil }
+                decimals = 0
+            default:
+                return nil
+            }
+            index = bytes.index(after: index)
+        }
+        guard digits > 0 || decimals > 0 else { return nil }
+        if decimals == 1 { cents *= 10 }
+        self.minorUnits = units * 100 + cents
+    }
+
+    /// Parses text such as `$1,350.00` or `99.5`; see ``init(parsingASCII:)``.
+    public init?(parsing text: String) {
+        var text = text
+        let parsed = text.withUTF8 { Money(parsingASCII: $0) }
+        guard let parsed else { return nil }
+        self = parsed
+    }
+
+    public static func < (lhs: Money, rhs: Money) -> Bool { lhs.minorUnits < rhs.minorUnits }
+
+    /// The amount as a decimal number with two decimals and no separators: `1350.00`.
+    public var decimalText: String {
+        let sign = minorUnits < 0 ? "-" : ""
+        let magnitude = minorUnits.magnitude
+        let cents = magnitude % 100
+        return "\(sign)\(magnitude / 100).\(cents < 10 ? "0" : "")\(cents)"
+    }
+
+    /// The amount for people: `$1,350.00`, or `$1,350` with `showsCents: false` (rounded half up).
+    public func formatted(showsCents: Bool = true) -> String {
+        let sign = minorUnits < 0 ? "-" : ""
+        var magnitude = minorUnits.magnitude
+        if !showsCents { magnitude = (magnitude + 50) / 100 * 100 }
+        let units = magnitude / 100
+        let cents = magnitude % 100
+        var groups: [String] = []
+        var rest = units
+        repeat {
+            let group = rest % 1000
+            rest /= 1000
+            groups.append(rest > 0 ? String(group + 1000).dropFirst().description : String(group))
+        } while rest > 0
+        let whole = groups.reversed().joined(separator: ",")
+        if !showsCents { return "\(sign)$\(whole)" }
+        return "\(sign)$\(whole).\(cents < 10 ? "0" : "")\(cents)"
+    }
+
+    /// `total ÷ nights`, rounded half up to the cent.
+    public static func average(of total: Int64, over count: Int64) -> Money {
+        precondition(count > 0)
+        return Money(minorUnits: (2 * total + count) / (2 * count))
+    }
+}

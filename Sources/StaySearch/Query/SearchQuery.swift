@@ -1,0 +1,104 @@
+/// A search: which listings, in what order, which page, and the shape of the price histogram.
+///
+/// A plain value; ``ListingIndex/search(_:)`` executes it. ``validate()`` checks everything that
+/// does not need an index; region and room type names are checked against the index.
+public struct SearchQuery: Sendable, Equatable {
+    /// A city, neighbourhood group or neighbourhood name, or `A/B` paths; `nil` for everywhere.
+    public var region: String?
+    /// The check-in date; give both dates or neither.
+    public var checkIn: Day?
+    /// The check-out date (the morning after the last night).
+    public var checkOut: Day?
+    /// Adults, at least 1.
+    public var adults: Int = 1
+    /// Children, 0 or more; they count towards capacity.
+    public var children: Int = 0
+    /// Infants, 0 to 5; they do not count towards capacity.
+    public var infants: Int = 0
+    /// The lowest nightly price, inclusive.
+    public var minimumPrice: Money?
+    /// The highest nightly price, inclusive.
+    public var maximumPrice: Money?
+    /// An exact `room_type` value.
+    public var roomType: String?
+    /// The order of results.
+    public var sort: SortOrder = .price
+    /// How many results to return (0 to 1,000).
+    public var limit: Int = 20
+    /// How many results to skip first (0 to 1,000,000).
+    public var offset: Int = 0
+    /// How many histogram bins (1 to 1,000).
+    public var bins: Int = 30
+    /// The histogram's low end; by default the lowest price, rounded down to a whole unit.
+    public var histogramMinimum: Money?
+    /// The histogram's high end; by default the 95th percentile price, rounded up to a whole unit.
+    public var histogramMaximum: Money?
+
+    /// The largest page that can be asked for.
+    public static let limitRange = 0...1_000
+    /// The largest offset that can be asked for.
+    public static let offsetRange = 0...1_000_000
+    /// The allowed number of histogram bins.
+    public static let binRange = 1...1_000
+    /// The allowed number of infants.
+    public static let infantRange = 0...5
+
+    /// Creates a query; every field has a default.
+    public init(
+        region: String? = nil, checkIn: Day? = nil, checkOut: Day? = nil, adults: Int = 1, children: Int = 0,
+        infants: Int = 0, minimumPrice: Money? = nil, maximumPrice: Money? = nil, roomType: String? = nil,
+        sort: SortOrder = .price, limit: Int = 20, offset: Int = 0, bins: Int = 30,
+        histogramMinimum: Money? = nil, histogramMaximum: Money? = nil
+    ) {
+        self.region = region
+        self.checkIn = checkIn
+        self.checkOut = checkOut
+        self.adults = adults
+        self.children = children
+        self.infants = infants
+        self.minimumPrice = minimumPrice
+        self.maximumPrice = maximumPrice
+        self.roomType = roomType
+        self.sort = sort
+        self.limit = limit
+        self.offset = offset
+        self.bins = bins
+        self.histogramMinimum = histogramMinimum
+        self.histogramMaximum = histogramMaximum
+    }
+
+    /// The number of nights, when both dates are given.
+    public var nights: Int? {
+        guard let checkIn, let checkOut else { return nil }
+        return checkIn.distance(to: checkOut)
+    }
+
+    /// Adults and children: the guests that count towards a listing's capacity.
+    public var guests: Int { adults + children }
+
+    /// Checks every rule that does not need an index.
+    /// - Throws: the first ``QueryError`` found.
+    public func validate() throws(QueryError) {
+        if let region, region.allSatisfy({ $0.isWhitespace || $0 == "/" }) { throw .emptyRegion }
+        switch (checkIn, checkOut) {
+        case (nil, nil): break
+        case (.some, nil): throw .checkOutMissing
+        case (nil, .some): throw .checkInMissing
+        case (let checkIn?, let checkOut?):
+            guard checkOut > checkIn else { throw .checkOutNotAfterCheckIn(checkIn: checkIn, checkOut: checkOut) }
+        }
+        guard adults >= 1 else { throw .tooFewAdults(adults) }
+        guard children >= 0 else { throw .negative(field: "children", value: children) }
+        guard adults <= 10_000, children <= 10_000 else { throw .tooManyGuests(adults + children) }
+        guard SearchQuery.infantRange.contains(infants) else { throw .infantsOutOfRange(infants) }
+        if let minimumPrice, let maximumPrice, minimumPrice > maximumPrice {
+            throw .minimumPriceAboveMaximum(minimumPrice, maximumPrice)
+        }
+        guard SearchQuery.limitRange.contains(limit) else { throw .outOfRange(field: "limit", value: limit, range: SearchQuery.limitRange) }
+        guard SearchQuery.offsetRange.contains(offset) else { throw .outOfRange(field: "offset", value: offset, range: SearchQuery.offsetRange) }
+        guard SearchQuery.binRange.contains(bins) else { throw .outOfRange(field: "bins", value: bins, range: SearchQuery.binRange) }
+        if let histogramMaximum, histogramMaximum <= (histogramMinimum ?? Money(minorUnits: 0)) {
+            throw .histogramBoundsInverted(histogramMinimum ?? Money(minorUnits: 0), histogramMaximum)
+        }
+    }
+}

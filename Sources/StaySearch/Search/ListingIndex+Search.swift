@@ -1,0 +1,192 @@
+import HeapModule
+
+extension ListingIndex {
+    /// The four room types Inside Airbnb uses; a query may name them even where the data has none.
+    public static let standardRoomTypes = ["Entire home/apt", "Hotel room", "Private room", "Shared room"]
+
+    /// Room type names a query may use: those in the index and the standard four.
+    public var knownRoomTypes: [String] {
+        Array(Set(roomTypeNames).union(ListingIndex.standardRoomTypes)).sorted()
+    }
+
+    /// Runs a query.
+    ///
+    /// One pass over the candidate rows (the region's row ranges, intersected with the bit sets of
+    /// the stay's nights) feeds every collector: rows that pass all filters but price go to the
+    /// histogram; rows that also pass the price range are counted and offered to a bounded heap
+    /// that keeps the page.
+    /// - Throws: ``QueryError`` for an invalid query, an unknown region or room type.
+    /// - Complexity: O(*r* + *w*·*n* + *c* log *k*) for *r* region ranges, *w* bit-set words in
+    ///   them, *n* nights, *c* candidates and a page ending at *k*.
+    public func search(_ query: SearchQuery) throws(QueryError) -> SearchResult {
+        try query.validate()
+        let ranges = try query.region.map { name throws(QueryError) in try regions.rowRanges(matching: name) } ?? [0..<count]
+        var roomCode = -1
+        if let roomType = query.roomType {
+            if let code = roomTypeNames.firstIndex(of: roomType) {
+                roomCode = code
+            } else if ListingIndex.standardRoomTypes.contains(roomType) {
+                roomCode = 256      // a known type this index has no listings of
+            } else {
+                throw .unknownRoomType(roomType, known: knownRoomTypes)
+            }
+        }
+
+        var scan = Scan(index: self, query: query, roomCode: roomCode)
+        for range in ranges { scan.visit(range) }
+
+        let nights = Int64(query.nights ?? 1)
+        var values = scan.values
+        let histogram = PriceHistogram.make(
+            values: &values, sum: scan.valueSum, nights: nights, bins: query.bins,
+            lo: query.histogramMinimum, hi: query.histogramMaximum)
+        let page = scan.page.unordered.sorted().dropFirst(query.offset)
+        let matches = page.map { ranked in
+            match(row: Int(ranked.row), value: ranked.value, nights: query.nights)
+        }
+        return SearchResult(total: scan.total, nights: query.nights, matches: matches, histogram: histogram)
+    }
+
+    /// The match record of one row for a stay of `nights` (or none) whose price is `value`.
+    func match(row: Int, value: Int64, nights: Int?) -> ListingMatch {
+        let path = regionPath(ofRow: row)
+        let rating = ratings[row]
+        return ListingMatch(
+            row: row, id: ids[row], name: names[row], region: path,
+            roomType: roomTypeNames[Int(roomTypes[row])], accommodates: Int(accommodates[row]),
+            nightlyPrice: Money.average(of: value, over: Int64(nights ?? 1)),
+            totalPrice: nights == nil ? nil : Money(minorUnits: value),
+            ratingHundredths: rating >= 0 ? rating : nil, reviewCount: reviewCounts[row],
+            latitude: latitudes[row], longitude: longitudes[row])
+    }
+}
+
+/// The state of one pass over candidate rows.
+private struct Scan {
+    let index: ListingIndex
+    let guests: Int
+    let roomCode: Int
+    let sort: SortOrder
+    let pageSize: Int
+    /// The stay as day offsets, or nil without dates; `isImpossible` when it leaves the calendar.
+    let stayStart: Int
+    let stayEnd: Int
+    let hasDates: Bool
+    let isImpossible: Bool
+    let nights: Int64
+    let lowestValue: Int64
+    let highestValue: Int64
+
+    var values: [Int64] = []
+    var valueSum: Int64 = 0
+    var total = 0
+    var page = Heap<RankedRow>()
+    var block: [UInt64]
+
+    static let blockWords = 64
+
+    init(index: ListingIndex, query: SearchQuery, roomCode: Int) {
+        self.index = index
+        self.guests = query.guests
+        self.roomCode = roomCode
+        self.sort = query.sort
+        self.pageSize = query.offset + query.limit
+        if let checkIn = query.checkIn, let checkOut = query.checkOut {
+            hasDates = true
+            stayStart = index.firstDay.distance(to: checkIn)
+            stayEnd = index.firstDay.distance(to: checkOut)
+            isImpossible = stayStart < 0 || stayEnd > index.dayCount
+        } else {
+            hasDates = false
+            stayStart = 0
+            stayEnd = 1
+            isImpossible = false
+        }
+        let nights = Int64(stayEnd - stayStart)
+        self.nights = nights
+        lowestValue = (query.minimumPrice?.minorUnits ?? 0) * nights
+        if let maximum = query.maximumPrice { highestValue = maximum.minorUnits * nights } else { highestValue = Int64.max }
+        block = [UInt64](repeating: 0, count: Scan.blockWords)
+    }
+
+    mutating func visit(_ range: Range<Int>) {
+        guard !range.isEmpty, !isImpossible else { return }
+        let firstWord = range.lowerBound >> 6
+        let endWord = (range.upperBound + 63) >> 6
+        var word = firstWord
+        while word < endWord {
+            let blockEnd = min(word + Scan.blockWords, endWord)
+            fillCandidates(words: word..<blockEnd)
+            if word == firstWord { block[0] &= ~0 << UInt64(range.lowerBound & 63) }
+            if blockEnd == endWord, range.upperBound & 63 != 0 {
+                block[blockEnd - word - 1] &= (1 << UInt64(range.upperBound & 63)) &- 1
+            }
+            for position in 0..<(blockEnd - word) {
+                var bits = block[position]
+                let base = (word + position) << 6
+                while bits != 0 {
+                    consider(row: base + bits.trailingZeroBitCount)
+                    bits &= bits &- 1
+                }
+            }
+            word = blockEnd
+        }
+    }
+
+    /// Puts into `block` the candidate bits of `words`: rows bookable for every night of the stay,
+    /// or without dates, rows with a price without dates.
+    private mutating func fillCandidates(words: Range<Int>) {
+        let count = words.count
+        let wordsPerDay = index.wordsPerDay
+        block.withUnsafeMutableBufferPointer { block in
+            if !hasDates {
+                index.pricedWithoutDates.withUnsafeBufferPointer { priced in
+                    for i in 0..<count { block[i] = priced[words.lowerBound + i] }
+                }
+                return
+            }
+            index.bookable.withUnsafeBufferPointer { bookable in
+                var start = stayStart * wordsPerDay + words.lowerBound
+                for i in 0..<count { block[i] = bookable[start + i] }
+                for _ in (stayStart + 1)..<max(stayStart + 1, stayEnd) {
+                    start += wordsPerDay
+                    for i in 0..<count { block[i] &= bookable[start + i] }
+                }
+            }
+        }
+    }
+
+    private mutating func consider(row: Int) {
+        guard Int(index.accommodates[row]) >= guests else { return }
+        if roomCode >= 0, Int(index.roomTypes[row]) != roomCode { return }
+        let value: Int64
+        if hasDates {
+            let minimum = index.minimumNights.value(row: row, dayOffset: stayStart)
+            let maximum = index.maximumNights.value(row: row, dayOffset: stayStart)
+            guard nights >= minimum, nights <= maximum else { return }
+            value = index.stayTotal(row: row, from: stayStart, to: stayEnd)
+        } else {
+            value = index.basePrices[row]
+        }
+        values.append(value)
+        valueSum += value
+        guard value >= lowestValue, value <= highestValue else { return }
+        total += 1
+        guard pageSize > 0 else { return }
+        let ranked = RankedRow(key: key(row: row, value: value), id: index.ids[row], row: Int32(row), value: value)
+        if page.count < pageSize {
+            page.insert(ranked)
+        } else if ranked < page.max! {
+            page.replaceMax(with: ranked)
+        }
+    }
+
+    private func key(row: Int, value: Int64) -> Int64 {
+        switch sort {
+        case .price: return value
+        case .priceDescending: return -value
+        case .rating: return -(Int64(index.ratings[row] + 1) << 32 | Int64(index.reviewCounts[row]))
+        case .reviews: return -Int64(index.reviewCounts[row])
+        }
+    }
+}
