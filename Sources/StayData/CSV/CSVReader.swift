@@ -7,7 +7,6 @@
 public final class CSVReader {
     private let source: any ByteSource
     private var buffer: UnsafeMutableRawBufferPointer
-    private var spans: [CSVRecord.Span] = []
     /// Bytes of the buffer holding data; `position` is where the next record starts.
     private var filled = 0
     private var position = 0
@@ -18,7 +17,6 @@ public final class CSVReader {
     public init(source: any ByteSource, chunkSize: Int = 1 << 22) {
         self.source = source
         self.buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(chunkSize, 64), alignment: 16)
-        spans.reserveCapacity(128)
     }
 
     deinit { buffer.deallocate() }
@@ -29,37 +27,34 @@ public final class CSVReader {
     /// Calls `body` with each record in order.
     /// - Throws: what the source or `body` throws.
     public func forEachRecord(_ body: (CSVRecord) throws -> Void) throws {
+        var spans: [CSVRecord.Span] = []
+        spans.reserveCapacity(128)
         while true {
-            guard let (recordLine, malformation) = try nextRecord() else { return }
-            let bytes = UnsafeBufferPointer(start: UnsafePointer(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)), count: filled)
-            try spans.withUnsafeBufferPointer { spans in
-                try body(CSVRecord(buffer: bytes, spans: spans, line: recordLine, malformation: malformation))
+            let outcome = position < filled || isAtEnd
+                ? CSVReader.parseRecord(in: bytes, from: position, isAtEnd: isAtEnd, spans: &spans)
+                : .needMore
+            switch outcome {
+            case .end:
+                return
+            case .needMore:
+                try refill()
+            case .record(let end, let lines, let malformation):
+                let recordLine = line
+                line += lines
+                position = end
+                if spans.count == 1, spans[0].start == spans[0].end, malformation == nil,
+                   !isQuotedEmpty(at: Int(spans[0].start)) {
+                    continue        // a blank line
+                }
+                try spans.withUnsafeBufferPointer { spans in
+                    try body(CSVRecord(buffer: bytes, spans: spans, line: recordLine, malformation: malformation))
+                }
             }
         }
     }
 
-    /// Parses the next record into `spans`, reading more input as needed.
-    /// - Returns: the record's first line and malformation, or nil at the end.
-    private func nextRecord() throws(DataError) -> (Int, String?)? {
-        while true {
-            if position < filled || isAtEnd {
-                if position >= filled { return nil }
-                switch parseRecord() {
-                case .record(let end, let lines, let malformation):
-                    let recordLine = line
-                    line += lines
-                    position = end
-                    if spans.count == 1, spans[0].start == spans[0].end, malformation == nil,
-                       !isQuotedEmpty(at: Int(spans[0].start)) {
-                        continue        // a blank line
-                    }
-                    return (recordLine, malformation)
-                case .needMore:
-                    break
-                }
-            }
-            try refill()
-        }
+    private var bytes: UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: UnsafePointer(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)), count: filled)
     }
 
     private func isQuotedEmpty(at start: Int) -> Bool {
@@ -89,22 +84,26 @@ public final class CSVReader {
     private enum ParseOutcome {
         case record(end: Int, lines: Int, malformation: String?)
         case needMore
+        case end
     }
 
-    /// Parses one record starting at `position`; `needMore` when the buffer ends inside it
-    /// before the end of input.
-    private func parseRecord() -> ParseOutcome {
+    /// Parses one record of `bytes` starting at `start` into `spans`; `needMore` when the bytes end
+    /// inside it before the end of input.
+    private static func parseRecord(
+        in bytes: UnsafeBufferPointer<UInt8>, from start: Int, isAtEnd: Bool, spans: inout [CSVRecord.Span]
+    ) -> ParseOutcome {
         spans.removeAll(keepingCapacity: true)
+        let filled = bytes.count
+        if start >= filled { return isAtEnd ? .end : .needMore }
         let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), newline = UInt8(ascii: "\n"), carriage = UInt8(ascii: "\r")
-        let bytes = UnsafeBufferPointer(start: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: filled)
-        var index = position
+        var index = start
         var lines = 1
         var malformation: String?
         while true {
             // One field starts at `index`.
             if index < filled, bytes[index] == quote {
-                let start = index + 1
-                var cursor = start
+                let fieldStart = index + 1
+                var cursor = fieldStart
                 var hasEscapes = false
                 var closed = false
                 while cursor < filled {
@@ -124,10 +123,10 @@ public final class CSVReader {
                 }
                 if !closed {
                     guard isAtEnd else { return .needMore }
-                    spans.append(.init(start: Int32(start), end: Int32(cursor), hasEscapedQuotes: hasEscapes))
+                    spans.append(.init(start: Int32(fieldStart), end: Int32(cursor), hasEscapedQuotes: hasEscapes))
                     return .record(end: filled, lines: lines, malformation: "a quoted field is not closed before the end of the file")
                 }
-                spans.append(.init(start: Int32(start), end: Int32(cursor), hasEscapedQuotes: hasEscapes))
+                spans.append(.init(start: Int32(fieldStart), end: Int32(cursor), hasEscapedQuotes: hasEscapes))
                 index = cursor + 1
                 // After the closing quote: a comma, the end of the record, or junk.
                 var sawJunk = false
@@ -137,14 +136,15 @@ public final class CSVReader {
                 }
                 if sawJunk, malformation == nil { malformation = "unexpected characters after a closing quote" }
             } else {
-                let start = index
-                while index < filled, bytes[index] != comma, bytes[index] != newline { index += 1 }
-                var end = index
-                if index < filled || isAtEnd {
-                    if end > start, bytes[end - 1] == carriage, index < filled { end -= 1 }
-                    if end > start, bytes[end - 1] == carriage, index == filled, isAtEnd { end -= 1 }
+                let fieldStart = index
+                while index < filled {
+                    let byte = bytes[index]
+                    if byte == comma || byte == newline { break }
+                    index += 1
                 }
-                spans.append(.init(start: Int32(start), end: Int32(end), hasEscapedQuotes: false))
+                var end = index
+                if end > fieldStart, bytes[end - 1] == carriage, index < filled || isAtEnd { end -= 1 }
+                spans.append(.init(start: Int32(fieldStart), end: Int32(end), hasEscapedQuotes: false))
             }
             if index >= filled {
                 guard isAtEnd else { return .needMore }

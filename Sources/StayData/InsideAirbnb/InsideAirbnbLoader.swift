@@ -45,6 +45,11 @@ public struct InsideAirbnbLoader {
         return (index, state.report)
     }
 
+    /// Whether `folder` holds a listings and a calendar file.
+    public static func hasFiles(in folder: String) -> Bool {
+        (try? file(named: "listings", in: folder)) != nil && (try? file(named: "calendar", in: folder)) != nil
+    }
+
     /// `NAME.csv` or `NAME.csv.gz` in `folder`.
     static func file(named name: String, in folder: String) throws(DataError) -> String {
         let base = folder.hasSuffix("/") ? folder + name : folder + "/" + name
@@ -158,9 +163,11 @@ public struct InsideAirbnbLoader {
         state.report.files.append(.init(path: path))
         var lastID: Int64 = -1
         var lastHandle: IndexBuilder.ListingHandle?
+        var columns: CalendarColumns?
         try forEachRecord(path: path, required: Self.requiredCalendarColumns, fileIndex: fileIndex, state: &state) {
             header, record, state throws(DataError) in
-            let column = CalendarColumns(header: header)
+            let column = columns ?? CalendarColumns(header: header)
+            columns = column
             let line = record.line
             let idBytes = record.bytes(at: column.listingID)
             guard let id = FieldParsing.int64(idBytes) else {
@@ -196,17 +203,24 @@ public struct InsideAirbnbLoader {
                 }
                 price = parsed
             }
-            var rules: [Int32?] = [nil, nil]
-            for (slot, name, position) in [(0, "minimum_nights", column.minimumNights), (1, "maximum_nights", column.maximumNights)] {
-                guard let position, !record.isEmpty(at: position) else { continue }
-                guard let value = FieldParsing.count(record.bytes(at: position)) else {
+            var minimum: Int32?
+            var maximum: Int32?
+            if let position = column.minimumNights, !record.isEmpty(at: position) {
+                minimum = FieldParsing.count(record.bytes(at: position))
+                if minimum == nil {
                     return try reject(&state, fileIndex: fileIndex, line: line, .badNumber,
-                                      "listing \(id) on \(day): \(name) '\(FieldParsing.excerpt(record.bytes(at: position)))' is not a count")
+                                      "listing \(id) on \(day): minimum_nights '\(FieldParsing.excerpt(record.bytes(at: position)))' is not a count")
                 }
-                rules[slot] = value
+            }
+            if let position = column.maximumNights, !record.isEmpty(at: position) {
+                maximum = FieldParsing.count(record.bytes(at: position))
+                if maximum == nil {
+                    return try reject(&state, fileIndex: fileIndex, line: line, .badNumber,
+                                      "listing \(id) on \(day): maximum_nights '\(FieldParsing.excerpt(record.bytes(at: position)))' is not a count")
+                }
             }
             state.builder.addNight(
-                CalendarNight(day: day, isAvailable: isAvailable, price: price, minimumNights: rules[0], maximumNights: rules[1]),
+                CalendarNight(day: day, isAvailable: isAvailable, price: price, minimumNights: minimum, maximumNights: maximum),
                 to: handle, origin: UInt64(fileIndex) << 40 | UInt64(line))
             state.report.files[fileIndex].loaded += 1
             state.report.calendarRowsLoaded += 1

@@ -12,6 +12,7 @@ public struct CalendarNight: Sendable, Equatable {
     public var maximumNights: Int32?
 
     /// Creates a calendar row.
+    @inlinable
     public init(day: Day, isAvailable: Bool, price: Money?, minimumNights: Int32? = nil, maximumNights: Int32? = nil) {
         self.day = day
         self.isAvailable = isAvailable

@@ -6,12 +6,14 @@ public struct Day: Hashable, Comparable, Strideable, Sendable, CustomStringConve
     public var daysSinceEpoch: Int32
 
     /// Creates a day from its offset from 1970-01-01.
+    @inlinable
     public init(daysSinceEpoch: Int32) {
         self.daysSinceEpoch = daysSinceEpoch
     }
 
     /// Creates a day from a valid Gregorian date, or returns `nil` for one that does not exist
     /// (month 13, 30 February, year outside 1…9999).
+    @inlinable
     public init?(year: Int, month: Int, day: Int) {
         guard (1...9999).contains(year), (1...12).contains(month),
               (1...Day.length(ofMonth: month, in: year)).contains(day) else { return nil }
@@ -25,7 +27,8 @@ public struct Day: Hashable, Comparable, Strideable, Sendable, CustomStringConve
     }
 
     /// Parses a strict ISO date `YYYY-MM-DD` from ASCII bytes.
-    public init?<Bytes: Collection>(isoASCII bytes: Bytes) where Bytes.Element == UInt8 {
+    @inlinable
+    public init?(isoASCII bytes: UnsafeBufferPointer<UInt8>) {
         guard bytes.count == 10 else { return nil }
         var numbers = (0, 0, 0)
         var position = 0
@@ -82,6 +85,7 @@ public struct Day: Hashable, Comparable, Strideable, Sendable, CustomStringConve
     }
 
     /// The number of days in a month of a year.
+    @inlinable
     public static func length(ofMonth month: Int, in year: Int) -> Int {
         switch month {
         case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28

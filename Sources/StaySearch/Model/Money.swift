@@ -19,7 +19,8 @@ public struct Money: Hashable, Comparable, Sendable {
     /// Parses `$1,350.00`, `1350`, `99.5` or `0.99`: an optional `$`, digits with optional
     /// thousands commas, and at most two decimals. Returns `nil` for anything else, including
     /// negative amounts and amounts of a billion or more.
-    public init?<Bytes: Collection>(parsingASCII bytes: Bytes) where Bytes.Element == UInt8 {
+    @inlinable
+    public init?(parsingASCII bytes: UnsafeBufferPointer<UInt8>) {
         var units: Int64 = 0
         var cents: Int64 = 0
         var decimals = -1          // -1: no '.' seen yet

@@ -1,0 +1,86 @@
+import ArgumentParser
+import StaySearch
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `staysearch batch`: many queries from a JSON lines file, one JSON line out for each.
+struct BatchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "batch",
+        abstract: "Run one query per JSON line and print one JSON result per line, with took_us.",
+        discussion: """
+            Each input line is an object with any of the keys region, checkin, checkout, adults, children, \
+            infants, min_price, max_price, room_type, sort, limit, offset, bins, hist_min, hist_max. Each output \
+            line is the search JSON plus "took_us" (engine time in microseconds), or {"error": "…"} for a \
+            bad line; the run goes on.
+
+            Example:
+              echo '{"region": "Zuid", "checkin": "2024-07-12", "checkout": "2024-07-15", "adults": 2}' > q.jsonl
+              staysearch batch --queries q.jsonl
+            """)
+
+    @OptionGroup var data: DataOptions
+
+    @Option(help: ArgumentHelp("The JSON lines file of queries ('-' for standard input).", valueName: "FILE"))
+    var queries: String
+
+    func run() throws {
+        let lines = try readLines()
+        let index = try data.loadIndex()
+        var output = ""
+        for line in lines {
+            output += answer(line, index: index)
+            output += "\n"
+            if output.utf8.count > 1 << 16 {
+                Standard.write(output)
+                output = ""
+            }
+        }
+        Standard.write(output)
+    }
+
+    private func answer(_ line: String, index: ListingIndex) -> String {
+        let query: SearchQuery
+        do {
+            query = try BatchQuery.parse(line)
+        } catch let error as BatchLineError {
+            return ResultFormatting.jsonError(error.message)
+        } catch {
+            return ResultFormatting.jsonError("\(error)")
+        }
+        let start = Standard.now()
+        do {
+            let result = try index.search(query)
+            let micros = Int(((Standard.now() - start) * 1e6).rounded())
+            return ResultFormatting.json(result, tookMicroseconds: micros)
+        } catch {
+            return ResultFormatting.jsonError(error.description)
+        }
+    }
+
+    private func readLines() throws -> [String] {
+        let handle: UnsafeMutablePointer<FILE>?
+        handle = queries == "-" ? fdopen(0, "r") : fopen(queries, "r")
+        guard let handle else {
+            throw CommandFailure(message: "\(queries): cannot open: \(String(cString: strerror(errno)))", code: ExitStatus.badInput)
+        }
+        defer { if queries != "-" { fclose(handle) } }
+        var lines: [String] = []
+        var buffer: UnsafeMutablePointer<CChar>?
+        var capacity = 0
+        defer { free(buffer) }
+        while true {
+            let length = getline(&buffer, &capacity, handle)
+            if length < 0 { break }
+            var bytes = UnsafeBufferPointer(start: UnsafeRawPointer(buffer!).assumingMemoryBound(to: UInt8.self), count: length)
+            while let last = bytes.last, last == 0x0A || last == 0x0D { bytes = UnsafeBufferPointer(rebasing: bytes.dropLast()) }
+            lines.append(String(decoding: bytes, as: UTF8.self))
+        }
+        if ferror(handle) != 0 {
+            throw CommandFailure(message: "\(queries): cannot read (is it a directory?)", code: ExitStatus.badInput)
+        }
+        return lines
+    }
+}

@@ -1,0 +1,58 @@
+import StaySearch
+
+/// Reading a ``SearchQuery`` from one JSON line of a batch file.
+enum BatchQuery {
+    /// The keys a line may have.
+    static let keys = ["region", "checkin", "checkout", "adults", "children", "infants", "min_price", "max_price",
+                       "room_type", "sort", "limit", "offset", "bins", "hist_min", "hist_max"]
+
+    /// Parses and validates one line.
+    /// - Throws: ``BatchLineError`` or ``QueryError``.
+    static func parse(_ line: String) throws -> SearchQuery {
+        let object = try FlatJSONObject(parsing: line)
+        var query = SearchQuery()
+        for (key, value) in object.entries {
+            if value == .null { continue }
+            switch key {
+            case "region": query.region = try string(value, key)
+            case "checkin": query.checkIn = try QueryParsing.day(try string(value, key), field: "checkin")
+            case "checkout": query.checkOut = try QueryParsing.day(try string(value, key), field: "checkout")
+            case "adults": query.adults = try integer(value, key)
+            case "children": query.children = try integer(value, key)
+            case "infants": query.infants = try integer(value, key)
+            case "min_price": query.minimumPrice = try money(value, key)
+            case "max_price": query.maximumPrice = try money(value, key)
+            case "room_type": query.roomType = try string(value, key)
+            case "sort": query.sort = try SortOrder(parsing: try string(value, key))
+            case "limit": query.limit = try integer(value, key)
+            case "offset": query.offset = try integer(value, key)
+            case "bins": query.bins = try integer(value, key)
+            case "hist_min": query.histogramMinimum = try money(value, key)
+            case "hist_max": query.histogramMaximum = try money(value, key)
+            default:
+                throw BatchLineError("unknown key '\(key)'; keys are \(keys.joined(separator: ", "))")
+            }
+        }
+        try query.validate()
+        return query
+    }
+
+    private static func string(_ value: FlatJSONObject.Value, _ key: String) throws -> String {
+        guard case .string(let text) = value else { throw BatchLineError("\(key) must be a string") }
+        return text
+    }
+
+    private static func integer(_ value: FlatJSONObject.Value, _ key: String) throws -> Int {
+        guard case .number(let text) = value else { throw BatchLineError("\(key) must be a whole number") }
+        guard let number = Int(text) else { throw BatchLineError("\(key) must be a whole number (got \(text))") }
+        return number
+    }
+
+    private static func money(_ value: FlatJSONObject.Value, _ key: String) throws -> Money {
+        let field = key.replacingOccurrences(of: "_", with: " ")
+        switch value {
+        case .number(let text), .string(let text): return try QueryParsing.money(text, field: field)
+        default: throw BatchLineError("\(key) must be a number")
+        }
+    }
+}

@@ -1,0 +1,133 @@
+/// A JSON object whose values are strings, numbers, booleans or null, read from one line.
+/// Numbers keep their text so that prices stay exact.
+struct FlatJSONObject {
+    /// A value of the object.
+    enum Value: Equatable {
+        case string(String)
+        case number(String)
+        case bool(Bool)
+        case null
+    }
+
+    /// The keys in order, with their values.
+    private(set) var entries: [(key: String, value: Value)] = []
+
+    /// Parses `text`.
+    /// - Throws: ``BatchLineError`` naming what is wrong and where.
+    init(parsing text: String) throws(BatchLineError) {
+        var parser = Parser(bytes: Array(text.utf8))
+        parser.skipSpace()
+        try parser.expect(UInt8(ascii: "{"))
+        parser.skipSpace()
+        if parser.peek == UInt8(ascii: "}") {
+            parser.position += 1
+        } else {
+            while true {
+                parser.skipSpace()
+                let key = try parser.string()
+                parser.skipSpace()
+                try parser.expect(UInt8(ascii: ":"))
+                parser.skipSpace()
+                let value = try parser.value()
+                if entries.contains(where: { $0.key == key }) { throw BatchLineError("key '\(key)' appears twice") }
+                entries.append((key, value))
+                parser.skipSpace()
+                if parser.peek == UInt8(ascii: ",") { parser.position += 1; continue }
+                try parser.expect(UInt8(ascii: "}"))
+                break
+            }
+        }
+        parser.skipSpace()
+        guard parser.position == parser.bytes.count else { throw BatchLineError("unexpected text after the JSON object") }
+    }
+
+    private struct Parser {
+        let bytes: [UInt8]
+        var position = 0
+
+        var peek: UInt8? { position < bytes.count ? bytes[position] : nil }
+
+        mutating func skipSpace() {
+            while let byte = peek, byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { position += 1 }
+        }
+
+        mutating func expect(_ byte: UInt8) throws(BatchLineError) {
+            guard peek == byte else {
+                let found = peek.map { "'\(String(decoding: [$0], as: UTF8.self))'" } ?? "the end of the line"
+                throw BatchLineError("not a JSON object: expected '\(String(decoding: [byte], as: UTF8.self))' at column \(position + 1), found \(found)")
+            }
+            position += 1
+        }
+
+        mutating func value() throws(BatchLineError) -> Value {
+            guard let next = peek else { throw BatchLineError("a value is missing at the end of the line") }
+            switch next {
+            case UInt8(ascii: "\""): return .string(try string())
+            case UInt8(ascii: "t"): try word("true"); return .bool(true)
+            case UInt8(ascii: "f"): try word("false"); return .bool(false)
+            case UInt8(ascii: "n"): try word("null"); return .null
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(number())
+            case UInt8(ascii: "{"), UInt8(ascii: "["): throw BatchLineError("values must be strings or numbers, not objects or arrays")
+            default: throw BatchLineError("not a JSON value at column \(position + 1)")
+            }
+        }
+
+        mutating func word(_ text: String) throws(BatchLineError) {
+            for byte in text.utf8 { try expect(byte) }
+        }
+
+        mutating func number() -> String {
+            let start = position
+            while let byte = peek, byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: ".")
+                    || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") || (byte >= 0x30 && byte <= 0x39) {
+                position += 1
+            }
+            return String(decoding: bytes[start..<position], as: UTF8.self)
+        }
+
+        mutating func string() throws(BatchLineError) -> String {
+            try expect(UInt8(ascii: "\""))
+            var scalars = String.UnicodeScalarView()
+            var utf8: [UInt8] = []
+            func flush() {
+                scalars.append(contentsOf: String(decoding: utf8, as: UTF8.self).unicodeScalars)
+                utf8.removeAll()
+            }
+            while let byte = peek {
+                position += 1
+                switch byte {
+                case UInt8(ascii: "\""):
+                    flush()
+                    return String(scalars)
+                case UInt8(ascii: "\\"):
+                    flush()
+                    guard let escaped = peek else { break }
+                    position += 1
+                    switch escaped {
+                    case UInt8(ascii: "n"): scalars.append("\n")
+                    case UInt8(ascii: "t"): scalars.append("\t")
+                    case UInt8(ascii: "r"): scalars.append("\r")
+                    case UInt8(ascii: "b"): scalars.append("\u{08}")
+                    case UInt8(ascii: "f"): scalars.append("\u{0C}")
+                    case UInt8(ascii: "u"):
+                        guard position + 4 <= bytes.count,
+                              let code = UInt32(String(decoding: bytes[position..<position + 4], as: UTF8.self), radix: 16)
+                        else { throw BatchLineError("bad \\u escape in a string") }
+                        position += 4
+                        scalars.append(Unicode.Scalar(code) ?? "\u{FFFD}")
+                    default: scalars.append(Unicode.Scalar(escaped))
+                    }
+                default:
+                    utf8.append(byte)
+                }
+            }
+            throw BatchLineError("a string is not closed")
+        }
+    }
+}
+
+/// Why a line of a batch file is not a query.
+struct BatchLineError: Error {
+    var message: String
+    init(_ message: String) { self.message = message }
+}

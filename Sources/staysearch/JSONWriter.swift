@@ -1,0 +1,58 @@
+/// Writes compact JSON into a string, one value at a time; numbers are written as given text so
+/// that money stays exact.
+struct JSONWriter {
+    private(set) var text = ""
+    private var needsComma: [Bool] = [false]
+
+    mutating func beginObject() { separate(); text.append("{"); needsComma.append(false) }
+    mutating func endObject() { needsComma.removeLast(); text.append("}") }
+    mutating func beginArray() { separate(); text.append("["); needsComma.append(false) }
+    mutating func endArray() { needsComma.removeLast(); text.append("]") }
+
+    mutating func key(_ name: String) {
+        separate()
+        append(string: name)
+        text.append(":")
+        needsComma[needsComma.count - 1] = false
+    }
+
+    mutating func string(_ value: String?) {
+        separate()
+        if let value { append(string: value) } else { text.append("null") }
+    }
+
+    /// A number already formatted as JSON, or `null`.
+    mutating func number(_ literal: String?) {
+        separate()
+        text.append(literal ?? "null")
+    }
+
+    mutating func number(_ value: Int) { number(String(value)) }
+
+    mutating func field(_ name: String, string value: String?) { key(name); string(value) }
+    mutating func field(_ name: String, number value: String?) { key(name); number(value) }
+    mutating func field(_ name: String, number value: Int) { key(name); number(value) }
+
+    private mutating func separate() {
+        if needsComma[needsComma.count - 1] { text.append(",") }
+        needsComma[needsComma.count - 1] = true
+    }
+
+    private mutating func append(string: String) {
+        text.append("\"")
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": text.append("\\\"")
+            case "\\": text.append("\\\\")
+            case "\n": text.append("\\n")
+            case "\r": text.append("\\r")
+            case "\t": text.append("\\t")
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                text.append("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+        text.append("\"")
+    }
+}

@@ -1,0 +1,160 @@
+import StaySearch
+
+/// Turning search results into JSON, CSV and tables.
+enum ResultFormatting {
+    /// SPEC.md's JSON object for a result, with `took_us` appended when given.
+    static func json(_ result: SearchResult, tookMicroseconds: Int? = nil) -> String {
+        var json = JSONWriter()
+        json.beginObject()
+        json.field("total", number: result.total)
+        json.field("nights", number: result.nights.map(String.init))
+        json.key("results")
+        json.beginArray()
+        for match in result.matches {
+            json.beginObject()
+            json.field("id", string: String(match.id))
+            json.field("name", string: match.name)
+            json.field("city", string: match.region.city)
+            json.field("neighbourhood_group", string: match.region.neighbourhoodGroup.isEmpty ? nil : match.region.neighbourhoodGroup)
+            json.field("neighbourhood", string: match.region.neighbourhood)
+            json.field("room_type", string: match.roomType)
+            json.field("accommodates", number: match.accommodates)
+            json.field("nightly_price", number: match.nightlyPrice.decimalText)
+            json.field("total_price", number: match.totalPrice?.decimalText)
+            json.field("rating", number: match.ratingHundredths.map(ratingText))
+            json.field("reviews", number: Int(match.reviewCount))
+            json.field("latitude", number: coordinate(match.latitude))
+            json.field("longitude", number: coordinate(match.longitude))
+            json.endObject()
+        }
+        json.endArray()
+        json.key("histogram")
+        json.beginObject()
+        let histogram = result.histogram
+        json.field("lo", number: histogram.lo.decimalText)
+        json.field("hi", number: histogram.hi.decimalText)
+        json.field("bins", number: histogram.counts.count)
+        json.key("counts")
+        json.beginArray()
+        for count in histogram.counts { json.number(count) }
+        json.endArray()
+        json.field("underflow", number: histogram.underflow)
+        json.field("overflow", number: histogram.overflow)
+        json.field("count", number: histogram.count)
+        json.field("average_nightly_price", number: histogram.averageNightlyPrice?.decimalText)
+        json.endObject()
+        if let tookMicroseconds { json.field("took_us", number: tookMicroseconds) }
+        json.endObject()
+        return json.text
+    }
+
+    /// `{"error": "…"}`.
+    static func jsonError(_ message: String) -> String {
+        var json = JSONWriter()
+        json.beginObject()
+        json.field("error", string: message)
+        json.endObject()
+        return json.text
+    }
+
+    /// A rating in hundredths as a decimal: 485 → `4.85`, 500 → `5.0`, 490 → `4.9`.
+    static func ratingText(_ hundredths: Int32) -> String {
+        let fraction = hundredths % 100
+        if fraction % 10 == 0 { return "\(hundredths / 100).\(fraction / 10)" }
+        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+    }
+
+    static func coordinate(_ value: Double) -> String {
+        value.isFinite ? "\(value)" : "null"
+    }
+
+    /// One CSV line per match, after a header.
+    static func csv(_ result: SearchResult) -> String {
+        var lines = ["id,name,city,neighbourhood_group,neighbourhood,room_type,accommodates,nightly_price,total_price,rating,reviews,latitude,longitude"]
+        for match in result.matches {
+            let fields = [
+                String(match.id), match.name, match.region.city, match.region.neighbourhoodGroup, match.region.neighbourhood,
+                match.roomType, String(match.accommodates), match.nightlyPrice.decimalText, match.totalPrice?.decimalText ?? "",
+                match.ratingHundredths.map(ratingText) ?? "", String(match.reviewCount),
+                coordinate(match.latitude), coordinate(match.longitude),
+            ]
+            lines.append(fields.map(csvField).joined(separator: ","))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func csvField(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// A table for people, with a summary of the histogram under it.
+    static func table(_ result: SearchResult, query: SearchQuery) -> String {
+        var rows: [[String]] = [["#", "Name", "Neighbourhood", "Room type", "Guests", "Nightly", "Total", "Rating"]]
+        for (position, match) in result.matches.enumerated() {
+            rows.append([
+                String(query.offset + position + 1),
+                truncate(match.name, to: 38),
+                truncate(match.region.neighbourhood.isEmpty ? match.region.city : match.region.neighbourhood, to: 24),
+                match.roomType,
+                String(match.accommodates),
+                match.nightlyPrice.formatted(),
+                match.totalPrice?.formatted() ?? "-",
+                match.ratingHundredths.map { ratingText($0) + " (\(match.reviewCount))" } ?? "- (\(match.reviewCount))",
+            ])
+        }
+        let rightAligned: Set<Int> = [0, 4, 5, 6]
+        var widths = [Int](repeating: 0, count: rows[0].count)
+        for row in rows { for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.count) } }
+        var output = ""
+        for (number, row) in rows.enumerated() {
+            let cells = row.enumerated().map { column, cell in
+                let padding = String(repeating: " ", count: widths[column] - cell.count)
+                return rightAligned.contains(column) ? padding + cell : cell + padding
+            }
+            output += cells.joined(separator: "  ").trimmingTrailingSpaces + "\n"
+            if number == 0 { output += widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ") + "\n" }
+        }
+        let shown = result.matches.isEmpty ? "none shown" :
+            "showing \(query.offset + 1)–\(query.offset + result.matches.count)"
+        let stay = result.nights.map { " for \($0) night\($0 == 1 ? "" : "s")" } ?? ""
+        output += "\n\(grouped(result.total)) listing\(result.total == 1 ? "" : "s") match\(result.total == 1 ? "es" : "")\(stay) (\(shown))\n"
+        output += histogramSummary(result.histogram) + "\n"
+        return output
+    }
+
+    /// `Prices: 1,234 listings, $25 to $400 (37 above, 0 below), average $123.45 a night`.
+    static func histogramSummary(_ histogram: PriceHistogram) -> String {
+        guard let average = histogram.averageNightlyPrice else {
+            return "Prices: no listing matches the filters other than price"
+        }
+        var outside: [String] = []
+        if histogram.overflow > 0 { outside.append("\(grouped(histogram.overflow)) above") }
+        if histogram.underflow > 0 { outside.append("\(grouped(histogram.underflow)) below") }
+        let note = outside.isEmpty ? "" : " (\(outside.joined(separator: ", ")))"
+        return "Prices: \(grouped(histogram.count)) listing\(histogram.count == 1 ? "" : "s"), "
+            + "\(histogram.lo.formatted(showsCents: false)) to \(histogram.hi.formatted(showsCents: false))\(note), "
+            + "average \(average.formatted()) a night"
+    }
+
+    static func grouped(_ value: Int) -> String {
+        Money(minorUnits: Int64(value) * 100).formatted(showsCents: false).replacingOccurrences(of: "$", with: "")
+    }
+
+    static func truncate(_ text: String, to length: Int) -> String {
+        let flat = text.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: "")
+        return flat.count <= length ? flat : String(flat.prefix(length - 1)) + "…"
+    }
+}
+
+extension String {
+    var trimmingTrailingSpaces: String {
+        var text = Substring(self)
+        while text.last == " " { text.removeLast() }
+        return String(text)
+    }
+
+    func replacingOccurrences(of target: String, with replacement: String) -> String {
+        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+}

@@ -1,0 +1,40 @@
+import ArgumentParser
+import StaySearch
+
+/// `staysearch search`: one query, printed as a table, JSON or CSV.
+struct SearchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search",
+        abstract: "Find listings for a region, dates, guests and price range.",
+        discussion: """
+            Prints the matching listings (one page) and a summary of the price histogram, which \
+            covers every listing that matches all filters except the price range.
+
+            Examples:
+              staysearch search --region "Centraal Station" --checkin 2024-07-12 --checkout 2024-07-15 --adults 2
+              staysearch search --region antwerp --max-price 120 --sort rating --format json
+              staysearch search --data Zurich=./zurich --region "kreis 1" --room-type "Private room"
+            """)
+
+    /// Output formats.
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case table, json, csv
+    }
+
+    @OptionGroup var data: DataOptions
+    @OptionGroup var query: QueryOptions
+
+    @Option(help: "table (for people), json or csv.")
+    var format: Format = .table
+
+    func run() throws {
+        let query = try self.query.makeQuery()
+        let index = try data.loadIndex()
+        let result = try index.search(query)
+        switch format {
+        case .json: Standard.write(ResultFormatting.json(result) + "\n")
+        case .csv: Standard.write(ResultFormatting.csv(result))
+        case .table: Standard.write(ResultFormatting.table(result, query: query))
+        }
+    }
+}

@@ -1,0 +1,48 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Writing to the standard streams, and what they are connected to.
+enum Standard {
+    /// Writes a line to standard error.
+    static func error(_ line: String) {
+        writeAll(line + "\n", to: 2)
+    }
+
+    /// Writes text to standard output as it is.
+    static func write(_ text: String) {
+        writeAll(text, to: 1)
+    }
+
+    private static func writeAll(_ text: String, to descriptor: Int32) {
+        var text = text
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return      // e.g. a closed pipe: nothing more can be written
+                }
+                offset += written
+            }
+        }
+    }
+
+    /// Whether standard error is a terminal.
+    static var errorIsTerminal: Bool { isatty(2) == 1 }
+
+    /// Seconds since an arbitrary start, for timing.
+    static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// The resident set size high-water mark in bytes.
+    static func peakMemory() -> Int {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        return Int(usage.ru_maxrss) * 1024
+    }
+}

@@ -1,0 +1,84 @@
+import ArgumentParser
+import StayData
+import StaySearch
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The `staysearch` command: search Inside Airbnb listings by region, dates, guests and price.
+@main
+struct Staysearch: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "staysearch",
+        abstract: "Search accommodation listings by region, dates, guests and price, with a price histogram.",
+        discussion: """
+            Data comes from Inside Airbnb folders (--data [CITY=]DIR, repeatable); without --data the \
+            Antwerp sample that ships with staysearch is used.
+
+            Examples:
+              staysearch search --region "Centraal Station" --checkin 2024-07-12 --checkout 2024-07-15 --adults 2
+              staysearch batch --queries queries.jsonl
+              staysearch regions --prefix zuid
+            """,
+        subcommands: [SearchCommand.self, BatchCommand.self, RegionsCommand.self]
+    )
+
+    /// Runs the command; every failure ends as one line on stderr and a non-zero exit.
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+        } catch let error as QueryError {
+            fail(error.description, code: ExitStatus.badInput)
+        } catch let error as DataError {
+            fail(error.description, code: ExitStatus.badData)
+        } catch let error as CommandFailure {
+            fail(error.message, code: error.code)
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                print(fullMessage(for: error))
+                Glibc.exit(0)
+            }
+            let message = self.message(for: error)
+                .split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+            let subcommand = arguments.first.flatMap { name in configuration.subcommands.first { $0._commandName == name } }
+            let help = subcommand.map { "staysearch \($0._commandName) --help" } ?? "staysearch --help"
+            fail("\(message) (see '\(help)')", code: ExitStatus.badInput)
+        }
+    }
+
+    private static func fail(_ message: String, code: Int32) -> Never {
+        Standard.error("staysearch: error: \(message)")
+        Glibc.exit(code)
+    }
+}
+
+/// Exit statuses.
+enum ExitStatus {
+    /// A wrong flag, a malformed value, an invalid query.
+    static let badInput: Int32 = 64
+    /// Data that cannot be read.
+    static let badData: Int32 = 65
+}
+
+/// A failure of the CLI itself, with its message and exit status.
+struct CommandFailure: Error {
+    var message: String
+    var code: Int32 = 1
+}
+
+extension String {
+    func trimmingCharacters(in set: Set<Character>) -> String {
+        var text = Substring(self)
+        while let first = text.first, set.contains(first) { text.removeFirst() }
+        while let last = text.last, set.contains(last) { text.removeLast() }
+        return String(text)
+    }
+}
+
+extension Set where Element == Character {
+    static let whitespaces: Set<Character> = [" ", "\t"]
+}
