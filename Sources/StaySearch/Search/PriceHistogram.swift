@@ -19,6 +19,17 @@ public struct PriceHistogram: Sendable, Equatable {
     /// The average nightly price of those listings, rounded half up; `nil` when there are none.
     public var averageNightlyPrice: Money?
 
+    /// Creates a histogram from its parts.
+    public init(lo: Money, hi: Money, counts: [Int], underflow: Int, overflow: Int, count: Int, averageNightlyPrice: Money?) {
+        self.lo = lo
+        self.hi = hi
+        self.counts = counts
+        self.underflow = underflow
+        self.overflow = overflow
+        self.count = count
+        self.averageNightlyPrice = averageNightlyPrice
+    }
+
     /// The percentile at which the default high end cuts outliers.
     public static let defaultHighPercentile = 95
 

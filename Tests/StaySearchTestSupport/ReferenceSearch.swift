@@ -1,0 +1,187 @@
+import StaySearch
+
+/// What a search answers, in a form both the engine and the reference produce.
+public struct ReferenceAnswer: Equatable, CustomStringConvertible {
+    public var total: Int
+    public var nights: Int?
+    public var ids: [Int64]
+    public var nightlyPrices: [Int64]
+    public var totalPrices: [Int64?]
+    public var histogram: PriceHistogram
+
+    /// The answer part of an engine result.
+    public init(_ result: SearchResult) {
+        total = result.total
+        nights = result.nights
+        ids = result.matches.map(\.id)
+        nightlyPrices = result.matches.map(\.nightlyPrice.minorUnits)
+        totalPrices = result.matches.map { $0.totalPrice?.minorUnits }
+        histogram = result.histogram
+    }
+
+    init(total: Int, nights: Int?, ids: [Int64], nightlyPrices: [Int64], totalPrices: [Int64?], histogram: PriceHistogram) {
+        self.total = total
+        self.nights = nights
+        self.ids = ids
+        self.nightlyPrices = nightlyPrices
+        self.totalPrices = totalPrices
+        self.histogram = histogram
+    }
+
+    public var description: String {
+        "total \(total), nights \(String(describing: nights)), ids \(ids), nightly \(nightlyPrices), totals \(totalPrices), "
+            + "histogram lo \(histogram.lo.minorUnits) hi \(histogram.hi.minorUnits) counts \(histogram.counts) "
+            + "under \(histogram.underflow) over \(histogram.overflow) count \(histogram.count) "
+            + "average \(String(describing: histogram.averageNightlyPrice?.minorUnits))"
+    }
+}
+
+/// SPEC.md executed the slow, obvious way: every listing, every night, every rule, one at a time.
+public enum ReferenceSearch {
+    /// Answers `query` over `data`.
+    /// - Throws: ``QueryError`` exactly where the engine must.
+    public static func search(_ query: SearchQuery, in data: TestDataset) throws(QueryError) -> ReferenceAnswer {
+        try query.validate()
+        // Calendars: the first row for a date wins.
+        var calendars: [Int64: [Day: CalendarNight]] = [:]
+        for (id, night) in data.nights where calendars[id]?[night.day] == nil {
+            calendars[id, default: [:]][night.day] = night
+        }
+
+        var regionFilter: ((ListingRecord) -> Bool)?
+        if let region = query.region {
+            let whole = TextFolding.fold(region)
+            let allNames = data.listings.flatMap { $0.region.components.map(TextFolding.fold) }
+            if allNames.contains(whole) {
+                regionFilter = { $0.region.components.map(TextFolding.fold).contains(whole) }
+            } else {
+                let parts = region.split(separator: "/").map { TextFolding.fold(String($0)) }.filter { !$0.isEmpty }
+                regionFilter = { listing in
+                    guard parts.count > 1 else { return false }
+                    let path = listing.region.components.map(TextFolding.fold)
+                    for end in path.indices where path[end] == parts.last! {
+                        // Are the earlier parts, in order, among the names above `end`?
+                        var wanted = parts.count - 2
+                        var position = end - 1
+                        while wanted >= 0, position >= 0 {
+                            if path[position] == parts[wanted] { wanted -= 1 }
+                            position -= 1
+                        }
+                        if wanted < 0 { return true }
+                    }
+                    return false
+                }
+                if !data.listings.contains(where: regionFilter!) {
+                    throw .unknownRegion(region, suggestions: [])
+                }
+            }
+        }
+        if let roomType = query.roomType {
+            let known = Set(data.listings.map(\.roomType)).union(ListingIndex.standardRoomTypes)
+            guard known.contains(roomType) else { throw .unknownRoomType(roomType, known: []) }
+        }
+
+        let nights = query.nights
+        var candidates: [(listing: ListingRecord, value: Int64)] = []
+        for listing in data.listings {
+            if let regionFilter, !regionFilter(listing) { continue }
+            if query.adults + query.children > listing.accommodates { continue }
+            if let roomType = query.roomType, listing.roomType != roomType { continue }
+            let calendar = calendars[listing.id] ?? [:]
+            if let checkIn = query.checkIn, let checkOut = query.checkOut, let nights {
+                var total: Int64 = 0
+                var bookable = true
+                var day = checkIn
+                while day < checkOut {
+                    guard let night = calendar[day], night.isAvailable,
+                          let price = night.price ?? listing.price else { bookable = false; break }
+                    total += price.minorUnits
+                    day = day.advanced(by: 1)
+                }
+                guard bookable else { continue }
+                let first = calendar[checkIn]!
+                let minimum = first.minimumNights ?? listing.minimumNights
+                let maximum = first.maximumNights ?? listing.maximumNights
+                guard nights >= minimum, nights <= maximum else { continue }
+                candidates.append((listing, total))
+            } else {
+                let firstPriced = calendar.keys.sorted().first { calendar[$0]!.price != nil }.flatMap { calendar[$0]!.price }
+                guard let price = listing.price ?? firstPriced else { continue }
+                candidates.append((listing, price.minorUnits))
+            }
+        }
+
+        let n = Int64(nights ?? 1)
+        let histogram = makeHistogram(candidates.map(\.value), nights: n, query: query)
+        var matches = candidates.filter { candidate in
+            (query.minimumPrice.map { $0.minorUnits * n <= candidate.value } ?? true)
+                && (query.maximumPrice.map { candidate.value <= $0.minorUnits * n } ?? true)
+        }
+        matches.sort { a, b in
+            func rank(_ entry: (listing: ListingRecord, value: Int64)) -> [Int64] {
+                switch query.sort {
+                case .price: return [entry.value]
+                case .priceDescending: return [-entry.value]
+                case .rating: return [entry.listing.ratingHundredths == nil ? 1 : 0, -Int64(entry.listing.ratingHundredths ?? 0), -Int64(entry.listing.reviewCount)]
+                case .reviews: return [-Int64(entry.listing.reviewCount)]
+                }
+            }
+            let (left, right) = (rank(a) + [a.listing.id], rank(b) + [b.listing.id])
+            return left.lexicographicallyPrecedes(right)
+        }
+        let page = matches.dropFirst(query.offset).prefix(query.limit)
+        return ReferenceAnswer(
+            total: matches.count, nights: nights, ids: page.map(\.listing.id),
+            nightlyPrices: page.map { roundedDivision($0.value, by: n) },
+            totalPrices: page.map { nights == nil ? nil : $0.value }, histogram: histogram)
+    }
+
+    static func roundedDivision(_ value: Int64, by divisor: Int64) -> Int64 {
+        // Half up, by exact comparison of remainders.
+        let quotient = value / divisor
+        return (value - quotient * divisor) * 2 >= divisor ? quotient + 1 : quotient
+    }
+
+    static func makeHistogram(_ values: [Int64], nights n: Int64, query: SearchQuery) -> PriceHistogram {
+        let sorted = values.sorted()
+        var lo: Int64
+        var hi: Int64
+        // Whole units: floor of the lowest nightly price, ceiling of the nearest-rank 95th percentile.
+        let defaultLo = sorted.first.map { Int64((Double($0) / Double(n * 100)).rounded(.down)) * 100 } ?? 0
+        if let given = query.histogramMinimum { lo = given.minorUnits } else { lo = defaultLo }
+        if let given = query.histogramMaximum {
+            hi = given.minorUnits
+            if query.histogramMinimum == nil, lo >= hi { lo = max(0, hi - 100) }
+        } else {
+            if sorted.isEmpty {
+                hi = lo + 100
+            } else {
+                let rank = Int((Double(sorted.count) * 0.95).rounded(.up)) - 1
+                let cut = sorted[rank]
+                var units = cut / (n * 100)
+                if units * n * 100 < cut { units += 1 }
+                hi = units * 100
+            }
+            if hi <= lo { hi = lo + 100 }
+        }
+        var counts = [Int](repeating: 0, count: query.bins)
+        var underflow = 0
+        var overflow = 0
+        for total in values {
+            // Compare nightly prices as fractions total / n against lo and hi.
+            if total < lo * n { underflow += 1; continue }
+            if total > hi * n { overflow += 1; continue }
+            var bin = 0
+            // The largest bin b whose lower edge lo + b·(hi − lo)/bins is ≤ total / n.
+            for candidate in 0..<query.bins where (lo * Int64(query.bins) + Int64(candidate) * (hi - lo)) * n <= total * Int64(query.bins) {
+                bin = candidate
+            }
+            counts[bin] += 1
+        }
+        let sum = values.reduce(0, +)
+        return PriceHistogram(
+            lo: Money(minorUnits: lo), hi: Money(minorUnits: hi), counts: counts, underflow: underflow, overflow: overflow,
+            count: values.count,
+            averageNightlyPrice: values.isEmpty ? nil : Money(minorUnits: roundedDivision(sum, by: Int64(values.count) * n)))
+    }
+}

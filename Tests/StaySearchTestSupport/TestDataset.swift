@@ -1,0 +1,135 @@
+import StaySearch
+
+/// Listings and calendar nights as a source would give them, in the order given.
+public struct TestDataset: Sendable {
+    /// The listings.
+    public var listings: [ListingRecord]
+    /// Calendar nights with the id of their listing, in the order added (duplicates included).
+    public var nights: [(listingID: Int64, night: CalendarNight)]
+
+    /// Creates a data set.
+    public init(listings: [ListingRecord], nights: [(listingID: Int64, night: CalendarNight)]) {
+        self.listings = listings
+        self.nights = nights
+    }
+
+    /// Builds the engine's index of this data set.
+    public func makeIndex() -> (index: ListingIndex, duplicateNights: [DuplicateNight]) {
+        var builder = IndexBuilder()
+        for listing in listings { _ = try! builder.addListing(listing) }
+        for (position, entry) in nights.enumerated() {
+            builder.addNight(entry.night, to: builder.handle(forListingID: entry.listingID)!, origin: UInt64(position))
+        }
+        return builder.build()
+    }
+
+    /// The first day any generated calendar starts on.
+    public static let calendarStart = Day(year: 2025, month: 3, day: 1)!
+
+    /// Random listings and calendars shaped to hit the edges of SPEC.md: shared and case-variant
+    /// neighbourhood names, non-ASCII names, empty groups, gaps and unpriced nights, stay rules
+    /// that change by date, calendars of different spans, repeated dates, many equal prices.
+    public static func random(seed: UInt64, maximumListings: Int = 120) -> TestDataset {
+        var random = SeededGenerator(seed: seed)
+        let cityNames = ["Zürich", "São Paulo", "Antwerp", "Kraków"]
+        let groupNames = ["", "", "Kreis 1", "Kreis 2", "Ørestad"]
+        let neighbourhoodNames = ["Centrum", "centrum", "Altstadt", "Vila Madalena", "Zuid", "Łazienki", "", "Nieuw - Zuid"]
+        let roomTypes = ["Entire home/apt", "Private room", "Shared room", "Hotel room"]
+        let prices: [Int64?] = [nil, 5_000, 7_500, 7_550, 10_000, 12_000, 20_000, 99, 1]
+        let cities = (0..<Int.random(in: 1...3, using: &random)).map { _ in random.pick(cityNames) }
+
+        var listings: [ListingRecord] = []
+        var usedIDs = Set<Int64>()
+        let count = Int.random(in: 0...maximumListings, using: &random)
+        for _ in 0..<count {
+            var id: Int64
+            repeat {
+                id = random.chance(0.2) ? Int64.random(in: 1_000_000_000_000_000_000...Int64.max, using: &random)
+                    : Int64.random(in: 1...5_000, using: &random)
+            } while !usedIDs.insert(id).inserted
+            let region = RegionPath(city: random.pick(cities), neighbourhoodGroup: random.pick(groupNames),
+                                    neighbourhood: random.pick(neighbourhoodNames))
+            listings.append(ListingRecord(
+                id: id, name: "Listing \(id)", region: region, roomType: random.pick(roomTypes),
+                accommodates: Int.random(in: 1...6, using: &random), price: random.pick(prices).map(Money.init(minorUnits:)),
+                minimumNights: random.pick([1, 1, 2, 3]), maximumNights: random.pick([Int32.max, 30, 5, 2]),
+                ratingHundredths: random.pick([nil, 450, 485, 500, 0]), reviewCount: random.pick([0, 1, 5, 5, 120]),
+                latitude: Double.random(in: -80...80, using: &random), longitude: Double.random(in: -170...170, using: &random)))
+        }
+
+        var nights: [(Int64, CalendarNight)] = []
+        for listing in listings {
+            let start = Int.random(in: -2...4, using: &random)
+            let length = random.chance(0.1) ? 0 : Int.random(in: 1...40, using: &random)
+            let constantPrice = random.chance(0.5)
+            var price = random.pick(prices)
+            var minimum: Int32? = random.pick([nil, 1, 2])
+            for offset in start..<(start + length) {
+                if random.chance(0.05) { continue }                       // a gap in the calendar
+                if !constantPrice, random.chance(0.2) { price = random.pick(prices) }
+                if random.chance(0.15) { minimum = random.pick([nil, 1, 2, 3, 7]) }
+                let night = CalendarNight(
+                    day: calendarStart.advanced(by: offset), isAvailable: random.chance(0.8),
+                    price: price.map(Money.init(minorUnits:)), minimumNights: minimum,
+                    maximumNights: random.pick([nil, nil, 3, 10, 60]))
+                nights.append((listing.id, night))
+                if random.chance(0.02) {                                  // a repeated date
+                    var repeated = night
+                    repeated.isAvailable.toggle()
+                    repeated.price = Money(minorUnits: 1_234)
+                    nights.append((listing.id, repeated))
+                }
+            }
+        }
+        // Sources do not always give rows in date order.
+        if random.chance(0.3) { nights.shuffle(using: &random) }
+        return TestDataset(listings: listings, nights: nights)
+    }
+
+    /// A random query over this data set's names, dates and prices.
+    public func randomQuery(using random: inout SeededGenerator) -> SearchQuery {
+        var query = SearchQuery()
+        var names: [String] = []
+        for listing in listings { names.append(contentsOf: listing.region.components) }
+        if !names.isEmpty, random.chance(0.7) {
+            let name = random.pick(names)
+            switch Int.random(in: 0..<5, using: &random) {
+            case 0: query.region = name.uppercased()
+            case 1: query.region = TextFolding.fold(name)
+            case 2:
+                let listing = random.pick(listings)
+                let path = listing.region.components
+                query.region = path.count > 1 ? "\(path[0])/\(path[path.count - 1])" : path[0]
+            default: query.region = name
+            }
+        }
+        if random.chance(0.03) { query.region = "Atlantis" }
+        if random.chance(0.04), let listing = listings.first, listing.region.components.count > 1 {
+            query.region = listing.region.components.reversed().joined(separator: "/")     // B/A: usually unknown
+        }
+        if random.chance(0.7) {
+            let checkIn = TestDataset.calendarStart.advanced(by: Int.random(in: -4...42, using: &random))
+            query.checkIn = checkIn
+            query.checkOut = checkIn.advanced(by: random.pick([1, 1, 2, 3, 4, 7, 12]))
+        }
+        query.adults = random.pick([1, 1, 2, 3])
+        query.children = random.pick([0, 0, 1, 2])
+        query.infants = Int.random(in: 0...5, using: &random)
+        let edges: [Int64] = [0, 99, 5_000, 7_500, 7_550, 10_000, 12_000, 20_000]
+        if random.chance(0.4) { query.minimumPrice = Money(minorUnits: random.pick(edges)) }
+        if random.chance(0.4) { query.maximumPrice = Money(minorUnits: random.pick(edges) + random.pick([0, 0, 1, 2_500])) }
+        if let low = query.minimumPrice, let high = query.maximumPrice, low > high { swap(&query.minimumPrice, &query.maximumPrice) }
+        if random.chance(0.3) { query.roomType = random.pick(ListingIndex.standardRoomTypes) }
+        if random.chance(0.02) { query.roomType = "Castle" }
+        query.sort = random.pick(SortOrder.allCases)
+        query.limit = random.pick([0, 1, 5, 20])
+        query.offset = random.pick([0, 0, 3, 50])
+        query.bins = random.pick([1, 3, 10, 30])
+        if random.chance(0.4) { query.histogramMinimum = Money(minorUnits: random.pick(edges)) }
+        if random.chance(0.4) { query.histogramMaximum = Money(minorUnits: random.pick(edges) + random.pick([100, 2_500, 10_000])) }
+        if let low = query.histogramMinimum, let high = query.histogramMaximum, high <= low {
+            query.histogramMaximum = Money(minorUnits: low.minorUnits + 100)
+        }
+        return query
+    }
+}

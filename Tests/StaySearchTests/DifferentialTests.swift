@@ -1,0 +1,63 @@
+import StaySearch
+import StaySearchTestSupport
+import Testing
+
+/// The engine against the brute-force reference on random data and queries.
+@Suite struct DifferentialTests {
+    /// The random queries must exercise the engine: many answers with matches, with dates, with errors.
+    @Test func randomQueriesAreNotTrivial() throws {
+        var withMatches = 0, withDatedMatches = 0, errors = 0, paged = 0
+        for seed in 0..<60 {
+            let data = TestDataset.random(seed: UInt64(seed))
+            var random = SeededGenerator(seed: UInt64(seed) &* 7919)
+            for _ in 0..<60 {
+                let query = data.randomQuery(using: &random)
+                guard let answer = try? ReferenceSearch.search(query, in: data) else { errors += 1; continue }
+                if answer.total > 0 { withMatches += 1 }
+                if answer.total > 0, answer.nights != nil { withDatedMatches += 1 }
+                if answer.ids.count > 1 { paged += 1 }
+            }
+        }
+        #expect(withMatches > 600)
+        #expect(withDatedMatches > 200)
+        #expect(paged > 200)
+        #expect(errors > 20 && errors < 1_000)
+    }
+
+    @Test(arguments: 0..<150)
+    func engineAgreesWithReference(seed: Int) throws {
+        let data = TestDataset.random(seed: UInt64(seed))
+        let index = data.makeIndex().index
+        var random = SeededGenerator(seed: UInt64(seed) &* 7919)
+        for queryNumber in 0..<60 {
+            let query = data.randomQuery(using: &random)
+            let expected: Result<ReferenceAnswer, QueryError> = Result { () throws(QueryError) in try ReferenceSearch.search(query, in: data) }
+            let actual: Result<ReferenceAnswer, QueryError> = Result { () throws(QueryError) in ReferenceAnswer(try index.search(query)) }
+            switch (expected, actual) {
+            case let (.success(want), .success(got)):
+                #expect(got == want, "seed \(seed) query \(queryNumber): \(query)\n got \(got)\nwant \(want)")
+            case let (.failure(want), .failure(got)):
+                #expect(sameKind(want, got), "seed \(seed) query \(queryNumber): \(want) vs \(got)")
+            default:
+                Issue.record("seed \(seed) query \(queryNumber): \(query)\n got \(actual)\nwant \(expected)")
+            }
+        }
+    }
+
+    @Test func duplicateNightsKeepTheFirstRow() {
+        for seed in 0..<40 {
+            let data = TestDataset.random(seed: UInt64(seed))
+            var seen = Set<String>()
+            var expected = 0
+            for (id, night) in data.nights where !seen.insert("\(id)/\(night.day)").inserted { expected += 1 }
+            #expect(data.makeIndex().duplicateNights.count == expected)
+        }
+    }
+
+    private func sameKind(_ a: QueryError, _ b: QueryError) -> Bool {
+        switch (a, b) {
+        case (.unknownRegion, .unknownRegion), (.unknownRoomType, .unknownRoomType): return true
+        default: return a == b
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import StaySearch
+import Testing
+
+@Suite struct HistogramTests {
+    private func histogram(_ values: [Int64], nights: Int64 = 1, bins: Int, lo: Int64? = nil, hi: Int64? = nil) -> PriceHistogram {
+        var values = values
+        return PriceHistogram.make(values: &values, sum: values.reduce(0, +), nights: nights, bins: bins,
+                                   lo: lo.map(Money.init(minorUnits:)), hi: hi.map(Money.init(minorUnits:)))
+    }
+
+    @Test func binEdgesAndBounds() {
+        // lo 0, hi 100, 4 bins of 25: 25.00 opens bin 1, 100.00 (= hi) goes to the last bin, 100.01 overflows.
+        let result = histogram([0, 2_499, 2_500, 5_000, 9_999, 10_000, 10_001, -1], bins: 4, lo: 0, hi: 10_000)
+        #expect(result.counts == [2, 1, 1, 2])
+        #expect(result.underflow == 1)
+        #expect(result.overflow == 1)
+        #expect(result.count == 8)
+    }
+
+    @Test func binsStayTotalsExactly() {
+        // 3 nights, lo 100, hi 200, 2 bins: a nightly 150 (total 450.00) opens bin 1; total 449.99 stays in bin 0.
+        let result = histogram([44_999, 45_000, 30_000, 60_000, 60_001], nights: 3, bins: 2, lo: 10_000, hi: 20_000)
+        #expect(result.counts == [2, 2])
+        #expect(result.overflow == 1)
+        #expect(result.averageNightlyPrice == Money(minorUnits: 16_000))   // 240,000 over 5 × 3 nights
+    }
+
+    @Test func defaultBoundsCutAtThe95thPercentile() {
+        let values = (1...100).map { Int64($0) * 1_000 + 50 }          // 10.50 … 1,000.50
+        let result = histogram(values, bins: 10)
+        #expect(result.lo == Money(major: 10))
+        #expect(result.hi == Money(major: 951))                        // 95th value 950.50 rounded up
+        #expect(result.overflow == 5)
+        #expect(result.counts.reduce(0, +) == 95)
+    }
+
+    @Test func emptyAndFlat() {
+        let empty = histogram([], bins: 5)
+        #expect(empty.count == 0 && empty.averageNightlyPrice == nil && empty.hi > empty.lo)
+        let flat = histogram([5_000, 5_000], bins: 5)
+        #expect(flat.lo == Money(major: 50) && flat.hi == Money(major: 51))
+        #expect(flat.counts == [2, 0, 0, 0, 0])
+    }
+}
