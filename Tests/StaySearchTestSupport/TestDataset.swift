@@ -50,7 +50,7 @@ public struct TestDataset: Sendable {
             let region = RegionPath(city: random.pick(cities), neighbourhoodGroup: random.pick(groupNames),
                                     neighbourhood: random.pick(neighbourhoodNames))
             listings.append(ListingRecord(
-                id: id, name: "Listing \(id)", region: region, roomType: random.pick(roomTypes),
+                id: id, name: random.pick(["Listing \(id)", "Loft \(id), \"cosy\"\nnear the park", "Café \(id)\r\nwith view", "Zimmer \(id)"]), region: region, roomType: random.pick(roomTypes),
                 accommodates: Int.random(in: 1...6, using: &random), price: random.pick(prices).map(Money.init(minorUnits:)),
                 minimumNights: random.pick([1, 1, 2, 3]), maximumNights: random.pick([Int32.max, 30, 5, 2]),
                 ratingHundredths: random.pick([nil, 450, 485, 500, 0]), reviewCount: random.pick([0, 1, 5, 5, 120]),

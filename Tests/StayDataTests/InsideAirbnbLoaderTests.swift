@@ -1,0 +1,175 @@
+import Foundation
+import StayData
+import StaySearch
+import StaySearchTestSupport
+import Testing
+
+let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/data/insideairbnb").path
+let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Data/antwerp").path
+
+@Suite struct RealSampleTests {
+    @Test func antwerpLoadsCompletely() throws {
+        let (index, report) = try InsideAirbnbLoader().loadIndex(from: [DatasetFolder(city: "Antwerp", path: shipped)])
+        #expect(report.files.map(\.recordsRead) == [2_870, 1_047_550])
+        #expect(report.files.map(\.loaded) == [2_870, 1_047_550])
+        #expect(report.rejectedCount == 0)
+        #expect(index.count == 2_870)
+        #expect(index.regions.nodes.filter { $0.level == .neighbourhood }.count == 57)
+        #expect(index.firstDay == Day(iso: "2024-06-29")! && index.dayCount == 365)
+        #expect(index.ids.array.max()!.description.count == 19)
+    }
+
+    @Test func antwerpAnswersAsCheckedByHand() throws {
+        let (index, _) = try InsideAirbnbLoader().loadIndex(from: [DatasetFolder(city: "Antwerp", path: shipped)])
+        // Checked with an independent Python scan of the CSV files.
+        let result = try index.search(SearchQuery(region: "Centraal Station", checkIn: Day(iso: "2024-07-12"),
+                                                  checkOut: Day(iso: "2024-07-15"), adults: 2))
+        #expect(result.total == 69)
+        #expect(result.matches.first?.id == 1_188_186_300_730_889_815)
+        #expect(result.matches.first?.totalPrice == Money(major: 132))
+        #expect(result.histogram.count == 69)
+        #expect(result.histogram.averageNightlyPrice == Money(minorUnits: 125_813))
+        // Listing 50904's first calendar row (2024-06-29) is booked; the next nights are free at $175.
+        let row = index.row(ofListingID: 50_904)!
+        #expect(!index.isBookable(row: row, day: Day(iso: "2024-06-29")!))
+        #expect(index.isBookable(row: row, day: Day(iso: "2024-06-30")!))
+        #expect(index.nightPrice(row: row, day: Day(iso: "2024-06-30")!) == 17_500)
+        // Without dates every listing has a price (424 only through their calendar).
+        #expect(try index.search(SearchQuery(limit: 0)).total == 2_870)
+    }
+
+    @Test func albanyLoadsCompletely() throws {
+        let folder = samples + "/albany"
+        try #require(FileManager.default.fileExists(atPath: folder), "the shared samples are beside the checkout")
+        let (index, report) = try InsideAirbnbLoader().loadIndex(from: [DatasetFolder(argument: folder)])
+        #expect(report.files.map(\.recordsRead) == [421, 153_665])
+        #expect(report.rejectedCount == 0)
+        #expect(index.regions.nodes[0].name == "albany")
+        let result = try index.search(SearchQuery(region: "first ward", checkIn: Day(iso: "2024-12-20"),
+                                                  checkOut: Day(iso: "2024-12-23"), adults: 2))
+        #expect(result.matches.map(\.id) == [52_152_157, 42_763_847, 845_960_193_409_947_556])
+        #expect(result.matches.map { $0.totalPrice?.minorUnits } == [29_700, 59_700, 85_500])
+    }
+
+    @Test func gzipRecordsWithEmbeddedNewlinesAreWhole() throws {
+        let reader = CSVReader(source: try openByteSource(path: shipped + "/listings.csv.gz"))
+        var records = 0, multiline = 0
+        try reader.forEachRecord { record in
+            records += 1
+            if (0..<record.count).contains(where: { record.bytes(at: $0).contains { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") } }) {
+                multiline += 1
+            }
+            #expect(record.count == 75)
+        }
+        #expect(records == 2_871)
+        #expect(multiline == 541)     // the samples' README: records with embedded line breaks
+    }
+}
+
+@Suite struct BadDataTests {
+    private func folder(listings: String, calendar: String) throws -> String {
+        let directory = NSTemporaryDirectory() + "staysearch-bad-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try listings.write(toFile: directory + "/listings.csv", atomically: true, encoding: .utf8)
+        try calendar.write(toFile: directory + "/calendar.csv", atomically: true, encoding: .utf8)
+        return directory
+    }
+
+    private let header = "id,name,neighbourhood_cleansed,room_type,accommodates,price,review_scores_rating,latitude,longitude\n"
+    private let calendarHeader = "listing_id,date,available,price,minimum_nights,maximum_nights\n"
+
+    @Test func badRecordsAreCountedWithFileLineAndReason() throws {
+        let listings = header
+            + "1,Good,Zuid,Private room,2,$70.00,4.5,51.2,4.4\n"      // line 2
+            + "x2,Bad id,Zuid,Private room,2,$70.00,,51.2,4.4\n"      // line 3
+            + "3,Bad price,Zuid,Private room,2,seventy,,51.2,4.4\n"   // line 4
+            + "1,Duplicate,Zuid,Private room,2,$70.00,,51.2,4.4\n"    // line 5
+            + "4,Short,Zuid\n"                                         // line 6
+            + "5,No type,Zuid,,2,$70.00,,51.2,4.4\n"                  // line 7
+            + "6,\"Multi\nline\",Zuid,Entire home/apt,4,\"$1,350.00\",,51.2,4.4\n"  // lines 8-9
+        let calendar = calendarHeader
+            + "1,2024-07-01,t,$70.00,1,30\n"       // 2
+            + "1,2024-07-02,t,,,\n"                // 3: falls back to the listing's price and rules
+            + "1,2024-07-01,f,$80.00,1,30\n"       // 4: duplicate date
+            + "1,2024-13-01,t,$70.00,1,30\n"       // 5: bad date
+            + "99,2024-07-01,t,$70.00,1,30\n"      // 6: unknown listing
+            + "3,2024-07-01,t,$70.00,1,30\n"       // 7: listing 3 was rejected
+            + "1,2024-07-03,maybe,$70.00,1,30\n"   // 8: bad availability
+            + "1,2024-07-04,t,$7O.00,1,30\n"       // 9: bad price
+            + "6,2024-07-01,t,,2,\n"               // 10
+        let directory = try folder(listings: listings, calendar: calendar)
+        let (index, report) = try InsideAirbnbLoader().loadIndex(from: [DatasetFolder(city: "Test", path: directory)])
+        #expect(report.files[0].recordsRead == 7)
+        #expect(report.files[0].loaded == 2)
+        #expect(report.files[1].recordsRead == 9)
+        #expect(report.files[1].loaded == 3)
+        for file in report.files { #expect(file.loaded + file.rejected == file.recordsRead) }
+        let lines = report.rejections.map { "\($0.path.hasSuffix("listings.csv") ? "L" : "C")\($0.line) \($0.reason.rawValue)" }
+        #expect(Set(lines) == [
+            "L3 id does not parse", "L4 price does not parse", "L5 duplicate listing id", "L6 wrong number of fields",
+            "L7 room_type is empty", "C4 duplicate calendar date", "C5 date does not parse",
+            "C6 calendar row for an unknown listing", "C7 calendar row for an unknown listing",
+            "C8 available is not t or f", "C9 price does not parse",
+        ])
+        #expect(index.count == 2)
+        let row = index.row(ofListingID: 1)!
+        #expect(index.nightPrice(row: row, day: Day(iso: "2024-07-01")!) == 7_000)   // the first row for the date wins
+        #expect(index.nightPrice(row: row, day: Day(iso: "2024-07-02")!) == 7_000)
+        #expect(index.names[index.row(ofListingID: 6)!] == "Multi\nline")
+        #expect(index.listingPrices[index.row(ofListingID: 6)!] == 135_000)
+    }
+
+    @Test func strictStopsAtTheFirstBadRecord() throws {
+        let directory = try folder(listings: header + "1,Good,Zuid,Private room,2,$70.00,,51.2,4.4\nx,Bad,Zuid,Private room,2,,,1,1\n",
+                                   calendar: calendarHeader)
+        #expect(throws: DataError.rejectedRecord(path: directory + "/listings.csv", line: 3, reason: "id 'x' is not a listing id")) {
+            try InsideAirbnbLoader(strict: true).loadIndex(from: [DatasetFolder(city: "Test", path: directory)])
+        }
+    }
+
+    @Test func missingFilesAndColumnsAreErrors() throws {
+        let noColumns = try folder(listings: "id,name\n1,x\n", calendar: calendarHeader)
+        #expect(throws: DataError.missingColumns(path: noColumns + "/listings.csv", columns: ["room_type", "accommodates", "neighbourhood_cleansed"])) {
+            try InsideAirbnbLoader().loadIndex(from: [DatasetFolder(city: "T", path: noColumns)])
+        }
+        #expect(throws: DataError.missingFile(folder: "/nonexistent", name: "listings")) {
+            try InsideAirbnbLoader().loadIndex(from: [DatasetFolder(city: "T", path: "/nonexistent")])
+        }
+        let empty = try folder(listings: "", calendar: calendarHeader)
+        #expect(throws: DataError.emptyFile(path: empty + "/listings.csv")) {
+            try InsideAirbnbLoader().loadIndex(from: [DatasetFolder(city: "T", path: empty)])
+        }
+        let truncated = try folder(listings: header, calendar: calendarHeader)
+        let gzip = try Data(contentsOf: URL(fileURLWithPath: shipped + "/calendar.csv.gz"))
+        try gzip.prefix(10_000).write(to: URL(fileURLWithPath: truncated + "/calendar.csv.gz"))
+        try FileManager.default.removeItem(atPath: truncated + "/calendar.csv")
+        #expect(throws: DataError.cannotRead(path: truncated + "/calendar.csv.gz", reason: "the gzip data ends early (truncated file)")) {
+            try InsideAirbnbLoader().loadIndex(from: [DatasetFolder(city: "T", path: truncated)])
+        }
+    }
+
+    @Test func datasetArguments() throws {
+        #expect(try DatasetFolder(argument: "Zürich=/data/zurich") == DatasetFolder(city: "Zürich", path: "/data/zurich"))
+        #expect(try DatasetFolder(argument: "/data/albany/") == DatasetFolder(city: "albany", path: "/data/albany/"))
+        #expect(try DatasetFolder(argument: "./a=b/c") == DatasetFolder(city: "c", path: "./a=b/c"))
+        #expect(throws: DataError.self) { try DatasetFolder(argument: "=/x") }
+    }
+
+    /// The random data sets, written as CSV and read back, give the same index answers.
+    @Test(arguments: 0..<12)
+    func csvRoundTripMatchesTheReference(seed: Int) throws {
+        let data = TestDataset.random(seed: UInt64(seed) + 1_000)
+        let directory = NSTemporaryDirectory() + "staysearch-roundtrip-\(UUID().uuidString)"
+        let folders = try data.writeInsideAirbnb(to: directory).map { try DatasetFolder(argument: $0) }
+        let (index, report) = try InsideAirbnbLoader().loadIndex(from: folders)
+        #expect(report.listingsLoaded == data.listings.count)
+        var random = SeededGenerator(seed: UInt64(seed))
+        for _ in 0..<40 {
+            let query = data.randomQuery(using: &random)
+            guard let expected = try? ReferenceSearch.search(query, in: data) else { continue }
+            #expect(ReferenceAnswer(try index.search(query)) == expected, "\(query)")
+        }
+    }
+}
