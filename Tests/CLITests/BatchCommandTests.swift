@@ -1,0 +1,103 @@
+import Foundation
+import StaySearch
+import StaySearchTestSupport
+import Testing
+
+@Suite(.serialized) struct BatchCommandTests {
+    @Test func answersEachLineInOrderAndGoesOnAfterBadLines() throws {
+        let lines = [
+            #"{"region": "Centraal Station", "checkin": "2024-07-12", "checkout": "2024-07-15", "adults": 2, "limit": 1}"#,
+            #"{"region": "Centraal Station", "checkin": "2024-07-12"#,
+            #"{"adults": 0}"#,
+            "",
+            #"{"region": "Atlantis"}"#,
+            #"{"colour": "red"}"#,
+            #"{"min_price": 50.5, "max_price": "80", "room_type": "Private room", "sort": "price-desc", "hist_min": 0, "hist_max": 100, "bins": 4}"#,
+        ]
+        let output = try CommandRunner.run(["batch", "--queries", "-"], input: lines.joined(separator: "\n") + "\n")
+        #expect(output.status == 0)
+        let answers = output.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(answers.count == lines.count)
+        let objects = try answers.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        #expect(objects[0]["total"] as? Int == 69)
+        #expect((objects[0]["took_us"] as? Int).map { $0 >= 0 } == true)
+        #expect(objects[1]["error"] as? String == "a string is not closed")
+        #expect(objects[2]["error"] as? String == "adults must be at least 1 (got 0)")
+        #expect(objects[3]["error"] != nil)
+        #expect((objects[4]["error"] as? String)?.hasPrefix("unknown region 'Atlantis'") == true)
+        #expect((objects[5]["error"] as? String)?.hasPrefix("unknown key 'colour'") == true)
+        let priced = try #require(objects[6]["results"] as? [[String: Any]])
+        #expect(priced.allSatisfy { ($0["nightly_price"] as! Double) >= 50.5 && ($0["nightly_price"] as! Double) <= 80 })
+        #expect(priced.map { $0["nightly_price"] as! Double } == priced.map { $0["nightly_price"] as! Double }.sorted(by: >))
+    }
+
+    @Test func aMissingQueriesFileIsAnError() throws {
+        let output = try CommandRunner.run(["batch", "--queries", "/nonexistent.jsonl"])
+        #expect(output.status != 0)
+        #expect(output.stderr == "staysearch: error: /nonexistent.jsonl: cannot open: No such file or directory\n")
+    }
+
+    /// `batch` over CSV files written from random data agrees with the brute-force reference.
+    @Test(arguments: 0..<6)
+    func batchAgreesWithTheReference(seed: Int) throws {
+        let data = TestDataset.random(seed: UInt64(seed) + 5_000, maximumListings: 200)
+        let directory = NSTemporaryDirectory() + "staysearch-batch-\(UUID().uuidString)"
+        let dataArguments = try data.writeInsideAirbnb(to: directory).flatMap { ["--data", $0] }
+        var random = SeededGenerator(seed: UInt64(seed))
+        let queries = (0..<150).map { _ in data.randomQuery(using: &random) }
+        let output = try CommandRunner.run(["batch", "--queries", "-"] + dataArguments,
+                                           input: queries.map(jsonLine).joined(separator: "\n") + "\n")
+        #expect(output.status == 0, "\(output.stderr)")
+        let answers = output.stdout.split(separator: "\n")
+        #expect(answers.count == queries.count)
+        for (query, line) in zip(queries, answers) {
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
+            guard let expected = try? ReferenceSearch.search(query, in: data) else {
+                #expect(object["error"] != nil, "\(query) should fail")
+                continue
+            }
+            #expect(object["total"] as? Int == expected.total, "\(query)")
+            let results = object["results"] as? [[String: Any]] ?? []
+            #expect(results.map { Int64($0["id"] as! String)! } == expected.ids, "\(query)")
+            #expect(results.map { cents($0["nightly_price"]) } == expected.nightlyPrices, "\(query)")
+            #expect(results.map { $0["total_price"] is NSNull ? nil : cents($0["total_price"]) } == expected.totalPrices)
+            for (result, id) in zip(results, expected.ids) {
+                #expect(result["name"] as? String == data.listings.first { $0.id == id }!.name)
+            }
+            let histogram = object["histogram"] as! [String: Any]
+            #expect(histogram["counts"] as? [Int] == expected.histogram.counts, "\(query)")
+            #expect(cents(histogram["lo"]) == expected.histogram.lo.minorUnits && cents(histogram["hi"]) == expected.histogram.hi.minorUnits)
+            #expect(histogram["underflow"] as? Int == expected.histogram.underflow && histogram["overflow"] as? Int == expected.histogram.overflow)
+            #expect(histogram["count"] as? Int == expected.histogram.count)
+            #expect((histogram["average_nightly_price"] as? NSNumber).map { cents($0) } == expected.histogram.averageNightlyPrice?.minorUnits)
+        }
+    }
+
+    private func cents(_ value: Any?) -> Int64 {
+        Int64(((value as! NSNumber).doubleValue * 100).rounded())
+    }
+
+    private func jsonLine(_ query: SearchQuery) -> String {
+        var fields: [String] = []
+        func quoted(_ text: String) -> String {
+            let data = try! JSONSerialization.data(withJSONObject: [text])
+            return String(String(decoding: data, as: UTF8.self).dropFirst().dropLast())
+        }
+        if let region = query.region { fields.append("\"region\": \(quoted(region))") }
+        if let day = query.checkIn { fields.append("\"checkin\": \"\(day)\"") }
+        if let day = query.checkOut { fields.append("\"checkout\": \"\(day)\"") }
+        fields.append("\"adults\": \(query.adults)")
+        fields.append("\"children\": \(query.children)")
+        fields.append("\"infants\": \(query.infants)")
+        if let money = query.minimumPrice { fields.append("\"min_price\": \(money.decimalText)") }
+        if let money = query.maximumPrice { fields.append("\"max_price\": \(money.decimalText)") }
+        if let roomType = query.roomType { fields.append("\"room_type\": \(quoted(roomType))") }
+        fields.append("\"sort\": \"\(query.sort.rawValue)\"")
+        fields.append("\"limit\": \(query.limit)")
+        fields.append("\"offset\": \(query.offset)")
+        fields.append("\"bins\": \(query.bins)")
+        if let money = query.histogramMinimum { fields.append("\"hist_min\": \(money.decimalText)") }
+        if let money = query.histogramMaximum { fields.append("\"hist_max\": \(money.decimalText)") }
+        return "{" + fields.joined(separator: ", ") + "}"
+    }
+}

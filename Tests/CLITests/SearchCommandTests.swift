@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+
+@Suite(.serialized) struct SearchCommandTests {
+    private let stay = ["--region", "Centraal Station", "--checkin", "2024-07-12", "--checkout", "2024-07-15", "--adults", "2"]
+
+    @Test func searchesTheShippedDataFromAnyFolder() throws {
+        let output = try CommandRunner.run(["search"] + stay, in: "/")
+        #expect(output.status == 0)
+        #expect(output.stderr.isEmpty)
+        #expect(output.stdout.contains("69 listings match for 3 nights (showing 1–20)"))
+        #expect(output.stdout.contains("Kamer vlak bij Centraal Station (5)"))
+        #expect(output.stdout.contains("Prices: 69 listings, $44 to "))
+        #expect(output.stdout.contains("average $1,258.13 a night"))
+    }
+
+    @Test func printsTheJSONOfTheSpec() throws {
+        let output = try CommandRunner.run(["search"] + stay + ["--format", "json", "--limit", "3", "--bins", "5", "--hist-min", "0", "--hist-max", "500"])
+        #expect(output.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        #expect(object["total"] as? Int == 69)
+        #expect(object["nights"] as? Int == 3)
+        let results = try #require(object["results"] as? [[String: Any]])
+        #expect(results.count == 3)
+        #expect(results[0]["id"] as? String == "1188186300730889815")
+        #expect(results[0]["total_price"] as? Double == 132)
+        #expect(results[0]["nightly_price"] as? Double == 44)
+        #expect(results[0]["neighbourhood_group"] is NSNull)
+        #expect(results[0]["rating"] is NSNull)
+        #expect(results[1]["rating"] as? Double == 4.88)
+        #expect(Set(results[0].keys) == ["id", "name", "city", "neighbourhood_group", "neighbourhood", "room_type", "accommodates",
+                                         "nightly_price", "total_price", "rating", "reviews", "latitude", "longitude"])
+        let histogram = try #require(object["histogram"] as? [String: Any])
+        #expect(histogram["lo"] as? Double == 0 && histogram["hi"] as? Double == 500)
+        #expect(histogram["bins"] as? Int == 5)
+        #expect(histogram["counts"] as? [Int] == [13, 25, 9, 2, 3])      // bins of $100; checked with Python
+        #expect(histogram["overflow"] as? Int == 17)
+        let counts = try #require(histogram["counts"] as? [Int])
+        #expect(counts.reduce(0, +) + (histogram["overflow"] as! Int) + (histogram["underflow"] as! Int) == 69)
+        #expect(histogram["count"] as? Int == 69)
+        #expect(histogram["average_nightly_price"] as? Double == 1258.13)
+    }
+
+    @Test func withoutDatesNightsAndTotalsAreNull() throws {
+        let output = try CommandRunner.run(["search", "--region", "ZUID", "--format", "json", "--limit", "1", "--sort", "rating"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        #expect(object["nights"] is NSNull)
+        let first = try #require((object["results"] as? [[String: Any]])?.first)
+        #expect(first["total_price"] is NSNull)
+        #expect(first["neighbourhood"] as? String == "Zuid")
+    }
+
+    @Test func printsCSV() throws {
+        let output = try CommandRunner.run(["search"] + stay + ["--format", "csv", "--limit", "2"])
+        let lines = output.stdout.split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(lines[0].hasPrefix("id,name,city,neighbourhood_group,neighbourhood,room_type"))
+        #expect(lines[1].hasPrefix("1188186300730889815,Kamer vlak bij Centraal Station (5),Antwerp,,Centraal Station,Private room,2,44.00,132.00,"))
+    }
+
+    /// Every bad input of SPEC.md: one line on stderr, nothing on stdout, a non-zero exit.
+    @Test(arguments: [
+        (["--checkin", "2024-07-12", "--checkout", "2024-07-12"], "checkout 2024-07-12 must be after checkin 2024-07-12"),
+        (["--checkin", "2024-07-15", "--checkout", "2024-07-12"], "must be after checkin"),
+        (["--checkin", "2024-07-12"], "checkin given without checkout"),
+        (["--checkout", "2024-07-12"], "checkout given without checkin"),
+        (["--checkin", "2024-02-30", "--checkout", "2024-03-02"], "checkin '2024-02-30' is not a date; use YYYY-MM-DD"),
+        (["--checkin", "12/07/2024", "--checkout", "2024-07-15"], "is not a date"),
+        (["--min-price", "200", "--max-price", "100"], "min price 200.00 is above max price 100.00"),
+        (["--min-price", "-5"], "min price '-5' is not a price"),
+        (["--max-price", "cheap"], "max price 'cheap' is not a price"),
+        (["--children", "-1"], "children must be 0 or more (got -1)"),
+        (["--adults", "0"], "adults must be at least 1 (got 0)"),
+        (["--adults", "two"], "The value 'two' is invalid for '--adults"),
+        (["--infants", "6"], "infants must be from 0 to 5 (got 6)"),
+        (["--limit", "5000"], "limit must be from 0 to 1000 (got 5000)"),
+        (["--offset", "-1"], "offset must be from 0 to 1000000 (got -1)"),
+        (["--bins", "0"], "bins must be from 1 to 1000 (got 0)"),
+        (["--hist-min", "100", "--hist-max", "50"], "hist max 50.00 must be above hist min 100.00"),
+        (["--sort", "cheapest"], "unknown sort 'cheapest'; use one of: price, price-desc, rating, reviews"),
+        (["--room-type", "Castle"], "unknown room type 'Castle'; use one of: 'Entire home/apt', 'Hotel room', 'Private room', 'Shared room'"),
+        (["--region", "Centraal Statoin"], "unknown region 'Centraal Statoin'; did you mean 'Centraal Station'"),
+        (["--format", "xml"], "The value 'xml' is invalid for '--format"),
+        (["--colour"], "Unknown option '--colour'"),
+        (["--data", "/nonexistent"], "/nonexistent: no listings.csv or listings.csv.gz here"),
+    ] as [([String], String)])
+    func rejectsBadInput(arguments: [String], message: String) throws {
+        let output = try CommandRunner.run(["search"] + arguments)
+        #expect(output.status != 0)
+        #expect(output.stdout.isEmpty)
+        #expect(output.stderr.hasPrefix("staysearch: error: "), "\(output.stderr)")
+        #expect(output.stderr.contains(message), "\(output.stderr)")
+        #expect(output.stderr.split(separator: "\n").count == 1, "one line: \(output.stderr)")
+    }
+
+    @Test func exitCodesSayWhatKindOfFailure() throws {
+        #expect(try CommandRunner.run(["search", "--adults", "0"]).status == 64)
+        #expect(try CommandRunner.run(["search", "--region", "Atlantis"]).status == 64)
+        #expect(try CommandRunner.run(["search", "--data", "/nonexistent"]).status == 65)
+        #expect(try CommandRunner.run(["frobnicate"]).status == 64)
+    }
+
+    @Test func helpHasExamples() throws {
+        for command in [["--help"], ["search", "--help"], ["batch", "--help"], ["regions", "--help"]] {
+            let output = try CommandRunner.run(command)
+            #expect(output.status == 0)
+            #expect(output.stdout.contains("Example"), "\(command)")
+        }
+    }
+
+    @Test func regionsListsTheTreeAndFindsNames() throws {
+        let tree = try CommandRunner.run(["regions"])
+        #expect(tree.status == 0)
+        #expect(tree.stdout.hasPrefix("Antwerp  (2,870)\n"))
+        #expect(tree.stdout.split(separator: "\n").count == 58)
+        let found = try CommandRunner.run(["regions", "--prefix", "CENTRAAL"])
+        #expect(found.stdout.hasPrefix("Antwerp / Centraal Station  ("))
+        let json = try CommandRunner.run(["regions", "--json", "--prefix", "zuid"])
+        #expect(json.stdout.contains("\"path\":\"Antwerp/Zuid\""))
+        let missing = try CommandRunner.run(["regions", "--prefix", "qqqq"])
+        #expect(missing.status != 0 && missing.stderr.contains("no region name contains 'qqqq'"))
+    }
+}
