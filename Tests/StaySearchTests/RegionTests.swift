@@ -51,7 +51,7 @@ import Testing
     }
 
     @Test func unknownNamesSuggestTheClosest() {
-        #expect(throws: QueryError.unknownRegion("Altstad", suggestions: ["Altstadt", "Antwerp", "Amsterdam"])) {
+        #expect(throws: QueryError.unknownRegion("Altstad", suggestions: ["Altstadt"])) {
             try index.search(SearchQuery(region: "Altstad"))
         }
         do {

@@ -70,8 +70,8 @@ public struct RegionTree: Sendable {
         return merged
     }
 
-    /// Up to `limit` region names closest to `name`: names that start with it first, then by
-    /// edit distance on folded names.
+    /// Up to `limit` region names close to `name`: names that start with it first, then by edit
+    /// distance on folded names; when none is close, the single closest name.
     /// - Complexity: O(*n* · *k*²) for *n* nodes and names of length *k*.
     public func suggestions(for name: String, limit: Int = 3) -> [String] {
         let wanted = TextFolding.fold(String(name.split(separator: "/").last ?? Substring(name)))
@@ -83,7 +83,10 @@ public struct RegionTree: Sendable {
             scored.append((score, node.name))
         }
         scored.sort { ($0.score, $0.name) < ($1.score, $1.name) }
-        return scored.prefix(limit).map(\.name)
+        // Close names only (a third of the letters wrong at most); otherwise the single closest.
+        let closeEnough = 1 + max(2, wanted.unicodeScalars.count / 3)
+        let close = scored.prefix(limit).filter { $0.score <= closeEnough }
+        return (close.isEmpty ? Array(scored.prefix(1)) : Array(close)).map(\.name)
     }
 
     /// Positions of the nodes whose folded name starts with, or contains, the folded `prefix`;

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs the system libraries staysearch builds against, when they are missing:
+# zlib (reading .csv.gz) and libgd (PNG graphs), found through pkg-config.
+set -euo pipefail
+
+missing=()
+command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
+if command -v pkg-config >/dev/null 2>&1; then
+  pkg-config --exists zlib || missing+=(zlib1g-dev)
+  pkg-config --exists gdlib || missing+=(libgd-dev)
+else
+  missing+=(zlib1g-dev libgd-dev)
+fi
+command -v swift >/dev/null 2>&1 || { echo "install-deps: swift is not on PATH; install Swift 6 first (swift.org)" >&2; exit 1; }
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+echo "install-deps: installing ${missing[*]}" >&2
+if [ "$(id -u)" -eq 0 ]; then
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+elif command -v sudo >/dev/null 2>&1; then
+  sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+else
+  echo "install-deps: please install ${missing[*]} (Debian/Ubuntu: apt-get install ${missing[*]})" >&2
+  exit 1
+fi
