@@ -96,9 +96,9 @@ public struct InsideAirbnbLoader {
             }
             var price: Money?
             if !bytes(column.price).isEmpty {
-                guard let parsed = Money(parsingASCII: bytes(column.price)) else {
+                guard let parsed = Money(parsingASCII: bytes(column.price)), parsed <= IndexBuilder.largestPrice else {
                     return try reject(&state, fileIndex: fileIndex, line: line, .badPrice,
-                                      "listing \(id): price '\(FieldParsing.excerpt(bytes(column.price)))' is not an amount such as $70.00")
+                                      "listing \(id): price '\(FieldParsing.excerpt(bytes(column.price)))' is not an amount such as $70.00 (up to $21,474,836.47)")
                 }
                 price = parsed
             }
@@ -197,9 +197,9 @@ public struct InsideAirbnbLoader {
             }
             var price: Money?
             if let position = column.price, !record.isEmpty(at: position) {
-                guard let parsed = Money(parsingASCII: record.bytes(at: position)) else {
+                guard let parsed = Money(parsingASCII: record.bytes(at: position)), parsed <= IndexBuilder.largestPrice else {
                     return try reject(&state, fileIndex: fileIndex, line: line, .badPrice,
-                                      "listing \(id) on \(day): price '\(FieldParsing.excerpt(record.bytes(at: position)))' is not an amount such as $70.00")
+                                      "listing \(id) on \(day): price '\(FieldParsing.excerpt(record.bytes(at: position)))' is not an amount such as $70.00 (up to $21,474,836.47)")
                 }
                 price = parsed
             }

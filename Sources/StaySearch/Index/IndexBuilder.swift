@@ -100,24 +100,21 @@ public struct IndexBuilder {
 
         var bookable = [UInt64](repeating: 0, count: dayCount * wordsPerDay)
         var pricedWithoutDates = [UInt64](repeating: 0, count: wordsPerDay)
-        var basePrices = [Int64](repeating: -1, count: rowCount)
-        var uniformPrices = [Int64](repeating: -1, count: rowCount)
-        var prices = RunsWriter(rowCount: rowCount)
-        var minimums = RunsWriter(rowCount: rowCount)
-        var maximums = RunsWriter(rowCount: rowCount)
+        var basePrices = [Int32](repeating: -1, count: rowCount)
+        var prices = RunsWriter<Int32>(rowCount: rowCount)
+        var rules = RunsWriter<UInt32>(rowCount: rowCount)
         var duplicates: [DuplicateNight] = []
 
         for row in 0..<rowCount {
             let listing = listings[Int(layout.listingOfRow[row])]
-            let listingPrice = listing.price?.minorUnits ?? -1
+            let listingPrice = IndexBuilder.storedPrice(listing.price)
+            let listingRule = StayRule(minimumNights: listing.minimumNights, maximumNights: listing.maximumNights).packed
             var slice = Array(nightsByRow[nightStart[row]..<nightStart[row + 1]])
             if !slice.isSortedByDay(nightDay) {
                 slice.sort { (nightDay[Int($0)], $0) < (nightDay[Int($1)], $1) }
             }
             var cursor = 0
-            var firstPriced: Int64 = -1
-            var uniform: Int64 = -1
-            var isUniform = true
+            var firstPriced: Int32 = -1
             var previousDay = Int32.min
             for night in slice.map(Int.init) {
                 let day = nightDay[night]
@@ -129,19 +126,16 @@ public struct IndexBuilder {
                 previousDay = day
                 let offset = Int(day - firstDay)
                 if offset > cursor {
-                    prices.append(row: row, start: cursor, value: -2)
-                    minimums.append(row: row, start: cursor, value: Int64(listing.minimumNights))
-                    maximums.append(row: row, start: cursor, value: Int64(listing.maximumNights))
+                    prices.append(start: cursor, value: -2)
+                    rules.append(start: cursor, value: listingRule)
                 }
-                let price = nightPrice[night] >= 0 ? nightPrice[night] : listingPrice
-                prices.append(row: row, start: offset, value: price)
+                let price = nightPrice[night] >= 0 ? IndexBuilder.storedPrice(minorUnits: nightPrice[night]) : listingPrice
+                prices.append(start: offset, value: price)
                 let minimum = nightMinimum[night] >= 0 ? nightMinimum[night] : listing.minimumNights
                 let maximum = nightMaximum[night] >= 0 ? nightMaximum[night] : listing.maximumNights
-                minimums.append(row: row, start: offset, value: Int64(minimum))
-                maximums.append(row: row, start: offset, value: Int64(maximum))
+                rules.append(start: offset, value: StayRule(minimumNights: minimum, maximumNights: maximum).packed)
                 if price >= 0 {
-                    if firstPriced < 0 { firstPriced = price; uniform = price }
-                    if price != uniform { isUniform = false }
+                    if firstPriced < 0 { firstPriced = price }
                     if nightAvailable[night] {
                         bookable[offset * wordsPerDay + row >> 6] |= 1 << UInt64(row & 63)
                     }
@@ -149,26 +143,13 @@ public struct IndexBuilder {
                 cursor = offset + 1
             }
             if cursor < dayCount || cursor == 0 {
-                prices.append(row: row, start: cursor, value: -2)
-                minimums.append(row: row, start: cursor, value: Int64(listing.minimumNights))
-                maximums.append(row: row, start: cursor, value: Int64(listing.maximumNights))
+                prices.append(start: cursor, value: -2)
+                rules.append(start: cursor, value: listingRule)
             }
             prices.endRow()
-            minimums.endRow()
-            maximums.endRow()
+            rules.endRow()
             basePrices[row] = listingPrice >= 0 ? listingPrice : firstPriced
             if basePrices[row] >= 0 { pricedWithoutDates[row >> 6] |= 1 << UInt64(row & 63) }
-            uniformPrices[row] = isUniform ? uniform : -1
-        }
-
-        let priceRuns = prices.finish()
-        var sums = [Int64](repeating: 0, count: priceRuns.runCount)
-        for row in 0..<rowCount {
-            let runs = Int(priceRuns.offsets[row])..<Int(priceRuns.offsets[row + 1])
-            for run in runs.dropFirst() {
-                let length = Int64(priceRuns.starts[run] - priceRuns.starts[run - 1])
-                sums[run] = sums[run - 1] + length * priceRuns.values[run - 1]
-            }
         }
 
         func column<T: BitwiseCopyable>(_ value: (ListingRecord) -> T) -> Column<T> {
@@ -181,22 +162,19 @@ public struct IndexBuilder {
             roomTypes: column { roomTypeCodes[$0.roomType]! },
             accommodates: column { UInt8(clamping: $0.accommodates) },
             basePrices: Column(basePrices),
-            listingPrices: column { $0.price?.minorUnits ?? -1 },
+            listingPrices: column { IndexBuilder.storedPrice($0.price) },
             listingMinimumNights: column(\.minimumNights),
             listingMaximumNights: column(\.maximumNights),
-            ratings: column { $0.ratingHundredths ?? -1 },
+            ratings: column { Int16(clamping: $0.ratingHundredths ?? -1) },
             reviewCounts: column(\.reviewCount),
-            latitudes: column(\.latitude),
-            longitudes: column(\.longitude),
+            latitudes: column { IndexBuilder.storedCoordinate($0.latitude) },
+            longitudes: column { IndexBuilder.storedCoordinate($0.longitude) },
             firstDay: Day(daysSinceEpoch: firstDay),
             dayCount: dayCount,
             bookable: Column(bookable),
             pricedWithoutDates: Column(pricedWithoutDates),
-            uniformNightPrices: Column(uniformPrices),
-            nightPrices: priceRuns,
-            nightPriceSums: Column(sums),
-            minimumNights: minimums.finish(),
-            maximumNights: maximums.finish(),
+            nightPrices: prices.finish(),
+            stayRules: rules.finish(),
             roomTypeNames: roomTypeNames,
             regions: layout.tree
         )
@@ -229,11 +207,30 @@ public enum IndexBuilderError: Error, Equatable, CustomStringConvertible {
     }
 }
 
+extension IndexBuilder {
+    /// The highest price an index holds: $21,474,836.47 a night. Loaders reject higher prices.
+    public static let largestPrice = Money(minorUnits: Int64(Int32.max))
+
+    static func storedPrice(_ money: Money?) -> Int32 {
+        guard let money else { return -1 }
+        return storedPrice(minorUnits: money.minorUnits)
+    }
+
+    static func storedPrice(minorUnits: Int64) -> Int32 {
+        Int32(clamping: max(0, minorUnits))
+    }
+
+    static func storedCoordinate(_ degrees: Double) -> Int32 {
+        guard degrees.isFinite else { return 0 }
+        return Int32(clamping: Int64((degrees * 1e7).rounded()))
+    }
+}
+
 /// Builds the runs of one ``DayRuns``, row by row.
-private struct RunsWriter {
+private struct RunsWriter<Value: BitwiseCopyable & Equatable> {
     var offsets: [UInt32]
     var starts: [Int32] = []
-    var values: [Int64] = []
+    var values: [Value] = []
     var rowStart = 0
 
     init(rowCount: Int) {
@@ -241,7 +238,7 @@ private struct RunsWriter {
         offsets.reserveCapacity(rowCount + 1)
     }
 
-    mutating func append(row: Int, start: Int, value: Int64) {
+    mutating func append(start: Int, value: Value) {
         if values.count > rowStart, values[values.count - 1] == value { return }
         starts.append(Int32(start))
         values.append(value)
@@ -252,7 +249,7 @@ private struct RunsWriter {
         rowStart = values.count
     }
 
-    func finish() -> DayRuns {
+    func finish() -> DayRuns<Value> {
         DayRuns(offsets: Column(offsets), starts: Column(starts), values: Column(values))
     }
 }

@@ -17,21 +17,21 @@ public struct ListingIndex: Sendable {
     /// Guests taken, capped at 255.
     public let accommodates: Column<UInt8>
     /// The price without dates in minor units (listing price, else its first priced night), or -1.
-    public let basePrices: Column<Int64>
+    public let basePrices: Column<Int32>
     /// The listing's own `price` in minor units, or -1.
-    public let listingPrices: Column<Int64>
+    public let listingPrices: Column<Int32>
     /// The listing's own `minimum_nights`.
     public let listingMinimumNights: Column<Int32>
     /// The listing's own `maximum_nights`.
     public let listingMaximumNights: Column<Int32>
     /// `review_scores_rating` in hundredths, or -1.
-    public let ratings: Column<Int32>
+    public let ratings: Column<Int16>
     /// `number_of_reviews`.
     public let reviewCounts: Column<Int32>
-    /// Latitudes in degrees.
-    public let latitudes: Column<Double>
-    /// Longitudes in degrees.
-    public let longitudes: Column<Double>
+    /// Latitudes in units of 10⁻⁷ degree (about a centimetre).
+    public let latitudes: Column<Int32>
+    /// Longitudes in units of 10⁻⁷ degree.
+    public let longitudes: Column<Int32>
 
     // MARK: Calendar
 
@@ -46,16 +46,11 @@ public struct ListingIndex: Sendable {
     public let bookable: Column<UInt64>
     /// `wordsPerDay` words: bit *r* is set when row *r* has a price without dates.
     public let pricedWithoutDates: Column<UInt64>
-    /// The nightly price shared by every priced night of a row, or -1 when its prices vary.
-    public let uniformNightPrices: Column<Int64>
     /// Nightly price runs, see ``DayRuns``. Values: price in minor units, -1 unpriced, -2 no row.
-    public let nightPrices: DayRuns
-    /// Cumulative nightly prices at the start of each price run, for totals in O(log runs).
-    public let nightPriceSums: Column<Int64>
-    /// `minimum_nights` that governs a stay checking in on each day, as runs.
-    public let minimumNights: DayRuns
-    /// `maximum_nights` that governs a stay checking in on each day, as runs.
-    public let maximumNights: DayRuns
+    public let nightPrices: DayRuns<Int32>
+    /// The stay rule (`minimum_nights`, `maximum_nights`) for a stay checking in on each day, as
+    /// runs of packed ``StayRule``s.
+    public let stayRules: DayRuns<UInt32>
 
     // MARK: Dictionaries
 
@@ -68,12 +63,11 @@ public struct ListingIndex: Sendable {
     /// caller guarantees the parts are consistent (see ``checkConsistency()``).
     public init(
         ids: Column<Int64>, names: StringColumn, regionNodes: Column<Int32>, roomTypes: Column<UInt8>,
-        accommodates: Column<UInt8>, basePrices: Column<Int64>, listingPrices: Column<Int64>,
-        listingMinimumNights: Column<Int32>, listingMaximumNights: Column<Int32>, ratings: Column<Int32>,
-        reviewCounts: Column<Int32>, latitudes: Column<Double>, longitudes: Column<Double>,
+        accommodates: Column<UInt8>, basePrices: Column<Int32>, listingPrices: Column<Int32>,
+        listingMinimumNights: Column<Int32>, listingMaximumNights: Column<Int32>, ratings: Column<Int16>,
+        reviewCounts: Column<Int32>, latitudes: Column<Int32>, longitudes: Column<Int32>,
         firstDay: Day, dayCount: Int, bookable: Column<UInt64>, pricedWithoutDates: Column<UInt64>,
-        uniformNightPrices: Column<Int64>, nightPrices: DayRuns, nightPriceSums: Column<Int64>,
-        minimumNights: DayRuns, maximumNights: DayRuns, roomTypeNames: [String], regions: RegionTree
+        nightPrices: DayRuns<Int32>, stayRules: DayRuns<UInt32>, roomTypeNames: [String], regions: RegionTree
     ) {
         self.ids = ids
         self.names = names
@@ -93,11 +87,8 @@ public struct ListingIndex: Sendable {
         self.wordsPerDay = (ids.count + 63) / 64
         self.bookable = bookable
         self.pricedWithoutDates = pricedWithoutDates
-        self.uniformNightPrices = uniformNightPrices
         self.nightPrices = nightPrices
-        self.nightPriceSums = nightPriceSums
-        self.minimumNights = minimumNights
-        self.maximumNights = maximumNights
+        self.stayRules = stayRules
         self.roomTypeNames = roomTypeNames
         self.regions = regions
     }
@@ -123,23 +114,31 @@ public struct ListingIndex: Sendable {
     public func nightPrice(row: Int, day: Day) -> Int64 {
         let offset = firstDay.distance(to: day)
         guard offset >= 0, offset < dayCount else { return -2 }
-        return nightPrices.value(row: row, dayOffset: offset)
+        return Int64(nightPrices.value(row: row, dayOffset: offset))
     }
+
+    /// The stay rule of row `row` for a stay checking in on `day` (the listing's own when the day is
+    /// outside the calendar).
+    public func stayRule(row: Int, day: Day) -> StayRule {
+        let offset = firstDay.distance(to: day)
+        guard offset >= 0, offset < dayCount else {
+            return StayRule(minimumNights: listingMinimumNights[row], maximumNights: listingMaximumNights[row])
+        }
+        return StayRule(packed: stayRules.value(row: row, dayOffset: offset))
+    }
+
+    /// The latitude of row `row` in degrees.
+    public func latitude(ofRow row: Int) -> Double { Double(latitudes[row]) / 1e7 }
+
+    /// The longitude of row `row` in degrees.
+    public func longitude(ofRow row: Int) -> Double { Double(longitudes[row]) / 1e7 }
 
     /// The sum of row `row`'s nightly prices over `stay` (day offsets), valid when every night in
     /// it is priced.
-    /// - Complexity: O(log *r*) for *r* price runs of the row; O(1) when its price is uniform.
+    /// - Complexity: O(log *r* + *k*) for *r* price runs of the row, *k* of them in the stay.
     @inlinable
     public func stayTotal(row: Int, from start: Int, to end: Int) -> Int64 {
-        let uniform = uniformNightPrices[row]
-        if uniform >= 0 { return uniform * Int64(end - start) }
-        return cumulativePrice(row: row, dayOffset: end) - cumulativePrice(row: row, dayOffset: start)
-    }
-
-    @usableFromInline
-    func cumulativePrice(row: Int, dayOffset: Int) -> Int64 {
-        let run = nightPrices.run(row: row, dayOffset: dayOffset)
-        return nightPriceSums[run] + Int64(dayOffset - Int(nightPrices.starts[run])) * nightPrices.values[run]
+        nightPrices.sum(row: row, from: start, to: end)
     }
 
     /// The names of the region path of row `row`: city, group (or empty), neighbourhood (or empty).

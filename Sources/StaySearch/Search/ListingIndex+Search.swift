@@ -56,8 +56,8 @@ extension ListingIndex {
             roomType: roomTypeNames[Int(roomTypes[row])], accommodates: Int(accommodates[row]),
             nightlyPrice: Money.average(of: value, over: Int64(nights ?? 1)),
             totalPrice: nights == nil ? nil : Money(minorUnits: value),
-            ratingHundredths: rating >= 0 ? rating : nil, reviewCount: reviewCounts[row],
-            latitude: latitudes[row], longitude: longitudes[row])
+            ratingHundredths: rating >= 0 ? Int32(rating) : nil, reviewCount: reviewCounts[row],
+            latitude: latitude(ofRow: row), longitude: longitude(ofRow: row))
     }
 }
 
@@ -161,12 +161,11 @@ private struct Scan {
         if roomCode >= 0, Int(index.roomTypes[row]) != roomCode { return }
         let value: Int64
         if hasDates {
-            let minimum = index.minimumNights.value(row: row, dayOffset: stayStart)
-            let maximum = index.maximumNights.value(row: row, dayOffset: stayStart)
-            guard nights >= minimum, nights <= maximum else { return }
+            let rule = StayRule(packed: index.stayRules.value(row: row, dayOffset: stayStart))
+            guard rule.allows(nights: Int(nights)) else { return }
             value = index.stayTotal(row: row, from: stayStart, to: stayEnd)
         } else {
-            value = index.basePrices[row]
+            value = Int64(index.basePrices[row])
         }
         values.append(value)
         valueSum += value
