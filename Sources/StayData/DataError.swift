@@ -7,6 +7,8 @@ public enum DataError: Error, Equatable, CustomStringConvertible {
     case emptyFile(path: String)
     case rejectedRecord(path: String, line: Int, reason: String)
     case badDatasetArgument(String)
+    case badIndex(path: String, reason: String)
+    case cannotWrite(path: String, reason: String)
 
     /// One line that says what failed and where.
     public var description: String {
@@ -20,6 +22,8 @@ public enum DataError: Error, Equatable, CustomStringConvertible {
         case let .emptyFile(path): return "\(path): the file is empty (no header line)"
         case let .rejectedRecord(path, line, reason): return "\(path):\(line): \(reason)"
         case let .badDatasetArgument(text): return "'\(text)' is not a dataset; use DIR or CITY=DIR"
+        case let .badIndex(path, reason): return "\(path): not a usable index: \(reason)"
+        case let .cannotWrite(path, reason): return "\(path): cannot write: \(reason)"
         }
     }
 }

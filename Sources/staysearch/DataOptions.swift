@@ -14,10 +14,14 @@ struct DataOptions: ParsableArguments {
         valueName: "[CITY=]DIR"))
     var folders: [String] = []
 
+    @Option(name: .customLong("index"), help: ArgumentHelp("A saved index made by 'staysearch import' or 'staysearch generate'.", valueName: "FILE"))
+    var indexPath: String?
+
     @Flag(name: .customLong("stats"), help: "Print load time, memory and record counts to stderr.")
     var printsStats = false
 
     func validate() throws {
+        if indexPath != nil, !folders.isEmpty { throw ValidationError("give --data or --index, not both") }
         for folder in folders {
             do { _ = try DatasetFolder(argument: folder) } catch { throw ValidationError(error.description) }
         }
@@ -25,6 +29,14 @@ struct DataOptions: ParsableArguments {
 
     /// Loads the data into an index, reporting rejected records on stderr.
     func loadIndex() throws -> ListingIndex {
+        if let indexPath {
+            let start = Standard.now()
+            let index = try IndexFileReader.load(from: indexPath)
+            if printsStats {
+                Standard.error("loaded \(index.count) listings from \(indexPath) in \(String(format3: (Standard.now() - start) * 1000)) ms; peak memory \(Standard.peakMemory() / 1_048_576) MiB")
+            }
+            return index
+        }
         let datasets = try folders.isEmpty ? [ShippedDataset.folder()] : folders.map { try DatasetFolder(argument: $0) }
         let start = Standard.now()
         let (index, report) = try InsideAirbnbLoader().loadIndex(from: datasets)

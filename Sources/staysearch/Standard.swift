@@ -9,6 +9,11 @@ enum Standard {
         writeAll(line + "\n", to: 2)
     }
 
+    /// Writes text to standard error as it is (for progress lines).
+    static func errorWithoutNewline(_ text: String) {
+        writeAll(text, to: 2)
+    }
+
     /// Writes text to standard output as it is.
     static func write(_ text: String) {
         writeAll(text, to: 1)
@@ -44,5 +49,14 @@ enum Standard {
         var usage = rusage()
         getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
         return Int(usage.ru_maxrss) * 1024
+    }
+}
+
+extension String {
+    /// A number with at most three decimals, e.g. `12.345`.
+    init(format3 value: Double) {
+        let thousandths = Int((value * 1000).rounded())
+        let fraction = abs(thousandths % 1000)
+        self = "\(thousandths / 1000).\(fraction < 10 ? "00" : fraction < 100 ? "0" : "")\(fraction)"
     }
 }

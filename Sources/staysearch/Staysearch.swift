@@ -20,8 +20,9 @@ struct Staysearch: ParsableCommand {
               staysearch search --region "Centraal Station" --checkin 2024-07-12 --checkout 2024-07-15 --adults 2
               staysearch batch --queries queries.jsonl
               staysearch regions --prefix zuid
+              staysearch import Antwerp=./antwerp --output antwerp.ssx && staysearch search --index antwerp.ssx
             """,
-        subcommands: [SearchCommand.self, BatchCommand.self, RegionsCommand.self]
+        subcommands: [SearchCommand.self, BatchCommand.self, RegionsCommand.self, ImportCommand.self]
     )
 
     /// Runs the command; every failure ends as one line on stderr and a non-zero exit.

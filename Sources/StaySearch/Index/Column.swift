@@ -45,6 +45,13 @@ public struct Column<Element: BitwiseCopyable>: @unchecked Sendable {
         try withExtendedLifetime(owner) { try body(UnsafeBufferPointer(start: base, count: count)) }
     }
 
+    /// The elements' bytes, for writing them out; valid only inside `body`.
+    public func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try withExtendedLifetime(owner) {
+            try body(UnsafeRawBufferPointer(start: base, count: count * MemoryLayout<Element>.stride))
+        }
+    }
+
     /// A copy of the elements as an array.
     public var array: [Element] { withUnsafeBufferPointer { Array($0) } }
 }

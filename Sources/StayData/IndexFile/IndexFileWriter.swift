@@ -1,0 +1,131 @@
+import StaySearch
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Saving a ``ListingIndex`` as an index file (see ``IndexFileFormat``).
+public enum IndexFileWriter {
+    /// Writes `index` to `path`: to a temporary file in the same folder first, flushed to disk, then
+    /// renamed into place, so a crash or kill during the save leaves any earlier file intact.
+    /// - Returns: the size of the file in bytes.
+    /// - Throws: ``DataError/cannotWrite(path:reason:)``.
+    @discardableResult
+    public static func save(_ index: ListingIndex, to path: String) throws(DataError) -> Int {
+        let sections = IndexSections(index: index)
+        var layout: [(section: IndexFileFormat.Section, offset: Int, count: Int, checksum: UInt64)] = []
+        var offset = IndexFileFormat.aligned(IndexFileFormat.headerSize + IndexFileFormat.sectionEntrySize * sections.entries.count)
+        var fileSize = offset
+        for entry in sections.entries {
+            let checksum = entry.bytes.withBytes { Checksum.of($0) }
+            layout.append((entry.section, offset, entry.bytes.count, checksum))
+            fileSize = offset + entry.bytes.count * entry.section.elementSize
+            offset = IndexFileFormat.aligned(fileSize)
+        }
+
+        var head = ByteWriter()
+        head.append(IndexFileFormat.magic)
+        head.append(IndexFileFormat.version)
+        head.append(UInt32(IndexFileFormat.headerSize))
+        head.append(UInt64(fileSize))
+        head.append(UInt64(index.count))
+        head.append(index.firstDay.daysSinceEpoch)
+        head.append(Int32(index.dayCount))
+        head.append(UInt32(layout.count))
+        head.append(UInt32(0))
+        head.append(UInt64(0))
+        var table = ByteWriter()
+        for entry in layout {
+            table.append(entry.section.rawValue)
+            table.append(UInt32(entry.section.elementSize))
+            table.append(UInt64(entry.offset))
+            table.append(UInt64(entry.count))
+            table.append(entry.checksum)
+        }
+        head.append(IndexFileFormat.headerChecksum(header: head.bytes, table: table.bytes))
+        head.append(table.bytes)
+
+        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+        let temporary = "\(directory.isEmpty ? "/" : directory)/.\(name).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+        do throws(DataError) {
+            var file = FileWriter(descriptor: descriptor, path: path)
+            try file.write(head.bytes)
+            for (entry, placement) in zip(sections.entries, layout) {
+                try file.pad(to: placement.offset)
+                let failure: DataError? = entry.bytes.withBytes { bytes in
+                    do throws(DataError) { try file.write(bytes) } catch { return error }
+                    return nil
+                }
+                if let failure { throw failure }
+            }
+            guard fsync(descriptor) == 0 else { throw DataError.cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+            close(descriptor)
+            guard rename(temporary, path) == 0 else { throw DataError.cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+        } catch {
+            close(descriptor)
+            unlink(temporary)
+            throw error
+        }
+        let folder = open(directory.isEmpty ? "/" : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if folder >= 0 {
+            fsync(folder)
+            close(folder)
+        }
+        return fileSize
+    }
+}
+
+extension IndexFileFormat {
+    /// The checksum that guards the header (all but its last 8 bytes) and the section table.
+    static func headerChecksum(header: [UInt8], table: [UInt8]) -> UInt64 {
+        let headerPart = header.prefix(headerSize - 8)
+        let first = Array(headerPart).withUnsafeBytes { Checksum.of($0) }
+        return table.withUnsafeBytes { Checksum.of($0, seed: first) }
+    }
+}
+
+/// Little-endian bytes of a header.
+struct ByteWriter {
+    private(set) var bytes: [UInt8] = []
+
+    mutating func append(_ more: [UInt8]) { bytes.append(contentsOf: more) }
+
+    mutating func append<T: FixedWidthInteger>(_ value: T) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+}
+
+/// Writes all of a buffer to a file descriptor, with zero padding between sections.
+private struct FileWriter {
+    let descriptor: Int32
+    let path: String
+    var position = 0
+
+    mutating func write(_ bytes: [UInt8]) throws(DataError) {
+        let failure: DataError? = bytes.withUnsafeBytes { buffer in
+            do throws(DataError) { try write(buffer) } catch { return error }
+            return nil
+        }
+        if let failure { throw failure }
+    }
+
+    mutating func write(_ bytes: UnsafeRawBufferPointer) throws(DataError) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = Glibc.write(descriptor, bytes.baseAddress! + offset, min(bytes.count - offset, 1 << 30))
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw .cannotWrite(path: path, reason: String(cString: strerror(errno)))
+            }
+            offset += written
+        }
+        position += bytes.count
+    }
+
+    mutating func pad(to offset: Int) throws(DataError) {
+        if offset > position { try write([UInt8](repeating: 0, count: offset - position)) }
+    }
+}
