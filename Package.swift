@@ -33,7 +33,7 @@ let package = Package(
         ),
         // Test helpers: random data and a brute-force reference implementation of SPEC.md.
         .target(name: "StaySearchTestSupport", dependencies: ["StaySearch"], path: "Tests/StaySearchTestSupport"),
-        .testTarget(name: "StaySearchTests", dependencies: ["StaySearch", "StaySearchTestSupport"]),
+        .testTarget(name: "StaySearchTests", dependencies: ["StaySearch", "StayData", "StaySearchTestSupport"]),
         .testTarget(name: "StayDataTests", dependencies: ["StayData", "StaySearch", "StaySearchTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["StaySearchTestSupport", "StaySearch", "StayData"]),
     ]

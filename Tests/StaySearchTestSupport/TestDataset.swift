@@ -41,6 +41,7 @@ public struct TestDataset: Sendable {
         var listings: [ListingRecord] = []
         var usedIDs = Set<Int64>()
         let count = Int.random(in: 0...maximumListings, using: &random)
+        let calendarLength = random.chance(0.5) ? 40 : 80
         for _ in 0..<count {
             var id: Int64
             repeat {
@@ -60,14 +61,26 @@ public struct TestDataset: Sendable {
         var nights: [(Int64, CalendarNight)] = []
         for listing in listings {
             let start = Int.random(in: -2...4, using: &random)
-            let length = random.chance(0.1) ? 0 : Int.random(in: 1...40, using: &random)
+            let length = random.chance(0.1) ? 0 : Int.random(in: 1...calendarLength, using: &random)
             let constantPrice = random.chance(0.5)
+            let weekly = random.chance(0.3)                               // weekend prices and stay rules
+            let weekendExtra = Int64(random.pick([500, 2_500, 2_550]))
             var price = random.pick(prices)
             var minimum: Int32? = random.pick([nil, 1, 2])
             for offset in start..<(start + length) {
-                if random.chance(0.05) { continue }                       // a gap in the calendar
-                if !constantPrice, random.chance(0.2) { price = random.pick(prices) }
-                if random.chance(0.15) { minimum = random.pick([nil, 1, 2, 3, 7]) }
+                if random.chance(weekly ? 0.01 : 0.05) { continue }       // a gap in the calendar
+                if !constantPrice, random.chance(weekly ? 0.03 : 0.2) { price = random.pick(prices) }
+                if random.chance(weekly ? 0.02 : 0.15) { minimum = random.pick([nil, 1, 2, 3, 7]) }
+                if weekly {
+                    let weekday = calendarStart.advanced(by: offset).weekdayFromMonday
+                    let isWeekend = weekday == 4 || weekday == 5
+                    let night = CalendarNight(
+                        day: calendarStart.advanced(by: offset), isAvailable: random.chance(0.8),
+                        price: price.map { Money(minorUnits: $0 + (isWeekend ? weekendExtra : 0)) },
+                        minimumNights: isWeekend ? max(minimum ?? 1, 2) : minimum, maximumNights: isWeekend ? 7 : nil)
+                    nights.append((listing.id, night))
+                    continue
+                }
                 let night = CalendarNight(
                     day: calendarStart.advanced(by: offset), isAvailable: random.chance(0.8),
                     price: price.map(Money.init(minorUnits:)), minimumNights: minimum,
@@ -108,9 +121,9 @@ public struct TestDataset: Sendable {
             query.region = listing.region.components.reversed().joined(separator: "/")     // B/A: usually unknown
         }
         if random.chance(0.7) {
-            let checkIn = TestDataset.calendarStart.advanced(by: Int.random(in: -4...42, using: &random))
+            let checkIn = TestDataset.calendarStart.advanced(by: Int.random(in: -4...84, using: &random))
             query.checkIn = checkIn
-            query.checkOut = checkIn.advanced(by: random.pick([1, 1, 2, 3, 4, 7, 12]))
+            query.checkOut = checkIn.advanced(by: random.pick([1, 1, 2, 3, 4, 7, 12, 20]))
         }
         query.adults = random.pick([1, 1, 2, 3])
         query.children = random.pick([0, 0, 1, 2])

@@ -26,6 +26,7 @@ enum IndexFileFormat {
         case bookable, pricedWithoutDates, priceRunOffsets, priceRunStarts, priceRunValues
         case ruleRunOffsets, ruleRunStarts, ruleRunValues, roomTypeNameBytes, roomTypeNameOffsets
         case nodeNameBytes, nodeNameOffsets, nodeLevels, nodeParents, nodeRowStarts, nodeRowEnds
+        case pricePatterns, rulePatterns
 
         /// The size of one element, in bytes.
         var elementSize: Int {
@@ -34,7 +35,8 @@ enum IndexFileFormat {
             case .ratings: return 2
             case .nameOffsets, .regionNodes, .basePrices, .listingPrices, .listingMinimumNights, .listingMaximumNights,
                  .reviewCounts, .latitudes, .longitudes, .priceRunOffsets, .priceRunStarts, .priceRunValues,
-                 .ruleRunOffsets, .ruleRunStarts, .ruleRunValues, .roomTypeNameOffsets, .nodeNameOffsets, .nodeParents:
+                 .ruleRunOffsets, .ruleRunStarts, .ruleRunValues, .roomTypeNameOffsets, .nodeNameOffsets, .nodeParents,
+                 .pricePatterns, .rulePatterns:
                 return 4
             case .ids, .bookable, .pricedWithoutDates, .nodeRowStarts, .nodeRowEnds: return 8
             }

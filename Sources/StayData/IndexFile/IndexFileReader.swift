@@ -137,7 +137,12 @@ private struct Reader {
 
     func checkRuns<Value>(_ runs: DayRuns<Value>, rows: Int, dayCount: Int, what: String) throws(DataError) {
         try checkOffsets(runs.offsets, count: rows, total: runs.starts.count, what: what, atLeastOne: true)
-        guard runs.values.count == runs.starts.count else { throw fail("the \(what) runs do not add up") }
+        guard runs.values.count == runs.starts.count, runs.patterns.count % 7 == 0 else { throw fail("the \(what) runs do not add up") }
+        let patternCount = runs.patterns.count / 7
+        let referencesSound = runs.values.withUnsafeBufferPointer { values in
+            values.allSatisfy { value in value.patternIndex.map { $0 < patternCount } ?? true }
+        }
+        guard referencesSound else { throw fail("a \(what) run refers to a weekly pattern that is not there") }
         let sound = runs.starts.withUnsafeBufferPointer { starts in
             runs.offsets.withUnsafeBufferPointer { offsets in
                 for row in 0..<rows {
@@ -215,9 +220,12 @@ private struct Reader {
         }
         guard rowsSound else { throw fail("a listing points outside the region or room type tables") }
 
-        let nightPrices = DayRuns<Int32>(offsets: column(.priceRunOffsets), starts: column(.priceRunStarts), values: column(.priceRunValues))
+        let firstWeekday = firstDay.weekdayFromMonday
+        let nightPrices = DayRuns<Int32>(offsets: column(.priceRunOffsets), starts: column(.priceRunStarts),
+                                         values: column(.priceRunValues), patterns: column(.pricePatterns), firstWeekday: firstWeekday)
         try checkRuns(nightPrices, rows: rows, dayCount: dayCount, what: "price")
-        let stayRules = DayRuns<UInt32>(offsets: column(.ruleRunOffsets), starts: column(.ruleRunStarts), values: column(.ruleRunValues))
+        let stayRules = DayRuns<UInt32>(offsets: column(.ruleRunOffsets), starts: column(.ruleRunStarts),
+                                        values: column(.ruleRunValues), patterns: column(.rulePatterns), firstWeekday: firstWeekday)
         try checkRuns(stayRules, rows: rows, dayCount: dayCount, what: "stay rule")
 
         return ListingIndex(

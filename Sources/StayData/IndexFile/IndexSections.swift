@@ -49,6 +49,8 @@ struct IndexSections {
             (.ruleRunOffsets, Bytes(index.stayRules.offsets)),
             (.ruleRunStarts, Bytes(index.stayRules.starts)),
             (.ruleRunValues, Bytes(index.stayRules.values)),
+            (.pricePatterns, Bytes(index.nightPrices.patterns)),
+            (.rulePatterns, Bytes(index.stayRules.patterns)),
             (.roomTypeNameBytes, Bytes(roomTypeNames.bytes)),
             (.roomTypeNameOffsets, Bytes(roomTypeNames.offsets)),
             (.nodeNameBytes, Bytes(nodeNames.bytes)),

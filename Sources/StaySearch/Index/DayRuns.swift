@@ -2,20 +2,30 @@
 /// value starts and that value. Real calendars hold long runs of one price or one stay rule, so a
 /// year of them usually costs one or two runs.
 ///
+/// A run's value may instead refer to a weekly pattern (seven values, Monday first) in a shared
+/// table: a weekend price or a weekend minimum stay is then one run for the whole season, not two
+/// runs a week.
+///
 /// Each row's first run starts at day offset 0; its last run lasts to the end of the calendar.
-public struct DayRuns<Value: BitwiseCopyable>: Sendable {
+public struct DayRuns<Value: RunValue>: Sendable {
     /// `rows + 1` offsets: row *r*'s runs are `offsets[r] ..< offsets[r + 1]`.
     public let offsets: Column<UInt32>
     /// The day offset where each run starts.
     public let starts: Column<Int32>
-    /// The value of each run.
+    /// The value of each run, or a reference to a weekly pattern.
     public let values: Column<Value>
+    /// Weekly patterns, seven values each, Monday first.
+    public let patterns: Column<Value>
+    /// The weekday of day offset 0, 0 = Monday.
+    public let firstWeekday: Int
 
     /// Wraps run columns; the caller has checked that they are consistent.
-    public init(offsets: Column<UInt32>, starts: Column<Int32>, values: Column<Value>) {
+    public init(offsets: Column<UInt32>, starts: Column<Int32>, values: Column<Value>, patterns: Column<Value>, firstWeekday: Int) {
         self.offsets = offsets
         self.starts = starts
         self.values = values
+        self.patterns = patterns
+        self.firstWeekday = firstWeekday
     }
 
     /// The position of the run of row `row` that holds `dayOffset`.
@@ -35,7 +45,9 @@ public struct DayRuns<Value: BitwiseCopyable>: Sendable {
     /// The value of row `row` on day offset `dayOffset`.
     @inlinable
     public func value(row: Int, dayOffset: Int) -> Value {
-        values[run(row: row, dayOffset: dayOffset)]
+        let value = values[run(row: row, dayOffset: dayOffset)]
+        guard let pattern = value.patternIndex else { return value }
+        return patterns[pattern * 7 + (firstWeekday + dayOffset) % 7]
     }
 
     /// The total number of runs.
@@ -52,26 +64,71 @@ extension DayRuns where Value == Int32 {
         var total: Int64 = 0
         var day = start
         while day < end {
-            let runEnd = run + 1 < last ? Int(starts[run + 1]) : end
-            let stop = min(runEnd, end)
-            total += Int64(values[run]) * Int64(stop - day)
+            let stop = run + 1 < last ? min(Int(starts[run + 1]), end) : end
+            let value = values[run]
+            if let pattern = value.patternIndex {
+                total += weeklySum(pattern: pattern, from: day, count: stop - day)
+            } else {
+                total += Int64(value) * Int64(stop - day)
+            }
             day = stop
             run += 1
         }
         return total
     }
+
+    @usableFromInline
+    func weeklySum(pattern: Int, from day: Int, count: Int) -> Int64 {
+        let base = pattern * 7
+        var week: Int64 = 0
+        for slot in 0..<7 { week += Int64(patterns[base + slot]) }
+        var total = week * Int64(count / 7)
+        var weekday = (firstWeekday + day) % 7
+        for _ in 0..<(count % 7) {
+            total += Int64(patterns[base + weekday])
+            weekday = weekday == 6 ? 0 : weekday + 1
+        }
+        return total
+    }
 }
 
-/// A stay rule of one check-in day: `minimum_nights` and `maximum_nights`, each capped at 65,535
-/// (no calendar is that long, so capping changes no answer), packed into one `UInt32`.
+/// A value that runs can hold, with room to mark a reference to a weekly pattern.
+public protocol RunValue: BitwiseCopyable, Hashable, Sendable {
+    /// The value that refers to weekly pattern `index`.
+    static func patternReference(_ index: Int) -> Self
+    /// The pattern this value refers to, if it is a reference.
+    var patternIndex: Int? { get }
+}
+
+extension Int32: RunValue {
+    /// Prices are ≥ 0, -1 (unpriced) or -2 (no calendar row); -3 and below refer to patterns.
+    @inlinable
+    public static func patternReference(_ index: Int) -> Int32 { -3 - Int32(index) }
+
+    @inlinable
+    public var patternIndex: Int? { self <= -3 ? Int(-3 - self) : nil }
+}
+
+extension UInt32: RunValue {
+    /// Packed stay rules leave the top bit clear; with it set, the low bits are a pattern index.
+    @inlinable
+    public static func patternReference(_ index: Int) -> UInt32 { 0x8000_0000 | UInt32(index) }
+
+    @inlinable
+    public var patternIndex: Int? { self & 0x8000_0000 != 0 ? Int(self & 0x7FFF_FFFF) : nil }
+}
+
+/// A stay rule of one check-in day: `minimum_nights` (capped at 32,767) and `maximum_nights` (capped
+/// at 65,535; no calendar is that long, so capping changes no answer), packed into one `UInt32`
+/// whose top bit stays clear.
 public struct StayRule: Hashable, Sendable {
     /// The packed form: minimum in the high 16 bits, maximum in the low 16 bits.
     public var packed: UInt32
 
-    /// Packs a rule, capping both numbers at 65,535 and flooring them at 0.
+    /// Packs a rule, capping both numbers and flooring them at 0.
     @inlinable
     public init(minimumNights: Int32, maximumNights: Int32) {
-        let minimum = UInt32(min(max(minimumNights, 0), 65_535))
+        let minimum = UInt32(min(max(minimumNights, 0), 32_767))
         let maximum = UInt32(min(max(maximumNights, 0), 65_535))
         packed = minimum << 16 | maximum
     }

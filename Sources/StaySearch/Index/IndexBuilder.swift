@@ -98,87 +98,62 @@ public struct IndexBuilder {
             fill[row] += 1
         }
 
-        var bookable = [UInt64](repeating: 0, count: dayCount * wordsPerDay)
-        var pricedWithoutDates = [UInt64](repeating: 0, count: wordsPerDay)
-        var basePrices = [Int32](repeating: -1, count: rowCount)
-        var prices = RunsWriter<Int32>(rowCount: rowCount)
-        var rules = RunsWriter<UInt32>(rowCount: rowCount)
+        var assembler = RowAssembler(firstDay: firstDay, dayCount: dayCount, rowCount: rowCount)
         var duplicates: [DuplicateNight] = []
-
+        var rowNights: [CalendarNight] = []
         for row in 0..<rowCount {
             let listing = listings[Int(layout.listingOfRow[row])]
-            let listingPrice = IndexBuilder.storedPrice(listing.price)
-            let listingRule = StayRule(minimumNights: listing.minimumNights, maximumNights: listing.maximumNights).packed
             var slice = Array(nightsByRow[nightStart[row]..<nightStart[row + 1]])
             if !slice.isSortedByDay(nightDay) {
                 slice.sort { (nightDay[Int($0)], $0) < (nightDay[Int($1)], $1) }
             }
-            var cursor = 0
-            var firstPriced: Int32 = -1
+            rowNights.removeAll(keepingCapacity: true)
             var previousDay = Int32.min
             for night in slice.map(Int.init) {
                 let day = nightDay[night]
-                if day == previousDay {
+                guard day != previousDay else {
                     duplicates.append(DuplicateNight(
                         listingID: listing.id, day: Day(daysSinceEpoch: day), origin: nightOrigin[night]))
                     continue
                 }
                 previousDay = day
-                let offset = Int(day - firstDay)
-                if offset > cursor {
-                    prices.append(start: cursor, value: -2)
-                    rules.append(start: cursor, value: listingRule)
-                }
-                let price = nightPrice[night] >= 0 ? IndexBuilder.storedPrice(minorUnits: nightPrice[night]) : listingPrice
-                prices.append(start: offset, value: price)
-                let minimum = nightMinimum[night] >= 0 ? nightMinimum[night] : listing.minimumNights
-                let maximum = nightMaximum[night] >= 0 ? nightMaximum[night] : listing.maximumNights
-                rules.append(start: offset, value: StayRule(minimumNights: minimum, maximumNights: maximum).packed)
-                if price >= 0 {
-                    if firstPriced < 0 { firstPriced = price }
-                    if nightAvailable[night] {
-                        bookable[offset * wordsPerDay + row >> 6] |= 1 << UInt64(row & 63)
-                    }
-                }
-                cursor = offset + 1
+                rowNights.append(CalendarNight(
+                    day: Day(daysSinceEpoch: day), isAvailable: nightAvailable[night],
+                    price: nightPrice[night] >= 0 ? Money(minorUnits: nightPrice[night]) : nil,
+                    minimumNights: nightMinimum[night] >= 0 ? nightMinimum[night] : nil,
+                    maximumNights: nightMaximum[night] >= 0 ? nightMaximum[night] : nil))
             }
-            if cursor < dayCount || cursor == 0 {
-                prices.append(start: cursor, value: -2)
-                rules.append(start: cursor, value: listingRule)
-            }
-            prices.endRow()
-            rules.endRow()
-            basePrices[row] = listingPrice >= 0 ? listingPrice : firstPriced
-            if basePrices[row] >= 0 { pricedWithoutDates[row >> 6] |= 1 << UInt64(row & 63) }
+            assembler.appendRow(listing, nights: rowNights)
         }
+        return (assembler.finish(listings: listings, layout: layout, roomTypeNames: roomTypeNames), duplicates)
+    }
 
-        func column<T: BitwiseCopyable>(_ value: (ListingRecord) -> T) -> Column<T> {
-            Column(layout.listingOfRow.map { value(listings[Int($0)]) })
+    /// Builds an index from listings whose calendars are made on demand, one listing at a time in
+    /// row order, so that no night is stored: the way to index millions of generated listings.
+    /// - Parameters:
+    ///   - listings: the listings, with unique ids and at most 255 room types.
+    ///   - firstDay: the first day of the common calendar.
+    ///   - dayCount: its length in days.
+    ///   - calendarOfListing: the calendar of the listing at a position of `listings`: nights in date
+    ///     order, one per date, inside the span. Nights outside the span are left out.
+    /// - Complexity: O(*n* log *n* + *m*) for *n* listings and *m* nights.
+    public static func build(
+        listings: [ListingRecord], firstDay: Day, dayCount: Int, calendarOfListing: (Int) -> [CalendarNight]
+    ) -> ListingIndex {
+        let layout = RegionLayout(listings: listings)
+        let roomTypeNames = Array(Set(listings.map(\.roomType))).sorted()
+        var assembler = RowAssembler(firstDay: firstDay.daysSinceEpoch, dayCount: dayCount, rowCount: listings.count)
+        let end = firstDay.advanced(by: dayCount)
+        for row in 0..<listings.count {
+            let position = Int(layout.listingOfRow[row])
+            var previous = firstDay.advanced(by: -1)
+            let nights = calendarOfListing(position).filter { night in
+                defer { previous = max(previous, night.day) }
+                return night.day >= firstDay && night.day < end && night.day > previous
+            }
+            assembler.appendRow(listings[position], nights: nights)
         }
-        let index = ListingIndex(
-            ids: column(\.id),
-            names: StringColumn(layout.listingOfRow.map { listings[Int($0)].name }),
-            regionNodes: Column(layout.listingOfRow.map { layout.nodeOfListing[Int($0)] }),
-            roomTypes: column { roomTypeCodes[$0.roomType]! },
-            accommodates: column { UInt8(clamping: $0.accommodates) },
-            basePrices: Column(basePrices),
-            listingPrices: column { IndexBuilder.storedPrice($0.price) },
-            listingMinimumNights: column(\.minimumNights),
-            listingMaximumNights: column(\.maximumNights),
-            ratings: column { Int16(clamping: $0.ratingHundredths ?? -1) },
-            reviewCounts: column(\.reviewCount),
-            latitudes: column { IndexBuilder.storedCoordinate($0.latitude) },
-            longitudes: column { IndexBuilder.storedCoordinate($0.longitude) },
-            firstDay: Day(daysSinceEpoch: firstDay),
-            dayCount: dayCount,
-            bookable: Column(bookable),
-            pricedWithoutDates: Column(pricedWithoutDates),
-            nightPrices: prices.finish(),
-            stayRules: rules.finish(),
-            roomTypeNames: roomTypeNames,
-            regions: layout.tree
-        )
-        return (index, duplicates)
+        return assembler.finish(listings: listings, layout: layout, roomTypeNames: roomTypeNames)
     }
 }
 
@@ -223,34 +198,6 @@ extension IndexBuilder {
     static func storedCoordinate(_ degrees: Double) -> Int32 {
         guard degrees.isFinite else { return 0 }
         return Int32(clamping: Int64((degrees * 1e7).rounded()))
-    }
-}
-
-/// Builds the runs of one ``DayRuns``, row by row.
-private struct RunsWriter<Value: BitwiseCopyable & Equatable> {
-    var offsets: [UInt32]
-    var starts: [Int32] = []
-    var values: [Value] = []
-    var rowStart = 0
-
-    init(rowCount: Int) {
-        offsets = [0]
-        offsets.reserveCapacity(rowCount + 1)
-    }
-
-    mutating func append(start: Int, value: Value) {
-        if values.count > rowStart, values[values.count - 1] == value { return }
-        starts.append(Int32(start))
-        values.append(value)
-    }
-
-    mutating func endRow() {
-        offsets.append(UInt32(values.count))
-        rowStart = values.count
-    }
-
-    func finish() -> DayRuns<Value> {
-        DayRuns(offsets: Column(offsets), starts: Column(starts), values: Column(values))
     }
 }
 

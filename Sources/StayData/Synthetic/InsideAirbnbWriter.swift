@@ -1,0 +1,122 @@
+import StaySearch
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Writes listings and calendars as Inside Airbnb CSV files (`listings.csv`, `calendar.csv`), one
+/// folder per city, so that other tools can load exactly the data an index was made of.
+public enum InsideAirbnbWriter {
+    /// The listing columns written: the ones staysearch reads, and a few that real files have too.
+    static let listingColumns = [
+        "id", "listing_url", "name", "neighbourhood_cleansed", "neighbourhood_group_cleansed", "latitude", "longitude",
+        "property_type", "room_type", "accommodates", "price", "minimum_nights", "maximum_nights", "number_of_reviews",
+        "review_scores_rating",
+    ]
+
+    /// Writes `dataset` under `directory`, one folder per city (named by the city, folded to ASCII).
+    /// - Returns: the `CITY=DIR` arguments that load the folders again.
+    /// - Throws: ``DataError/cannotWrite(path:reason:)``.
+    public static func write(_ dataset: SyntheticDataset, to directory: String) throws(DataError) -> [String] {
+        var positionsByCity: [String: [Int]] = [:]
+        for (position, listing) in dataset.listings.enumerated() { positionsByCity[listing.region.city, default: []].append(position) }
+        try makeDirectory(directory)
+        var arguments: [String] = []
+        for city in positionsByCity.keys.sorted() {
+            let folder = directory + "/" + TextFolding.fold(city).replacingSpaces
+            try makeDirectory(folder)
+            var listings = try BufferedFile(path: folder + "/listings.csv")
+            listings.append(listingColumns.joined(separator: ",") + "\n")
+            var calendar = try BufferedFile(path: folder + "/calendar.csv")
+            calendar.append("listing_id,date,available,price,adjusted_price,minimum_nights,maximum_nights\n")
+            for position in positionsByCity[city]! {
+                let listing = dataset.listings[position]
+                let fields = [
+                    String(listing.id), "https://www.airbnb.com/rooms/\(listing.id)", listing.name, listing.region.neighbourhood,
+                    listing.region.neighbourhoodGroup, "\(listing.latitude)", "\(listing.longitude)",
+                    listing.roomType == "Private room" ? "Private room in rental unit" : "Entire rental unit", listing.roomType,
+                    String(listing.accommodates), listing.price?.formatted() ?? "", String(listing.minimumNights),
+                    String(listing.maximumNights), String(listing.reviewCount),
+                    listing.ratingHundredths.map { "\($0 / 100).\($0 % 100 < 10 ? "0" : "")\($0 % 100)" } ?? "",
+                ]
+                listings.append(fields.map(csvField).joined(separator: ",") + "\n")
+                let id = String(listing.id)
+                for night in dataset.calendar(ofListingAt: position) {
+                    calendar.append(id)
+                    calendar.append(",")
+                    calendar.append(night.day.description)
+                    calendar.append(night.isAvailable ? ",t," : ",f,")
+                    if let price = night.price { calendar.append(csvField(price.formatted())) }
+                    calendar.append(",,")
+                    if let minimum = night.minimumNights { calendar.append(String(minimum)) }
+                    calendar.append(",")
+                    if let maximum = night.maximumNights { calendar.append(String(maximum)) }
+                    calendar.append("\n")
+                    try calendar.flushIfFull()
+                }
+                try listings.flushIfFull()
+            }
+            try listings.close()
+            try calendar.close()
+            arguments.append("\(city)=\(folder)")
+        }
+        return arguments
+    }
+
+    static func csvField(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        return "\"" + text.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
+    }
+
+    private static func makeDirectory(_ path: String) throws(DataError) {
+        if mkdir(path, 0o755) != 0, errno != EEXIST {
+            throw .cannotWrite(path: path, reason: String(cString: strerror(errno)))
+        }
+    }
+}
+
+/// A file written through a large buffer.
+private struct BufferedFile {
+    let path: String
+    let descriptor: Int32
+    var buffer: [UInt8] = []
+
+    init(path: String) throws(DataError) {
+        self.path = path
+        descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+        buffer.reserveCapacity(1 << 22)
+    }
+
+    mutating func append(_ text: String) { buffer.append(contentsOf: text.utf8) }
+
+    mutating func flushIfFull() throws(DataError) {
+        if buffer.count >= 1 << 22 { try flush() }
+    }
+
+    mutating func flush() throws(DataError) {
+        var offset = 0
+        let failure: String? = buffer.withUnsafeBytes { bytes in
+            while offset < bytes.count {
+                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return String(cString: strerror(errno))
+                }
+                offset += written
+            }
+            return nil
+        }
+        if let failure { throw .cannotWrite(path: path, reason: failure) }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    mutating func close() throws(DataError) {
+        try flush()
+        Glibc.close(descriptor)
+    }
+}
+
+extension String {
+    var replacingSpaces: String { String(map { $0 == " " || $0 == "/" ? "-" : $0 }) }
+}

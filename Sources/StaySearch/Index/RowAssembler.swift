@@ -1,0 +1,182 @@
+/// Turns listings and their calendars, one row at a time in final row order, into the columns of a
+/// ``ListingIndex``: bookable bits, price runs, stay rule runs and prices without dates.
+///
+/// ``IndexBuilder`` uses it after sorting and de-duplicating; generators that can produce
+/// calendars in row order use it through ``IndexBuilder/build(listings:firstDay:dayCount:calendarOfListing:)``
+/// so that no night is ever stored.
+struct RowAssembler {
+    let firstDay: Int32
+    let dayCount: Int
+    let wordsPerDay: Int
+    var bookable: [UInt64]
+    var pricedWithoutDates: [UInt64]
+    var basePrices: [Int32] = []
+    var prices: RunsWriter<Int32>
+    var rules: RunsWriter<UInt32>
+    /// One row's values by day, reused from row to row.
+    private var dayPrices: [Int32] = []
+    private var dayRules: [UInt32] = []
+
+    init(firstDay: Int32, dayCount: Int, rowCount: Int) {
+        self.firstDay = firstDay
+        self.dayCount = dayCount
+        wordsPerDay = (rowCount + 63) / 64
+        bookable = [UInt64](repeating: 0, count: dayCount * wordsPerDay)
+        pricedWithoutDates = [UInt64](repeating: 0, count: wordsPerDay)
+        basePrices.reserveCapacity(rowCount)
+        let firstWeekday = Day(daysSinceEpoch: firstDay).weekdayFromMonday
+        prices = RunsWriter(rowCount: rowCount, firstWeekday: firstWeekday)
+        rules = RunsWriter(rowCount: rowCount, firstWeekday: firstWeekday)
+    }
+
+    /// Appends the next row.
+    /// - Parameters:
+    ///   - listing: the listing.
+    ///   - nights: its calendar nights in date order, one per date, all within the calendar span.
+    mutating func appendRow(_ listing: ListingRecord, nights: some Sequence<CalendarNight>) {
+        let row = basePrices.count
+        let listingPrice = IndexBuilder.storedPrice(listing.price)
+        let listingRule = StayRule(minimumNights: listing.minimumNights, maximumNights: listing.maximumNights).packed
+        dayPrices.removeAll(keepingCapacity: true)
+        dayPrices.append(contentsOf: repeatElement(-2, count: dayCount))
+        dayRules.removeAll(keepingCapacity: true)
+        dayRules.append(contentsOf: repeatElement(listingRule, count: dayCount))
+        var firstPriced: Int32 = -1
+        for night in nights {
+            let offset = Int(night.day.daysSinceEpoch - firstDay)
+            let price = night.price.map { IndexBuilder.storedPrice(minorUnits: $0.minorUnits) } ?? listingPrice
+            dayPrices[offset] = price
+            dayRules[offset] = StayRule(minimumNights: night.minimumNights ?? listing.minimumNights,
+                                        maximumNights: night.maximumNights ?? listing.maximumNights).packed
+            if price >= 0 {
+                if firstPriced < 0 { firstPriced = price }
+                if night.isAvailable {
+                    bookable[offset * wordsPerDay + row >> 6] |= 1 << UInt64(row & 63)
+                }
+            }
+        }
+        if dayCount == 0 {
+            dayPrices.append(-2)
+            dayRules.append(listingRule)
+        }
+        prices.appendRow(dayPrices)
+        rules.appendRow(dayRules)
+        let basePrice = listingPrice >= 0 ? listingPrice : firstPriced
+        basePrices.append(basePrice)
+        if basePrice >= 0 { pricedWithoutDates[row >> 6] |= 1 << UInt64(row & 63) }
+    }
+
+    /// The index of the rows appended, in the order of `layout`.
+    func finish(listings: [ListingRecord], layout: RegionLayout, roomTypeNames: [String]) -> ListingIndex {
+        var roomTypeCodes: [String: UInt8] = [:]
+        for (code, name) in roomTypeNames.enumerated() { roomTypeCodes[name] = UInt8(code) }
+        func column<T: BitwiseCopyable>(_ value: (ListingRecord) -> T) -> Column<T> {
+            Column(layout.listingOfRow.map { value(listings[Int($0)]) })
+        }
+        return ListingIndex(
+            ids: column(\.id),
+            names: StringColumn(layout.listingOfRow.map { listings[Int($0)].name }),
+            regionNodes: Column(layout.listingOfRow.map { layout.nodeOfListing[Int($0)] }),
+            roomTypes: column { roomTypeCodes[$0.roomType]! },
+            accommodates: column { UInt8(clamping: $0.accommodates) },
+            basePrices: Column(basePrices),
+            listingPrices: column { IndexBuilder.storedPrice($0.price) },
+            listingMinimumNights: column(\.minimumNights),
+            listingMaximumNights: column(\.maximumNights),
+            ratings: column { Int16(clamping: $0.ratingHundredths ?? -1) },
+            reviewCounts: column(\.reviewCount),
+            latitudes: column { IndexBuilder.storedCoordinate($0.latitude) },
+            longitudes: column { IndexBuilder.storedCoordinate($0.longitude) },
+            firstDay: Day(daysSinceEpoch: firstDay),
+            dayCount: dayCount,
+            bookable: Column(bookable),
+            pricedWithoutDates: Column(pricedWithoutDates),
+            nightPrices: prices.finish(),
+            stayRules: rules.finish(),
+            roomTypeNames: roomTypeNames,
+            regions: layout.tree
+        )
+    }
+}
+
+/// Builds the runs of one ``DayRuns``, row by row, choosing for each row the smaller of plain runs
+/// and runs of weekly patterns.
+struct RunsWriter<Value: RunValue> {
+    var offsets: [UInt32]
+    var starts: [Int32] = []
+    var values: [Value] = []
+    var patterns: [Value] = []
+    var patternIndex: [[Value]: Int] = [:]
+    let firstWeekday: Int
+
+    init(rowCount: Int, firstWeekday: Int) {
+        offsets = [0]
+        offsets.reserveCapacity(rowCount + 1)
+        self.firstWeekday = firstWeekday
+    }
+
+    /// Appends one row given its value on every day of the calendar (at least one day).
+    mutating func appendRow(_ days: [Value]) {
+        var plainRuns = 1
+        for day in days.indices.dropFirst() where days[day] != days[day - 1] { plainRuns += 1 }
+        if plainRuns > 3, let weekly = weeklySegments(days), weekly.cost < plainRuns * 8 {
+            for segment in weekly.segments {
+                starts.append(Int32(segment.start))
+                if segment.pattern.allSatisfy({ $0 == segment.pattern[0] }) {
+                    values.append(segment.pattern[0])
+                } else {
+                    values.append(Value.patternReference(pattern(segment.pattern)))
+                }
+            }
+        } else {
+            for day in days.indices where day == 0 || days[day] != days[day - 1] {
+                starts.append(Int32(day))
+                values.append(days[day])
+            }
+        }
+        offsets.append(UInt32(values.count))
+    }
+
+    /// The position of a pattern in the table, adding it when new.
+    private mutating func pattern(_ pattern: [Value]) -> Int {
+        if let known = patternIndex[pattern] { return known }
+        let index = patterns.count / 7
+        patterns.append(contentsOf: pattern)
+        patternIndex[pattern] = index
+        return index
+    }
+
+    /// Splits the days into the longest stretches that each follow one weekly pattern, and what they
+    /// would cost in bytes (8 a run, 28 a pattern not yet in the table).
+    private func weeklySegments(_ days: [Value]) -> (segments: [(start: Int, pattern: [Value])], cost: Int)? {
+        var segments: [(start: Int, pattern: [Value])] = []
+        var slots = [Value?](repeating: nil, count: 7)
+        var start = 0
+        func close() {
+            let fill = slots.first { $0 != nil }!!
+            segments.append((start, slots.map { $0 ?? fill }))
+        }
+        for (day, value) in days.enumerated() {
+            let weekday = (firstWeekday + day) % 7
+            if let known = slots[weekday], known != value {
+                close()
+                start = day
+                slots = [Value?](repeating: nil, count: 7)
+            }
+            slots[weekday] = value
+            if segments.count * 8 > 8 * 64 { return nil }      // not weekly at all
+        }
+        close()
+        var cost = segments.count * 8
+        var seen = Set<[Value]>()
+        for segment in segments where !segment.pattern.allSatisfy({ $0 == segment.pattern[0] }) {
+            if patternIndex[segment.pattern] == nil, seen.insert(segment.pattern).inserted { cost += 28 }
+        }
+        return (segments, cost)
+    }
+
+    func finish() -> DayRuns<Value> {
+        DayRuns(offsets: Column(offsets), starts: Column(starts), values: Column(values), patterns: Column(patterns),
+                firstWeekday: firstWeekday)
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import StayData
+import StaySearch
+import StaySearchTestSupport
+import Testing
+
+private func temporaryPath(_ name: String) -> String {
+    let directory = NSTemporaryDirectory() + "staysearch-index-\(UUID().uuidString)"
+    try! FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    return directory + "/" + name
+}
+
+/// Every answer of `loaded` equals `original`'s for `queries`.
+private func expectSameAnswers(_ original: ListingIndex, _ loaded: ListingIndex, _ queries: [SearchQuery]) {
+    for query in queries {
+        let want = Result { () throws(QueryError) in try original.search(query) }
+        let got = Result { () throws(QueryError) in try loaded.search(query) }
+        #expect(got == want, "\(query)")
+    }
+}
+
+@Suite struct IndexFileTests {
+    @Test(arguments: 0..<20)
+    func randomIndexesRoundTrip(seed: Int) throws {
+        let data = TestDataset.random(seed: UInt64(seed) + 300)
+        let index = data.makeIndex().index
+        let path = temporaryPath("random.ssx")
+        try IndexFileWriter.save(index, to: path)
+        let loaded = try IndexFileReader.load(from: path)
+        #expect(loaded.count == index.count)
+        #expect(loaded.regions.nodes == index.regions.nodes)
+        #expect(loaded.roomTypeNames == index.roomTypeNames)
+        var random = SeededGenerator(seed: UInt64(seed))
+        expectSameAnswers(index, loaded, (0..<40).map { _ in data.randomQuery(using: &random) })
+        #expect(try FileManager.default.contentsOfDirectory(atPath: (path as NSString).deletingLastPathComponent) == ["random.ssx"])
+    }
+
+    @Test(arguments: ["antwerp", "albany"])
+    func realSamplesGiveTheSameAnswersFromAnIndex(city: String) throws {
+        let folder = city == "antwerp" ? shipped : samples + "/albany"
+        let (index, _) = try InsideAirbnbLoader().loadIndex(from: [DatasetFolder(city: city, path: folder)])
+        let path = temporaryPath("\(city).ssx")
+        try IndexFileWriter.save(index, to: path)
+        let loaded = try IndexFileReader.load(from: path)
+        var random = SeededGenerator(seed: 7)
+        let names = index.regions.nodes.map(\.name)
+        let queries = (0..<200).map { _ -> SearchQuery in
+            var query = SearchQuery(region: random.chance(0.8) ? random.pick(names) : nil)
+            if random.chance(0.8) {
+                query.checkIn = index.firstDay.advanced(by: Int.random(in: 0..<index.dayCount, using: &random))
+                query.checkOut = query.checkIn!.advanced(by: random.pick([1, 2, 3, 7, 14]))
+            }
+            query.adults = random.pick([1, 2, 4])
+            query.sort = random.pick(SortOrder.allCases)
+            if random.chance(0.5) { query.maximumPrice = Money(major: random.pick([60, 100, 200])) }
+            return query
+        }
+        expectSameAnswers(index, loaded, queries)
+    }
+}
+
+@Suite struct DamagedIndexTests {
+    /// A small but complete saved index, and its bytes.
+    private static let saved: (path: String, bytes: [UInt8], index: ListingIndex) = {
+        let data = TestDataset.random(seed: 42)
+        let index = data.makeIndex().index
+        let path = temporaryPath("good.ssx")
+        try! IndexFileWriter.save(index, to: path)
+        return (path, Array(try! Data(contentsOf: URL(fileURLWithPath: path))), index)
+    }()
+
+    private func write(_ bytes: [UInt8], name: String = "damaged.ssx") -> String {
+        let path = temporaryPath(name)
+        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        return path
+    }
+
+    private func expectRefused(_ path: String, saying message: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        do {
+            _ = try IndexFileReader.load(from: path)
+            Issue.record("loaded a damaged index", sourceLocation: sourceLocation)
+        } catch {
+            #expect(error.description.contains(message), "\(error.description)", sourceLocation: sourceLocation)
+            #expect(!error.description.contains("\n"), sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func truncatedFilesAreRefused() {
+        let bytes = Self.saved.bytes
+        for length in [1, 7, 8, 40, 63, 64, 100, bytes.count / 2, bytes.count - 1] {
+            expectRefused(write(Array(bytes.prefix(length))), saying: length < 8 ? "signature" : "truncated")
+        }
+    }
+
+    @Test func wrongSignatureOrVersionIsRefused() {
+        var bytes = Self.saved.bytes
+        bytes[0] = UInt8(ascii: "X")
+        expectRefused(write(bytes), saying: "does not start with the staysearch index signature")
+        bytes = Self.saved.bytes
+        bytes[8] = 2      // format version 2
+        expectRefused(write(bytes), saying: "written in format 2 by a newer staysearch; this one reads format 1")
+    }
+
+    @Test func filesThatAreNotIndexesAreRefused() {
+        expectRefused(write([]), saying: "the file is empty (0 bytes)")
+        expectRefused(write(Array("id,name\n1,x\n".utf8)), saying: "signature")
+        expectRefused(shipped + "/listings.csv.gz", saying: "signature")
+        expectRefused(NSTemporaryDirectory(), saying: "it is a directory")
+        expectRefused("/nonexistent/index.ssx", saying: "No such file or directory")
+    }
+
+    /// A flipped bit anywhere is refused, except in the zero padding between sections, which no
+    /// answer depends on.
+    @Test func flippedBytesAreRefusedOrHarmless() throws {
+        let bytes = Self.saved.bytes
+        var random = SeededGenerator(seed: 1)
+        var refused = 0
+        for trial in 0..<300 {
+            var damaged = bytes
+            let position = trial < 64 ? trial : Int.random(in: 0..<bytes.count, using: &random)
+            damaged[position] ^= UInt8(1) << UInt8.random(in: 0...7, using: &random)
+            do {
+                let loaded = try IndexFileReader.load(from: write(damaged))
+                // Only padding can change unnoticed: every column must be as saved.
+                #expect(loaded.ids.array == Self.saved.index.ids.array && loaded.bookable.array == Self.saved.index.bookable.array)
+                #expect(loaded.nightPrices.values.array == Self.saved.index.nightPrices.values.array)
+            } catch {
+                refused += 1
+                #expect(error.description.contains("not a usable index"))
+            }
+        }
+        #expect(refused > 250)
+    }
+
+    @Test func aFileWithoutReadPermissionIsRefused() throws {
+        let path = write(Self.saved.bytes, name: "secret.ssx")
+        try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: path)
+        if getuid() != 0 {
+            expectRefused(path, saying: "Permission denied")
+        }
+        // As root the permission bits do not apply; the end-to-end tests run the binary as another user.
+    }
+
+    @Test func aFailedSaveLeavesTheEarlierFileIntact() throws {
+        let path = write(Self.saved.bytes, name: "kept.ssx")
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        // A folder where the temporary file cannot be created.
+        #expect(throws: DataError.self) { try IndexFileWriter.save(Self.saved.index, to: "/nonexistent-folder/kept.ssx") }
+        // Saving over a directory fails at the rename; the directory and the folder stay as they were.
+        let directory = temporaryPath("adirectory")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+        #expect(throws: DataError.self) { try IndexFileWriter.save(Self.saved.index, to: directory) }
+        let parent = (directory as NSString).deletingLastPathComponent
+        #expect(try FileManager.default.contentsOfDirectory(atPath: parent) == ["adirectory"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+}

@@ -1,0 +1,62 @@
+import StayData
+import StaySearch
+import StaySearchTestSupport
+import Testing
+
+@Suite struct WeeklyPatternTests {
+    /// Weekend prices for months and weekend minimum stays cost a run or two, not two runs a week.
+    @Test func weeklyCalendarsAreStoredAsPatterns() throws {
+        let start = Day(iso: "2025-06-02")!     // a Monday
+        let listing = ListingRecord(id: 1, name: "A", region: RegionPath(city: "C", neighbourhood: "N"), roomType: "Private room",
+                                    accommodates: 2, price: Money(major: 100))
+        let nights = (0..<364).map { offset -> CalendarNight in
+            let day = start.advanced(by: offset)
+            let weekend = day.weekdayFromMonday >= 4 && day.weekdayFromMonday <= 5
+            return CalendarNight(day: day, isAvailable: true, price: Money(major: weekend ? 130 : 100), minimumNights: weekend ? 2 : 1)
+        }
+        let data = TestDataset(listings: [listing], nights: nights.map { (1, $0) })
+        let index = data.makeIndex().index
+        #expect(index.nightPrices.runCount == 1)
+        #expect(index.stayRules.runCount == 1)
+        #expect(try index.search(SearchQuery(checkIn: start.advanced(by: 4), checkOut: start.advanced(by: 11))).matches.first?.totalPrice
+                == Money(major: 760))       // Fri 130, Sat 130, then five nights of 100
+        #expect(try index.search(SearchQuery(checkIn: start.advanced(by: 4), checkOut: start.advanced(by: 5))).total == 0)  // 2-night minimum
+        #expect(try index.search(SearchQuery(checkIn: start.advanced(by: 3), checkOut: start.advanced(by: 4))).total == 1)
+    }
+
+    /// The generator's streaming build agrees with the reference on its own calendars.
+    @Test(arguments: 0..<4)
+    func generatedIndexesAgreeWithTheReference(seed: Int) throws {
+        let synthetic = SyntheticDataset(listingCount: 400, seed: UInt64(seed), dayCount: 120)
+        var nights: [(listingID: Int64, night: CalendarNight)] = []
+        for (position, listing) in synthetic.listings.enumerated() {
+            nights.append(contentsOf: synthetic.calendar(ofListingAt: position).map { (listing.id, $0) })
+        }
+        let data = TestDataset(listings: synthetic.listings, nights: nights)
+        let index = synthetic.makeIndex()
+        #expect(index.nightPrices.patterns.count > 0 && index.stayRules.patterns.count > 0)
+        var random = SeededGenerator(seed: UInt64(seed))
+        let regions = synthetic.listings.flatMap(\.region.components)
+        for _ in 0..<150 {
+            var query = SearchQuery(region: random.chance(0.7) ? random.pick(regions) : nil, adults: random.pick([1, 2, 3]))
+            if random.chance(0.85) {
+                query.checkIn = synthetic.firstDay.advanced(by: Int.random(in: -2...118, using: &random))
+                query.checkOut = query.checkIn!.advanced(by: random.pick([1, 2, 3, 5, 7, 10, 16]))
+            }
+            if random.chance(0.5) { query.maximumPrice = Money(major: random.pick([50, 100, 150, 300])) }
+            query.sort = random.pick(SortOrder.allCases)
+            query.limit = 10
+            #expect(ReferenceAnswer(try index.search(query)) == (try ReferenceSearch.search(query, in: data)), "\(query)")
+        }
+    }
+
+    @Test func generationIsDeterministic() {
+        let first = SyntheticDataset(listingCount: 300, seed: 9)
+        let second = SyntheticDataset(listingCount: 300, seed: 9)
+        #expect(first.listings == second.listings)
+        #expect(first.calendar(ofListingAt: 17) == second.calendar(ofListingAt: 17))
+        #expect(SyntheticDataset(listingCount: 300, seed: 10).listings != first.listings)
+        #expect(Set(first.listings.map(\.id)).count == 300)
+        #expect(first.listings.contains { $0.region.city == "Zürich" } && first.listings.contains { $0.region.city == "São Paulo" })
+    }
+}
