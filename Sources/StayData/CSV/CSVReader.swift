@@ -27,8 +27,8 @@ public final class CSVReader {
     /// Calls `body` with each record in order.
     /// - Throws: what the source or `body` throws.
     public func forEachRecord(_ body: (CSVRecord) throws -> Void) throws {
-        var spans: [CSVRecord.Span] = []
-        spans.reserveCapacity(128)
+        var spans = SpanBuffer()
+        defer { spans.deallocate() }
         while true {
             let outcome = position < filled || isAtEnd
                 ? CSVReader.parseRecord(in: bytes, from: position, isAtEnd: isAtEnd, spans: &spans)
@@ -42,13 +42,12 @@ public final class CSVReader {
                 let recordLine = line
                 line += lines
                 position = end
-                if spans.count == 1, spans[0].start == spans[0].end, malformation == nil,
-                   !isQuotedEmpty(at: Int(spans[0].start)) {
+                if spans.count == 1, spans.pointer[0].start == spans.pointer[0].end, malformation == nil,
+                   !isQuotedEmpty(at: Int(spans.pointer[0].start)) {
                     continue        // a blank line
                 }
-                try spans.withUnsafeBufferPointer { spans in
-                    try body(CSVRecord(buffer: bytes, spans: spans, line: recordLine, malformation: malformation))
-                }
+                try body(CSVRecord(buffer: bytes, spans: UnsafeBufferPointer(start: spans.pointer, count: spans.count),
+                                   line: recordLine, malformation: malformation))
             }
         }
     }
@@ -90,9 +89,9 @@ public final class CSVReader {
     /// Parses one record of `bytes` starting at `start` into `spans`; `needMore` when the bytes end
     /// inside it before the end of input.
     private static func parseRecord(
-        in bytes: UnsafeBufferPointer<UInt8>, from start: Int, isAtEnd: Bool, spans: inout [CSVRecord.Span]
+        in bytes: UnsafeBufferPointer<UInt8>, from start: Int, isAtEnd: Bool, spans: inout SpanBuffer
     ) -> ParseOutcome {
-        spans.removeAll(keepingCapacity: true)
+        spans.count = 0
         let filled = bytes.count
         if start >= filled { return isAtEnd ? .end : .needMore }
         let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), newline = UInt8(ascii: "\n"), carriage = UInt8(ascii: "\r")
@@ -123,10 +122,10 @@ public final class CSVReader {
                 }
                 if !closed {
                     guard isAtEnd else { return .needMore }
-                    spans.append(.init(start: Int32(fieldStart), end: Int32(cursor), hasEscapedQuotes: hasEscapes))
+                    spans.append(.init(start: Int32(truncatingIfNeeded: fieldStart), end: Int32(truncatingIfNeeded: cursor), hasEscapedQuotes: hasEscapes))
                     return .record(end: filled, lines: lines, malformation: "a quoted field is not closed before the end of the file")
                 }
-                spans.append(.init(start: Int32(fieldStart), end: Int32(cursor), hasEscapedQuotes: hasEscapes))
+                spans.append(.init(start: Int32(truncatingIfNeeded: fieldStart), end: Int32(truncatingIfNeeded: cursor), hasEscapedQuotes: hasEscapes))
                 index = cursor + 1
                 // After the closing quote: a comma, the end of the record, or junk.
                 var sawJunk = false
@@ -139,12 +138,13 @@ public final class CSVReader {
                 let fieldStart = index
                 while index < filled {
                     let byte = bytes[index]
-                    if byte == comma || byte == newline { break }
-                    index += 1
+                    // Digits and letters sort above ',' and '\n': one comparison for most bytes.
+                    if byte <= comma, byte == comma || byte == newline { break }
+                    index &+= 1
                 }
                 var end = index
-                if end > fieldStart, bytes[end - 1] == carriage, index < filled || isAtEnd { end -= 1 }
-                spans.append(.init(start: Int32(fieldStart), end: Int32(end), hasEscapedQuotes: false))
+                if end > fieldStart, bytes[end &- 1] == carriage, index < filled || isAtEnd { end &-= 1 }
+                spans.append(.init(start: Int32(truncatingIfNeeded: fieldStart), end: Int32(truncatingIfNeeded: end), hasEscapedQuotes: false))
             }
             if index >= filled {
                 guard isAtEnd else { return .needMore }
@@ -156,5 +156,34 @@ public final class CSVReader {
             index += 1      // past the comma
             if index >= filled, !isAtEnd { return .needMore }
         }
+    }
+}
+
+/// The field spans of the record being parsed: a plain growable buffer, because this is the
+/// innermost loop of every import.
+struct SpanBuffer {
+    var pointer: UnsafeMutablePointer<CSVRecord.Span>
+    var count = 0
+    var capacity = 256
+
+    init() {
+        pointer = .allocate(capacity: capacity)
+    }
+
+    func deallocate() { pointer.deallocate() }
+
+    @inline(__always)
+    mutating func append(_ span: CSVRecord.Span) {
+        if count == capacity { grow() }
+        pointer[count] = span
+        count += 1
+    }
+
+    private mutating func grow() {
+        let bigger = UnsafeMutablePointer<CSVRecord.Span>.allocate(capacity: capacity * 2)
+        bigger.update(from: pointer, count: count)
+        pointer.deallocate()
+        pointer = bigger
+        capacity *= 2
     }
 }

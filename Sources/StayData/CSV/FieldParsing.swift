@@ -1,12 +1,26 @@
 /// Parsing numbers straight from CSV field bytes, without making strings.
 enum FieldParsing {
     /// A whole number with an optional leading `-`; nil for anything else or on overflow.
+    @inline(__always)
     static func int64(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
         var index = 0
         var isNegative = false
         if bytes.count > 0, bytes[0] == UInt8(ascii: "-") { isNegative = true; index = 1 }
-        guard index < bytes.count else { return nil }
+        let digits = bytes.count - index
+        guard digits > 0 else { return nil }
         var value: Int64 = 0
+        if digits <= 18 {
+            // Eighteen digits cannot overflow: no checks in the loop.
+            var invalid: UInt8 = 0
+            while index < bytes.count {
+                let digit = bytes[index] &- UInt8(ascii: "0")
+                invalid |= digit > 9 ? 1 : 0
+                value = value &* 10 &+ Int64(digit)
+                index += 1
+            }
+            guard invalid == 0 else { return nil }
+            return isNegative ? -value : value
+        }
         while index < bytes.count {
             let digit = bytes[index] &- UInt8(ascii: "0")
             guard digit < 10 else { return nil }

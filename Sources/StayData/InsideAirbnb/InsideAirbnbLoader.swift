@@ -30,6 +30,9 @@ public struct InsideAirbnbLoader {
             let calendarPath = try Self.file(named: "calendar", in: folder.path)
             var handles: [Int64: IndexBuilder.ListingHandle] = [:]
             try readListings(path: listingsPath, city: folder.city, state: &state, handles: &handles)
+            // About 45 bytes a calendar row, compressed about 12 to 1.
+            let size = (try? FileByteSource(path: calendarPath).size) ?? 0
+            state.builder.reserveNights(calendarPath.hasSuffix(".gz") ? size / 4 : size / 45)
             try readCalendar(path: calendarPath, state: &state, handles: handles)
         }
         let (index, duplicates) = state.builder.build()
@@ -164,6 +167,7 @@ public struct InsideAirbnbLoader {
         var lastID: Int64 = -1
         var lastHandle: IndexBuilder.ListingHandle?
         var columns: CalendarColumns?
+        var loaded = 0
         try forEachRecord(path: path, required: Self.requiredCalendarColumns, fileIndex: fileIndex, state: &state) {
             header, record, state throws(DataError) in
             let column = columns ?? CalendarColumns(header: header)
@@ -222,9 +226,10 @@ public struct InsideAirbnbLoader {
             state.builder.addNight(
                 CalendarNight(day: day, isAvailable: isAvailable, price: price, minimumNights: minimum, maximumNights: maximum),
                 to: handle, origin: UInt64(fileIndex) << 40 | UInt64(line))
-            state.report.files[fileIndex].loaded += 1
-            state.report.calendarRowsLoaded += 1
+            loaded += 1
         }
+        state.report.files[fileIndex].loaded += loaded
+        state.report.calendarRowsLoaded += loaded
     }
 
     /// Reads the header, checks required columns, then hands each well-formed record with the right
@@ -246,7 +251,6 @@ public struct InsideAirbnbLoader {
                     header = parsed
                     return
                 }
-                state.report.files[fileIndex].recordsRead += 1
                 records += 1
                 if records & 0xFFFF == 0 { progress?(path, reader.bytesConsumed, (source as? FileByteSource)?.size ?? 0, records) }
                 if let malformation = record.malformation {
@@ -259,10 +263,12 @@ public struct InsideAirbnbLoader {
                 try body(header, record, &state)
             }
         } catch let error as DataError {
+            state.report.files[fileIndex].recordsRead += records
             throw error
         } catch {
             throw .cannotRead(path: path, reason: "\(error)")
         }
+        state.report.files[fileIndex].recordsRead += records
         guard header != nil else { throw .emptyFile(path: path) }
     }
 }

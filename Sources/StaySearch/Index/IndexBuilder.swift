@@ -12,13 +12,8 @@ public struct IndexBuilder {
     private var handlesByID: [Int64: Int32] = [:]
     private var roomTypeCodes: [String: UInt8] = [:]
 
-    private var nightListing: [Int32] = []
-    private var nightDay: [Int32] = []
-    private var nightAvailable: [Bool] = []
-    private var nightPrice: [Int64] = []
-    private var nightMinimum: [Int32] = []
-    private var nightMaximum: [Int32] = []
-    private var nightOrigin: [UInt64] = []
+    /// Nights as added, packed (32 bytes each).
+    private var nights: [PackedNight] = []
 
     /// Creates an empty builder.
     public init() {}
@@ -27,7 +22,7 @@ public struct IndexBuilder {
     public var listingCount: Int { listings.count }
 
     /// The number of calendar nights added.
-    public var nightCount: Int { nightDay.count }
+    public var nightCount: Int { nights.count }
 
     /// Adds a listing.
     /// - Returns: the handle to add its nights with.
@@ -49,6 +44,11 @@ public struct IndexBuilder {
         handlesByID[id].map(ListingHandle.init(position:))
     }
 
+    /// Makes room for `count` more nights, so that adding them does not copy what is there.
+    public mutating func reserveNights(_ count: Int) {
+        nights.reserveCapacity(nights.count + count)
+    }
+
     /// Adds one calendar night of a listing.
     /// - Parameters:
     ///   - night: the night.
@@ -56,13 +56,10 @@ public struct IndexBuilder {
     ///   - origin: any value that says where the night came from (a file and line); reported back
     ///     by ``build()`` when this night repeats an earlier night's date.
     public mutating func addNight(_ night: CalendarNight, to listing: ListingHandle, origin: UInt64 = 0) {
-        nightListing.append(listing.position)
-        nightDay.append(night.day.daysSinceEpoch)
-        nightAvailable.append(night.isAvailable)
-        nightPrice.append(night.price?.minorUnits ?? -1)
-        nightMinimum.append(night.minimumNights ?? -1)
-        nightMaximum.append(night.maximumNights ?? -1)
-        nightOrigin.append(origin)
+        nights.append(PackedNight(
+            listing: listing.position, day: night.day.daysSinceEpoch, price: night.price?.minorUnits ?? -1,
+            minimum: night.minimumNights ?? -1, maximum: night.maximumNights ?? -1, origin: origin,
+            isAvailable: night.isAvailable))
     }
 
     /// Freezes everything added into an index.
@@ -78,22 +75,22 @@ public struct IndexBuilder {
         // Common calendar span.
         var firstDay = Int32.max
         var lastDay = Int32.min
-        for day in nightDay {
-            firstDay = min(firstDay, day)
-            lastDay = max(lastDay, day)
+        for night in nights {
+            firstDay = min(firstDay, night.day)
+            lastDay = max(lastDay, night.day)
         }
-        let dayCount = nightDay.isEmpty ? 0 : Int(lastDay - firstDay) + 1
-        if nightDay.isEmpty { firstDay = 0 }
+        let dayCount = nights.isEmpty ? 0 : Int(lastDay - firstDay) + 1
+        if nights.isEmpty { firstDay = 0 }
         let wordsPerDay = (rowCount + 63) / 64
 
         // Nights grouped by row, in insertion order within a row.
         var nightStart = [Int](repeating: 0, count: rowCount + 1)
-        for listing in nightListing { nightStart[Int(layout.rowOfListing[Int(listing)]) + 1] += 1 }
+        for night in nights { nightStart[Int(layout.rowOfListing[Int(night.listing)]) + 1] += 1 }
         for row in 0..<rowCount { nightStart[row + 1] += nightStart[row] }
         var fill = nightStart
-        var nightsByRow = [Int32](repeating: 0, count: nightDay.count)
-        for night in nightDay.indices {
-            let row = Int(layout.rowOfListing[Int(nightListing[night])])
+        var nightsByRow = [Int32](repeating: 0, count: nights.count)
+        for night in nights.indices {
+            let row = Int(layout.rowOfListing[Int(nights[night].listing)])
             nightsByRow[fill[row]] = Int32(night)
             fill[row] += 1
         }
@@ -104,24 +101,24 @@ public struct IndexBuilder {
         for row in 0..<rowCount {
             let listing = listings[Int(layout.listingOfRow[row])]
             var slice = Array(nightsByRow[nightStart[row]..<nightStart[row + 1]])
-            if !slice.isSortedByDay(nightDay) {
-                slice.sort { (nightDay[Int($0)], $0) < (nightDay[Int($1)], $1) }
+            if !slice.isSortedByDay(nights) {
+                slice.sort { (nights[Int($0)].day, $0) < (nights[Int($1)].day, $1) }
             }
             rowNights.removeAll(keepingCapacity: true)
             var previousDay = Int32.min
-            for night in slice.map(Int.init) {
-                let day = nightDay[night]
-                guard day != previousDay else {
+            for position in slice {
+                let night = nights[Int(position)]
+                guard night.day != previousDay else {
                     duplicates.append(DuplicateNight(
-                        listingID: listing.id, day: Day(daysSinceEpoch: day), origin: nightOrigin[night]))
+                        listingID: listing.id, day: Day(daysSinceEpoch: night.day), origin: night.origin))
                     continue
                 }
-                previousDay = day
+                previousDay = night.day
                 rowNights.append(CalendarNight(
-                    day: Day(daysSinceEpoch: day), isAvailable: nightAvailable[night],
-                    price: nightPrice[night] >= 0 ? Money(minorUnits: nightPrice[night]) : nil,
-                    minimumNights: nightMinimum[night] >= 0 ? nightMinimum[night] : nil,
-                    maximumNights: nightMaximum[night] >= 0 ? nightMaximum[night] : nil))
+                    day: Day(daysSinceEpoch: night.day), isAvailable: night.isAvailable,
+                    price: night.price >= 0 ? Money(minorUnits: night.price) : nil,
+                    minimumNights: night.minimum >= 0 ? night.minimum : nil,
+                    maximumNights: night.maximum >= 0 ? night.maximum : nil))
             }
             assembler.appendRow(listing, nights: rowNights)
         }
@@ -201,11 +198,22 @@ extension IndexBuilder {
     }
 }
 
+/// A night as the builder keeps it until ``IndexBuilder/build()``.
+private struct PackedNight {
+    var listing: Int32
+    var day: Int32
+    var price: Int64
+    var minimum: Int32
+    var maximum: Int32
+    var origin: UInt64
+    var isAvailable: Bool
+}
+
 extension Array where Element == Int32 {
-    fileprivate func isSortedByDay(_ days: [Int32]) -> Bool {
+    fileprivate func isSortedByDay(_ nights: [PackedNight]) -> Bool {
         var previous = Int32.min
         for night in self {
-            let day = days[Int(night)]
+            let day = nights[Int(night)].day
             if day < previous { return false }
             previous = day
         }
