@@ -1,0 +1,143 @@
+import Foundation
+import StaySearch
+import StaySearchTestSupport
+import Testing
+
+@Suite(.serialized) struct ImportCommandTests {
+    private func temporaryDirectory() throws -> String {
+        let directory = NSTemporaryDirectory() + "staysearch-cli-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    @Test func importedIndexAnswersLikeTheCSVFiles() throws {
+        let directory = try temporaryDirectory()
+        let index = directory + "/antwerp.ssx"
+        let shipped = CommandRunner.packageRoot.appendingPathComponent("Data/antwerp").path
+        let imported = try CommandRunner.run(["import", "Antwerp=\(shipped)", "--output", index])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("imported 2,870 listings and 1,047,550 calendar rows into \(index)"))
+        #expect(imported.stdout.contains("records: 1,050,420 read, 1,050,420 loaded, 0 rejected"))
+        for arguments in [["--region", "Centraal Station", "--checkin", "2024-07-12", "--checkout", "2024-07-15", "--adults", "2"],
+                          ["--region", "zuid", "--sort", "rating", "--max-price", "150"]] {
+            let fromIndex = try CommandRunner.run(["search", "--index", index, "--format", "json"] + arguments)
+            let fromFiles = try CommandRunner.run(["search", "--format", "json"] + arguments)
+            #expect(fromIndex.status == 0 && !fromIndex.stdout.isEmpty)
+            #expect(fromIndex.stdout == fromFiles.stdout)
+        }
+        let regions = try CommandRunner.run(["regions", "--index", index, "--prefix", "centraal"])
+        #expect(regions.stdout.hasPrefix("Antwerp / Centraal Station"))
+        let batch = try CommandRunner.run(["batch", "--index", index, "--queries", "-"], input: #"{"region": "Zuid"}"# + "\n")
+        #expect(batch.stdout.contains("\"total\":"))
+    }
+
+    @Test func badRecordsAreSummarisedAndStrictStops() throws {
+        let directory = try temporaryDirectory()
+        let folder = directory + "/town"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try "id,name,neighbourhood_cleansed,room_type,accommodates,price\n1,A,Zuid,Private room,2,$70.00\n2,B,Zuid,Private room,2,oops\n"
+            .write(toFile: folder + "/listings.csv", atomically: true, encoding: .utf8)
+        try "listing_id,date,available,price\n1,2024-07-01,t,$70.00\n1,2024-07-32,t,$70.00\n"
+            .write(toFile: folder + "/calendar.csv", atomically: true, encoding: .utf8)
+        let output = try CommandRunner.run(["import", folder, "--output", directory + "/town.ssx"])
+        #expect(output.status == 0)
+        #expect(output.stdout.contains("records: 4 read, 2 loaded, 2 rejected"))
+        #expect(output.stdout.contains("\(folder)/listings.csv:3: listing 2: price 'oops' is not an amount"))
+        #expect(output.stdout.contains("\(folder)/calendar.csv:3: listing 1: date '2024-07-32' is not a date"))
+        let strict = try CommandRunner.run(["import", folder, "--output", directory + "/strict.ssx", "--strict"])
+        #expect(strict.status == 65)
+        #expect(strict.stderr == "staysearch: error: \(folder)/listings.csv:3: listing 2: price 'oops' is not an amount such as $70.00 (up to $21,474,836.47)\n")
+        #expect(!FileManager.default.fileExists(atPath: directory + "/strict.ssx"))
+    }
+
+    @Test func aFailedImportKeepsTheEarlierIndex() throws {
+        let directory = try temporaryDirectory()
+        let index = directory + "/kept.ssx"
+        #expect(try CommandRunner.run(["generate", "--listings", "50", "--output", index]).status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: index))
+        let failed = try CommandRunner.run(["import", directory + "/missing", "--output", index])
+        #expect(failed.status != 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: index)) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["kept.ssx"])
+    }
+
+    @Test func damagedIndexesGiveOneLineAndANonZeroExit() throws {
+        let directory = try temporaryDirectory()
+        let good = directory + "/good.ssx"
+        #expect(try CommandRunner.run(["generate", "--listings", "200", "--seed", "4", "--output", good]).status == 0)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: good))
+        var flipped = bytes
+        flipped[bytes.count / 2] ^= 0x10
+        var newer = bytes
+        newer[8] = 9
+        let cases: [(String, Data, String)] = [
+            ("truncated.ssx", bytes.prefix(bytes.count - 100), "the file is truncated"),
+            ("flipped.ssx", flipped, "does not match (the file is damaged)"),
+            ("newer.ssx", newer, "written in format 9 by a newer staysearch"),
+            ("empty.ssx", Data(), "the file is empty (0 bytes)"),
+            ("text.ssx", Data("hello\n".utf8), "signature"),
+        ]
+        for (name, data, message) in cases {
+            let path = directory + "/" + name
+            FileManager.default.createFile(atPath: path, contents: data)
+            let output = try CommandRunner.run(["search", "--index", path])
+            #expect(output.status == 65, "\(name)")
+            #expect(output.stderr.hasPrefix("staysearch: error: \(path): not a usable index: ") && output.stderr.contains(message), "\(output.stderr)")
+            #expect(output.stderr.split(separator: "\n").count == 1)
+        }
+        let folder = try CommandRunner.run(["search", "--index", directory])
+        #expect(folder.status == 65 && folder.stderr.contains("it is a directory, not an index file"))
+        let both = try CommandRunner.run(["search", "--index", good, "--data", directory])
+        #expect(both.status == 64 && both.stderr.contains("give --data or --index, not both"))
+    }
+
+    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
+    func anUnreadableIndexIsRefused() throws {
+        // As root, permission bits do not apply: run the binary as nobody.
+        let directory = try temporaryDirectory()
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory)
+        let path = directory + "/secret.ssx"
+        #expect(try CommandRunner.run(["generate", "--listings", "20", "--output", path]).status == 0)
+        try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: path)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", CommandRunner.binary.path, "search", "--index", path]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = Pipe()
+        try process.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 65)
+        #expect(message == "staysearch: error: \(path): cannot open: Permission denied\n")
+    }
+
+    @Test func generateWritesIdenticalDataInBothFormats() throws {
+        let directory = try temporaryDirectory()
+        let index = directory + "/g.ssx"
+        let generated = try CommandRunner.run(["generate", "--listings", "300", "--seed", "11", "--days", "60", "--output", index])
+        #expect(generated.status == 0 && generated.stdout.hasPrefix("generated 300 listings with 60-day calendars into \(index)"))
+        let csv = try CommandRunner.run(["generate", "--listings", "300", "--seed", "11", "--days", "60", "--format", "insideairbnb",
+                                         "--output", directory + "/csv"])
+        let dataArguments = csv.stdout.split(separator: "\n").dropFirst().map {
+            String($0.trimmingCharacters(in: .whitespaces).dropFirst("--data '".count).dropLast())
+        }
+        #expect(dataArguments.count >= 3)
+        let reimported = directory + "/re.ssx"
+        let imported = try CommandRunner.run(["import"] + dataArguments + ["--output", reimported])
+        #expect(imported.status == 0 && imported.stdout.contains("records: ") && imported.stdout.contains(" 0 rejected"))
+        let queries = [#"{"checkin": "2025-06-10", "checkout": "2025-06-13", "adults": 2, "limit": 50}"#,
+                       #"{"region": "Zürich", "sort": "rating"}"#, #"{"region": "sao paulo/pinheiros", "max_price": 90}"#]
+        let input = queries.joined(separator: "\n") + "\n"
+        func answers(_ path: String) throws -> [String] {
+            try CommandRunner.run(["batch", "--index", path, "--queries", "-"], input: input).stdout.split(separator: "\n")
+                .map { $0.replacingOccurrences(of: #","took_us":\d+"#, with: "", options: .regularExpression) }
+        }
+        #expect(try answers(index) == answers(reimported))
+        #expect(try answers(index).allSatisfy { !$0.contains("error") })
+        // The same seed gives the same bytes.
+        let again = directory + "/again.ssx"
+        _ = try CommandRunner.run(["generate", "--listings", "300", "--seed", "11", "--days", "60", "--output", again])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: again)) == Data(contentsOf: URL(fileURLWithPath: index)))
+    }
+}
