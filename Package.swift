@@ -11,14 +11,10 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
     targets: [
         // The engine: pure Swift, no C, no I/O.
-        .target(
-            name: "StaySearch",
-            dependencies: [.product(name: "HeapModule", package: "swift-collections")]
-        ),
+        .target(name: "StaySearch"),
         // zlib, wrapped once for reading .gz files.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Getting data in and out: Inside Airbnb CSV(.gz) reader.

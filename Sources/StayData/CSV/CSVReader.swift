@@ -75,9 +75,16 @@ public final class CSVReader {
             buffer.deallocate()
             buffer = bigger
         }
-        let count = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
-        if count == 0 { isAtEnd = true }
-        filled += count
+        // Fill the buffer completely (or reach the end): a record is parsed again from its start
+        // after each refill, so refills must be few even when the source hands out small pieces.
+        while filled < buffer.count {
+            let count = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+            if count == 0 {
+                isAtEnd = true
+                break
+            }
+            filled += count
+        }
     }
 
     private enum ParseOutcome {

@@ -21,6 +21,9 @@ public final class GzipByteSource: ByteSource {
 
     public var bytesConsumed: Int { file.bytesConsumed - Int(stream.avail_in) }
 
+    /// The size of the compressed file.
+    public var compressedSize: Int? { file.size }
+
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(DataError) -> Int {
         if !isInitialized {
             guard staysearch_inflate_init_gzip(&stream) == Z_OK else {

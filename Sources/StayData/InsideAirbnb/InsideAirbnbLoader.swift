@@ -10,6 +10,9 @@ public struct InsideAirbnbLoader {
     /// Called now and then while a file is read, with the file, bytes consumed, its size and records read.
     public var progress: ((_ path: String, _ bytesRead: Int, _ totalBytes: Int, _ records: Int) -> Void)?
 
+    /// How many bytes the CSV reader takes from a file at a time.
+    public var chunkSize = 1 << 22
+
     /// Creates a loader.
     public init(strict: Bool = false) {
         self.isStrict = strict
@@ -24,16 +27,53 @@ public struct InsideAirbnbLoader {
     /// - Throws: ``DataError`` when a file is missing, unreadable or lacks a required column, or
     ///   (strict) at the first rejected record.
     public func loadIndex(from folders: [DatasetFolder]) throws(DataError) -> (index: ListingIndex, report: LoadReport) {
-        var state = LoadState()
+        var sources: [CitySources] = []
         for folder in folders {
             let listingsPath = try Self.file(named: "listings", in: folder.path)
             let calendarPath = try Self.file(named: "calendar", in: folder.path)
+            sources.append(CitySources(city: folder.city, listingsName: listingsPath, listings: { () throws(DataError) in try openByteSource(path: listingsPath) },
+                                       calendarName: calendarPath, calendar: { () throws(DataError) in try openByteSource(path: calendarPath) }))
+        }
+        return try loadIndex(from: sources)
+    }
+
+    /// The listings and calendar of one city as byte sources, opened when they are read.
+    public struct CitySources {
+        /// The city the listings belong to.
+        public var city: String
+        /// The listings' name in messages (a path).
+        public var listingsName: String
+        /// Opens the listings.
+        public var listings: () throws(DataError) -> any ByteSource
+        /// The calendar's name in messages (a path).
+        public var calendarName: String
+        /// Opens the calendar.
+        public var calendar: () throws(DataError) -> any ByteSource
+
+        /// Creates the sources of one city.
+        public init(city: String, listingsName: String, listings: @escaping () throws(DataError) -> any ByteSource,
+                    calendarName: String, calendar: @escaping () throws(DataError) -> any ByteSource) {
+            self.city = city
+            self.listingsName = listingsName
+            self.listings = listings
+            self.calendarName = calendarName
+            self.calendar = calendar
+        }
+    }
+
+    /// Reads the cities' listings and calendars from byte sources and builds an index of everything
+    /// that loads.
+    /// - Throws: as ``loadIndex(from:)-(DatasetFolder)``.
+    public func loadIndex(from cities: [CitySources]) throws(DataError) -> (index: ListingIndex, report: LoadReport) {
+        var state = LoadState()
+        for city in cities {
             var handles: [Int64: IndexBuilder.ListingHandle] = [:]
-            try readListings(path: listingsPath, city: folder.city, state: &state, handles: &handles)
+            try readListings(path: city.listingsName, source: try city.listings(), city: city.city, state: &state, handles: &handles)
+            let calendar = try city.calendar()
             // About 45 bytes a calendar row, compressed about 12 to 1.
-            let size = (try? FileByteSource(path: calendarPath).size) ?? 0
-            state.builder.reserveNights(calendarPath.hasSuffix(".gz") ? size / 4 : size / 45)
-            try readCalendar(path: calendarPath, state: &state, handles: handles)
+            let size = (calendar as? FileByteSource)?.size ?? (calendar as? GzipByteSource)?.compressedSize.map { $0 * 12 } ?? 0
+            state.builder.reserveNights(size / 45)
+            try readCalendar(path: city.calendarName, source: calendar, state: &state, handles: handles)
         }
         let (index, duplicates) = state.builder.build()
         for duplicate in duplicates {
@@ -74,11 +114,11 @@ public struct InsideAirbnbLoader {
     }
 
     private func readListings(
-        path: String, city: String, state: inout LoadState, handles: inout [Int64: IndexBuilder.ListingHandle]
+        path: String, source: any ByteSource, city: String, state: inout LoadState, handles: inout [Int64: IndexBuilder.ListingHandle]
     ) throws(DataError) {
         let fileIndex = state.report.files.count
         state.report.files.append(.init(path: path))
-        try forEachRecord(path: path, required: Self.requiredListingColumns, fileIndex: fileIndex, state: &state) {
+        try forEachRecord(path: path, source: source, required: Self.requiredListingColumns, fileIndex: fileIndex, state: &state) {
             header, record, state throws(DataError) in
             let column = ListingColumns(header: header)
             func text(_ position: Int?) -> String { position.map { record.string(at: $0).trimmingSpaces } ?? "" }
@@ -160,7 +200,7 @@ public struct InsideAirbnbLoader {
     }
 
     private func readCalendar(
-        path: String, state: inout LoadState, handles: [Int64: IndexBuilder.ListingHandle]
+        path: String, source: any ByteSource, state: inout LoadState, handles: [Int64: IndexBuilder.ListingHandle]
     ) throws(DataError) {
         let fileIndex = state.report.files.count
         state.report.files.append(.init(path: path))
@@ -168,7 +208,7 @@ public struct InsideAirbnbLoader {
         var lastHandle: IndexBuilder.ListingHandle?
         var columns: CalendarColumns?
         var loaded = 0
-        try forEachRecord(path: path, required: Self.requiredCalendarColumns, fileIndex: fileIndex, state: &state) {
+        try forEachRecord(path: path, source: source, required: Self.requiredCalendarColumns, fileIndex: fileIndex, state: &state) {
             header, record, state throws(DataError) in
             let column = columns ?? CalendarColumns(header: header)
             columns = column
@@ -235,11 +275,10 @@ public struct InsideAirbnbLoader {
     /// Reads the header, checks required columns, then hands each well-formed record with the right
     /// number of fields to `body`; rejects the rest.
     private func forEachRecord(
-        path: String, required: [String], fileIndex: Int, state: inout LoadState,
+        path: String, source: any ByteSource, required: [String], fileIndex: Int, state: inout LoadState,
         _ body: (CSVHeader, CSVRecord, inout LoadState) throws(DataError) -> Void
     ) throws(DataError) {
-        let source = try openByteSource(path: path)
-        let reader = CSVReader(source: source)
+        let reader = CSVReader(source: source, chunkSize: chunkSize)
         var header: CSVHeader?
         var records = 0
         do {
@@ -252,7 +291,10 @@ public struct InsideAirbnbLoader {
                     return
                 }
                 records += 1
-                if records & 0xFFFF == 0 { progress?(path, reader.bytesConsumed, (source as? FileByteSource)?.size ?? 0, records) }
+                if records & 0xFFFF == 0 {
+                    let size = (source as? FileByteSource)?.size ?? (source as? GzipByteSource)?.compressedSize ?? 0
+                    progress?(path, reader.bytesConsumed, size, records)
+                }
                 if let malformation = record.malformation {
                     return try reject(&state, fileIndex: fileIndex, line: record.line, .malformedCSV, malformation)
                 }

@@ -81,7 +81,6 @@ public struct IndexBuilder {
         }
         let dayCount = nights.isEmpty ? 0 : Int(lastDay - firstDay) + 1
         if nights.isEmpty { firstDay = 0 }
-        let wordsPerDay = (rowCount + 63) / 64
 
         // Nights grouped by row, in insertion order within a row.
         var nightStart = [Int](repeating: 0, count: rowCount + 1)

@@ -1,5 +1,3 @@
-import HeapModule
-
 extension ListingIndex {
     /// The four room types Inside Airbnb uses; a query may name them even where the data has none.
     public static let standardRoomTypes = ["Entire home/apt", "Hotel room", "Private room", "Shared room"]
@@ -40,7 +38,7 @@ extension ListingIndex {
         let histogram = PriceHistogram.make(
             values: &values, sum: scan.valueSum, nights: nights, bins: query.bins,
             lo: query.histogramMinimum, hi: query.histogramMaximum)
-        let page = scan.page.unordered.sorted().dropFirst(query.offset)
+        let page = scan.page.sorted().dropFirst(query.offset)
         let matches = page.map { ranked in
             match(row: Int(ranked.row), value: ranked.value, nights: query.nights)
         }
@@ -80,7 +78,7 @@ private struct Scan {
     var values: [Int64] = []
     var valueSum: Int64 = 0
     var total = 0
-    var page = Heap<RankedRow>()
+    var page: BoundedHeap<RankedRow>
     var block: [UInt64]
 
     static let blockWords = 64
@@ -91,6 +89,7 @@ private struct Scan {
         self.roomCode = roomCode
         self.sort = query.sort
         self.pageSize = query.offset + query.limit
+        self.page = BoundedHeap(capacity: query.offset + query.limit)
         if let checkIn = query.checkIn, let checkOut = query.checkOut {
             hasDates = true
             stayStart = index.firstDay.distance(to: checkIn)
@@ -173,11 +172,7 @@ private struct Scan {
         total += 1
         guard pageSize > 0 else { return }
         let ranked = RankedRow(key: key(row: row, value: value), id: index.ids[row], row: Int32(row), value: value)
-        if page.count < pageSize {
-            page.insert(ranked)
-        } else if ranked < page.max! {
-            page.replaceMax(with: ranked)
-        }
+        page.offer(ranked)
     }
 
     private func key(row: Int, value: Int64) -> Int64 {
