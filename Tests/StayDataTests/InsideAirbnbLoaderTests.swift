@@ -99,11 +99,12 @@ let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deleti
             + "1,2024-07-03,maybe,$70.00,1,30\n"   // 8: bad availability
             + "1,2024-07-04,t,$7O.00,1,30\n"       // 9: bad price
             + "6,2024-07-01,t,,2,\n"               // 10
+            + "6,0024-07-01,t,,2,\n"               // 11: a typo far outside any calendar
         let directory = try folder(listings: listings, calendar: calendar)
         let (index, report) = try InsideAirbnbLoader().loadIndex(from: [DatasetFolder(city: "Test", path: directory)])
         #expect(report.files[0].recordsRead == 7)
         #expect(report.files[0].loaded == 2)
-        #expect(report.files[1].recordsRead == 9)
+        #expect(report.files[1].recordsRead == 10)
         #expect(report.files[1].loaded == 3)
         for file in report.files { #expect(file.loaded + file.rejected == file.recordsRead) }
         let lines = report.rejections.map { "\($0.path.hasSuffix("listings.csv") ? "L" : "C")\($0.line) \($0.reason.rawValue)" }
@@ -111,7 +112,7 @@ let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deleti
             "L3 id does not parse", "L4 price does not parse", "L5 duplicate listing id", "L6 wrong number of fields",
             "L7 room_type is empty", "C4 duplicate calendar date", "C5 date does not parse",
             "C6 calendar row for an unknown listing", "C7 calendar row for an unknown listing",
-            "C8 available is not t or f", "C9 price does not parse",
+            "C8 available is not t or f", "C9 price does not parse", "C11 date does not parse",
         ])
         #expect(index.count == 2)
         let row = index.row(ofListingID: 1)!

@@ -4,7 +4,7 @@ import Testing
 @Suite struct HistogramTests {
     private func histogram(_ values: [Int64], nights: Int64 = 1, bins: Int, lo: Int64? = nil, hi: Int64? = nil) -> PriceHistogram {
         var values = values
-        return PriceHistogram.make(values: &values, sum: values.reduce(0, +), nights: nights, bins: bins,
+        return PriceHistogram.make(values: &values, sum: Int128(values.reduce(0, +)), nights: nights, bins: bins,
                                    lo: lo.map(Money.init(minorUnits:)), hi: hi.map(Money.init(minorUnits:)))
     }
 

@@ -62,3 +62,20 @@ import Testing
         #expect(index.regions.nodes(withNamesStartingWith: "KREIS").map { index.regions.nodes[$0].name } == ["Kreis 1", "Kreis 2"])
     }
 }
+
+@Suite struct ExtremeValueTests {
+    /// Found by fuzzing: the largest rating an index holds overflowed the rating sort key.
+    @Test func extremeRatingsAndCountsSort() throws {
+        func listing(_ id: Int64, rating: Int32?, reviews: Int32) -> ListingRecord {
+            ListingRecord(id: id, name: "L", region: RegionPath(city: "C", neighbourhood: "N"), roomType: "Private room",
+                          accommodates: 2, price: Money(major: 10), ratingHundredths: rating, reviewCount: reviews)
+        }
+        let data = TestDataset(listings: [
+            listing(1, rating: 999_999_999, reviews: Int32.max), listing(2, rating: nil, reviews: 0),
+            listing(3, rating: 500, reviews: 3), listing(4, rating: 0, reviews: Int32.max),
+        ], nights: [])
+        let index = data.makeIndex().index
+        #expect(try index.search(SearchQuery(sort: .rating)).matches.map(\.id) == [1, 3, 4, 2])
+        #expect(try index.search(SearchQuery(sort: .reviews)).matches.map(\.id) == [1, 4, 3, 2])
+    }
+}

@@ -18,6 +18,10 @@ public struct InsideAirbnbLoader {
         self.isStrict = strict
     }
 
+    /// The dates a calendar row may have: one typo such as `0024-07-01` must not stretch every
+    /// listing's calendar over two thousand years.
+    public static let calendarDates = Day(year: 2000, month: 1, day: 1)!...Day(year: 2100, month: 12, day: 31)!
+
     /// Columns a listings file must have.
     public static let requiredListingColumns = ["id", "room_type", "accommodates", "neighbourhood_cleansed"]
     /// Columns a calendar file must have.
@@ -229,6 +233,10 @@ public struct InsideAirbnbLoader {
             guard let day = Day(isoASCII: dateBytes) else {
                 return try reject(&state, fileIndex: fileIndex, line: line, .badDate,
                                   "listing \(id): date '\(FieldParsing.excerpt(dateBytes))' is not a date (YYYY-MM-DD)")
+            }
+            guard Self.calendarDates.contains(day) else {
+                return try reject(&state, fileIndex: fileIndex, line: line, .badDate,
+                                  "listing \(id): date \(day) is outside the years 2000–2100 that calendars cover")
             }
             let availableBytes = record.bytes(at: column.available)
             let isAvailable: Bool

@@ -76,7 +76,7 @@ private struct Scan {
     let highestValue: Int64
 
     var values: [Int64] = []
-    var valueSum: Int64 = 0
+    var valueSum: Int128 = 0
     var total = 0
     var page: BoundedHeap<RankedRow>
     var block: [UInt64]
@@ -167,7 +167,7 @@ private struct Scan {
             value = Int64(index.basePrices[row])
         }
         values.append(value)
-        valueSum += value
+        valueSum += Int128(value)
         guard value >= lowestValue, value <= highestValue else { return }
         total += 1
         guard pageSize > 0 else { return }
@@ -179,7 +179,7 @@ private struct Scan {
         switch sort {
         case .price: return value
         case .priceDescending: return -value
-        case .rating: return -(Int64(index.ratings[row] + 1) << 32 | Int64(index.reviewCounts[row]))
+        case .rating: return -((Int64(index.ratings[row]) + 1) << 32 | Int64(index.reviewCounts[row]))
         case .reviews: return -Int64(index.reviewCounts[row])
         }
     }

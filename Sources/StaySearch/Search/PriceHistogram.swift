@@ -40,7 +40,7 @@ public struct PriceHistogram: Sendable, Equatable {
     /// - Parameter values: reordered in place.
     /// - Complexity: O(*m*) on average for *m* values.
     public static func make(
-        values: inout [Int64], sum: Int64, nights: Int64, bins: Int, lo requestedLo: Money?, hi requestedHi: Money?
+        values: inout [Int64], sum: Int128, nights: Int64, bins: Int, lo requestedLo: Money?, hi requestedHi: Money?
     ) -> PriceHistogram {
         let unit = nights * 100
         var lo = requestedLo?.minorUnits ?? 0
@@ -76,7 +76,8 @@ public struct PriceHistogram: Sendable, Equatable {
                 counts[Int(min((value - low) * binCount / width, binCount - 1))] += 1
             }
         }
-        let average = values.isEmpty ? nil : Money.average(of: sum, over: Int64(values.count) * nights)
+        let covered = Int128(values.count) * Int128(nights)
+        let average = values.isEmpty ? nil : Money(minorUnits: Int64((2 * sum + covered) / (2 * covered)))
         return PriceHistogram(
             lo: Money(minorUnits: lo), hi: Money(minorUnits: hi), counts: counts, underflow: underflow,
             overflow: overflow, count: values.count, averageNightlyPrice: average)
