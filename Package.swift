@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "StaySearch", targets: ["StaySearch"]),
         .library(name: "StayData", targets: ["StayData"]),
+        .library(name: "PriceGraph", targets: ["PriceGraph"]),
         .executable(name: "staysearch", targets: ["staysearch"]),
     ],
     dependencies: [
@@ -19,11 +20,15 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Getting data in and out: Inside Airbnb CSV(.gz) reader.
         .target(name: "StayData", dependencies: ["StaySearch", "CZlib"]),
+        // libgd, wrapped once for drawing PNG charts.
+        .systemLibrary(name: "CGD", pkgConfig: "gdlib", providers: [.apt(["libgd-dev"])]),
+        // Price charts: PNG through libgd, and Unicode bars for terminals.
+        .target(name: "PriceGraph", dependencies: ["StaySearch", "CGD"]),
         // The command-line tool: thin commands over the library.
         .executableTarget(
             name: "staysearch",
             dependencies: [
-                "StaySearch", "StayData",
+                "StaySearch", "StayData", "PriceGraph",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -31,6 +36,7 @@ let package = Package(
         .target(name: "StaySearchTestSupport", dependencies: ["StaySearch"], path: "Tests/StaySearchTestSupport"),
         .testTarget(name: "StaySearchTests", dependencies: ["StaySearch", "StayData", "StaySearchTestSupport"]),
         .testTarget(name: "StayDataTests", dependencies: ["StayData", "StaySearch", "StaySearchTestSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["StaySearchTestSupport", "StaySearch", "StayData"]),
+        .testTarget(name: "PriceGraphTests", dependencies: ["PriceGraph", "StaySearch"]),
+        .testTarget(name: "CLITests", dependencies: ["StaySearchTestSupport", "StaySearch", "StayData", "PriceGraph"]),
     ]
 )

@@ -27,6 +27,11 @@ struct SearchCommand: ParsableCommand {
     @Option(help: "table (for people), json or csv.")
     var format: Format = .table
 
+    @Option(help: ArgumentHelp("Also draw the price histogram into this PNG file.", valueName: "FILE"))
+    var png: String?
+
+    @OptionGroup var chart: ChartOptions
+
     func run() throws {
         let query = try self.query.makeQuery()
         let index = try data.loadIndex()
@@ -34,7 +39,10 @@ struct SearchCommand: ParsableCommand {
         switch format {
         case .json: Standard.write(ResultFormatting.json(result) + "\n")
         case .csv: Standard.write(ResultFormatting.csv(result))
-        case .table: Standard.write(ResultFormatting.table(result, query: query))
+        case .table: Standard.write(ResultFormatting.table(result, query: query) + "\n" + ChartOutput.text(query: query, result: result))
+        }
+        if let png {
+            try ChartOutput.writePNG(query: query, result: result, index: index, to: png, width: chart.width, height: chart.height, scale: chart.scale)
         }
     }
 }

@@ -1,0 +1,109 @@
+import ArgumentParser
+import PriceGraph
+import StaySearch
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Drawing a search's histogram: as a PNG file or as bars in the terminal.
+enum ChartOutput {
+    /// The terminal's width in columns, or 80 when standard output is not a terminal.
+    static var terminalWidth: Int {
+        var size = winsize()
+        guard isatty(1) == 1, ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
+        return Int(size.ws_col)
+    }
+
+    /// The title and subtitle that say what was searched.
+    static func titles(query: SearchQuery, result: SearchResult, index: ListingIndex) -> (String, String) {
+        var title = "All listings"
+        if let region = query.region {
+            let matched = index.regions.nodes(matching: region)
+            title = matched.count == 1 ? index.regions.path(of: matched[0]).joined(separator: " / ") : region
+        }
+        if let checkIn = query.checkIn, let checkOut = query.checkOut, let nights = query.nights {
+            title += " · \(checkIn) → \(checkOut), \(nights) night\(nights == 1 ? "" : "s")"
+        } else {
+            title += " · any dates"
+        }
+        var parts = ["\(query.guests) guest\(query.guests == 1 ? "" : "s")"]
+        if query.infants > 0 { parts.append("\(query.infants) infant\(query.infants == 1 ? "" : "s")") }
+        if let roomType = query.roomType { parts.append(roomType) }
+        parts.append("\(ResultFormatting.grouped(result.histogram.count)) listings priced")
+        let matches = ResultFormatting.grouped(result.total)
+        switch (query.minimumPrice, query.maximumPrice) {
+        case let (low?, high?): parts.append("\(matches) from \(low.formatted(showsCents: false)) to \(high.formatted(showsCents: false))")
+        case let (low?, nil): parts.append("\(matches) from \(low.formatted(showsCents: false))")
+        case let (nil, high?): parts.append("\(matches) up to \(high.formatted(showsCents: false))")
+        case (nil, nil): break
+        }
+        if let average = result.histogram.averageNightlyPrice {
+            parts.append("average \(average.formatted(showsCents: false)) a night")
+        }
+        return (title, parts.joined(separator: " · "))
+    }
+
+    /// Writes the histogram chart of `result` to `path` as a PNG.
+    static func writePNG(query: SearchQuery, result: SearchResult, index: ListingIndex, to path: String, width: Int, height: Int, scale: Int) throws {
+        let fonts = FontLocator.sans()
+        if fonts == nil {
+            Standard.error("staysearch: warning: no TrueType font (DejaVu Sans) found; using gd's built-in font")
+        }
+        let (title, subtitle) = titles(query: query, result: result, index: index)
+        var chart = HistogramChart(histogram: result.histogram, nights: query.nights ?? 1, minimumPrice: query.minimumPrice,
+                                   maximumPrice: query.maximumPrice, title: title, subtitle: subtitle, fonts: fonts)
+        chart.width = width
+        chart.height = height
+        chart.scale = scale
+        let png: [UInt8]
+        do {
+            png = try chart.render().pngData()
+        } catch {
+            throw CommandFailure(message: "\(path): \(error.description)", code: ExitStatus.badInput)
+        }
+        try FileOutput.write(png, to: path)
+    }
+
+    /// The histogram as terminal bars with a summary line under them.
+    static func text(query: SearchQuery, result: SearchResult) -> String {
+        TextHistogram.render(result.histogram, minimumPrice: query.minimumPrice, maximumPrice: query.maximumPrice,
+                             width: min(terminalWidth, 120))
+    }
+}
+
+/// Options that shape a PNG chart.
+struct ChartOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Chart width in pixels (before --scale).", valueName: "PIXELS"))
+    var width: Int = 800
+
+    @Option(help: ArgumentHelp("Chart height in pixels (before --scale).", valueName: "PIXELS"))
+    var height: Int = 360
+
+    @Option(help: "1 for normal screens, 2 for high-density ones.")
+    var scale: Int = 1
+
+    func validate() throws {
+        guard (200...4_000).contains(width) else { throw ValidationError("width must be from 200 to 4000 (got \(width))") }
+        guard (150...3_000).contains(height) else { throw ValidationError("height must be from 150 to 3000 (got \(height))") }
+        guard (1...4).contains(scale) else { throw ValidationError("scale must be from 1 to 4 (got \(scale))") }
+    }
+}
+
+/// Writing files the CLI makes.
+enum FileOutput {
+    /// Writes `bytes` to `path` through a temporary file renamed into place.
+    static func write(_ bytes: [UInt8], to path: String) throws {
+        let temporary = path + ".tmp-\(getpid())"
+        guard let file = fopen(temporary, "wb") else {
+            throw CommandFailure(message: "\(path): cannot write: \(String(cString: strerror(errno)))", code: 1)
+        }
+        let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+        let closed = fclose(file)
+        guard written == bytes.count, closed == 0, rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw CommandFailure(message: "\(path): cannot write: \(reason)", code: 1)
+        }
+    }
+}
