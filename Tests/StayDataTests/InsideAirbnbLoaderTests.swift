@@ -89,6 +89,7 @@ let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deleti
             + "4,Short,Zuid\n"                                         // line 6
             + "5,No type,Zuid,,2,$70.00,,51.2,4.4\n"                  // line 7
             + "6,\"Multi\nline\",Zuid,Entire home/apt,4,\"$1,350.00\",,51.2,4.4\n"  // lines 8-9
+            + "7,Off the globe,Zuid,Private room,2,$70.00,,1e300,4.4\n"     // line 10
         let calendar = calendarHeader
             + "1,2024-07-01,t,$70.00,1,30\n"       // 2
             + "1,2024-07-02,t,,,\n"                // 3: falls back to the listing's price and rules
@@ -102,7 +103,7 @@ let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deleti
             + "6,0024-07-01,t,,2,\n"               // 11: a typo far outside any calendar
         let directory = try folder(listings: listings, calendar: calendar)
         let (index, report) = try InsideAirbnbLoader().loadIndex(from: [DatasetFolder(city: "Test", path: directory)])
-        #expect(report.files[0].recordsRead == 7)
+        #expect(report.files[0].recordsRead == 8)
         #expect(report.files[0].loaded == 2)
         #expect(report.files[1].recordsRead == 10)
         #expect(report.files[1].loaded == 3)
@@ -110,7 +111,7 @@ let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deleti
         let lines = report.rejections.map { "\($0.path.hasSuffix("listings.csv") ? "L" : "C")\($0.line) \($0.reason.rawValue)" }
         #expect(Set(lines) == [
             "L3 id does not parse", "L4 price does not parse", "L5 duplicate listing id", "L6 wrong number of fields",
-            "L7 room_type is empty", "C4 duplicate calendar date", "C5 date does not parse",
+            "L7 room_type is empty", "L10 a number does not parse", "C4 duplicate calendar date", "C5 date does not parse",
             "C6 calendar row for an unknown listing", "C7 calendar row for an unknown listing",
             "C8 available is not t or f", "C9 price does not parse", "C11 date does not parse",
         ])

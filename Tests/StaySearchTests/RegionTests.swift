@@ -64,6 +64,16 @@ import Testing
 }
 
 @Suite struct ExtremeValueTests {
+    /// Found by fuzzing: coordinates far outside the globe overflowed their conversion.
+    @Test func absurdCoordinatesDoNotTrap() throws {
+        var listing = ListingRecord(id: 1, name: "L", region: RegionPath(city: "C", neighbourhood: "N"), roomType: "Private room",
+                                    accommodates: 2, price: Money(major: 10))
+        listing.latitude = 1e300
+        listing.longitude = -.infinity
+        let index = TestDataset(listings: [listing], nights: []).makeIndex().index
+        #expect(index.latitude(ofRow: 0) == 200 && index.longitude(ofRow: 0) == 0)
+    }
+
     /// Found by fuzzing: the largest rating an index holds overflowed the rating sort key.
     @Test func extremeRatingsAndCountsSort() throws {
         func listing(_ id: Int64, rating: Int32?, reviews: Int32) -> ListingRecord {

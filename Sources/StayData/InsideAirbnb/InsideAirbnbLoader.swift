@@ -170,11 +170,11 @@ public struct InsideAirbnbLoader {
                 rating = parsed
             }
             var coordinates: [Double] = []
-            for (name, position) in [("latitude", column.latitude), ("longitude", column.longitude)] {
+            for (name, position, limit) in [("latitude", column.latitude, 90.0), ("longitude", column.longitude, 180.0)] {
                 if position == nil || bytes(position).isEmpty { coordinates.append(0); continue }
-                guard let value = FieldParsing.double(bytes(position)) else {
+                guard let value = FieldParsing.double(bytes(position)), abs(value) <= limit else {
                     return try reject(&state, fileIndex: fileIndex, line: line, .badNumber,
-                                      "listing \(id): \(name) '\(FieldParsing.excerpt(bytes(position)))' is not a number")
+                                      "listing \(id): \(name) '\(FieldParsing.excerpt(bytes(position)))' is not a number from -\(Int(limit)) to \(Int(limit))")
                 }
                 coordinates.append(value)
             }

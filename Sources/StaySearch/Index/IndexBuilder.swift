@@ -193,7 +193,8 @@ extension IndexBuilder {
 
     static func storedCoordinate(_ degrees: Double) -> Int32 {
         guard degrees.isFinite else { return 0 }
-        return Int32(clamping: Int64((degrees * 1e7).rounded()))
+        // Clamp before converting: a Double beyond Int64 would trap.
+        return Int32((max(-2e9, min(2e9, degrees * 1e7))).rounded())
     }
 }
 
