@@ -1,0 +1,31 @@
+import Foundation
+import Testing
+
+@Suite(.serialized) struct ListingCommandTests {
+    @Test func quotesAStayNightByNight() throws {
+        let output = try CommandRunner.run(["listing", "50904", "--checkin", "2024-06-29", "--checkout", "2024-07-02", "--adults", "2"])
+        #expect(output.status == 0)
+        #expect(output.stdout.contains("id 50904 · Antwerp / Historisch Centrum · Hotel room · up to 2 guests"))
+        #expect(output.stdout.contains("""
+              Sat 2024-06-29     $175.00  booked
+              Sun 2024-06-30     $175.00  available
+              Mon 2024-07-01     $175.00  available
+              total $525.00 · average $175.00 a night
+              cannot be booked:
+              - the night of 2024-06-29 is booked
+            """))
+        let bookable = try CommandRunner.run(["listing", "1188186300730889815", "--checkin", "2024-07-12", "--checkout", "2024-07-15", "--adults", "2"])
+        #expect(bookable.stdout.hasSuffix("  total $132.00 · average $44.00 a night\n  can be booked\n"))
+        let crowded = try CommandRunner.run(["listing", "1188186300730889815", "--checkin", "2024-07-12", "--checkout", "2024-07-15", "--adults", "3"])
+        #expect(crowded.stdout.hasSuffix("  - 3 guests is more than the 2 the listing takes\n"))
+    }
+
+    @Test func unknownIdsAndBadDatesAreErrors() throws {
+        let unknown = try CommandRunner.run(["listing", "123"])
+        #expect(unknown.status == 64 && unknown.stderr == "staysearch: error: no listing has id 123\n")
+        let notANumber = try CommandRunner.run(["listing", "abc"])
+        #expect(notANumber.status == 64 && notANumber.stderr.contains("'abc' is not a listing id"))
+        let oneDate = try CommandRunner.run(["listing", "50904", "--checkin", "2024-07-01"])
+        #expect(oneDate.status == 64 && oneDate.stderr.contains("checkin given without checkout"))
+    }
+}
