@@ -29,3 +29,27 @@ import Testing
         #expect(oneDate.status == 64 && oneDate.stderr.contains("checkin given without checkout"))
     }
 }
+
+@Suite(.serialized) struct CalendarCommandTests {
+    @Test func printsMonthGridsAndDrawsThem() throws {
+        let text = try CommandRunner.run(["calendar", "50904", "--month", "2024-07"])
+        #expect(text.status == 0)
+        #expect(text.stdout.contains("July 2024\nMon        Tue        Wed        Thu        Fri        Sat        Sun\n"
+            + " 1 ● $175   2 × $175   3 ● $175   4 ● $175   5 ● $175   6 ● $175   7 × $175\n"))
+        #expect(text.stdout.hasSuffix("● available   × booked   ? unpriced   · outside the calendar\n"))
+        let sunday = try CommandRunner.run(["calendar", "50904", "--month", "2024-06", "--first-weekday", "sunday"])
+        #expect(sunday.stdout.contains("Sun        Mon") && sunday.stdout.contains("29 × $175"))
+        let path = NSTemporaryDirectory() + "staysearch-calendar-\(UUID().uuidString).png"
+        let png = try CommandRunner.run(["calendar", "50904", "--month", "2024-07", "--months", "2", "--png", path])
+        #expect(png.status == 0 && png.stdout == "wrote \(path) (1000×408)\n")
+        #expect(FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test(arguments: [(["calendar", "50904", "--month", "2024-13"], "month '2024-13' is not a month"),
+                      (["calendar", "50904", "--month", "2024-07", "--months", "13"], "months must be from 1 to 12"),
+                      (["calendar", "77", "--month", "2024-07"], "no listing has id 77")] as [([String], String)])
+    func rejectsBadInput(arguments: [String], message: String) throws {
+        let output = try CommandRunner.run(arguments)
+        #expect(output.status == 64 && output.stderr.contains(message) && output.stderr.split(separator: "\n").count == 1, "\(output.stderr)")
+    }
+}

@@ -1,0 +1,44 @@
+import PriceGraph
+import StaySearch
+import Testing
+
+@Suite struct CalendarMonthTests {
+    /// A listing whose calendar starts on 2025-03-03 (a Monday): booked on the 4th, unpriced on the 5th.
+    private let index: ListingIndex = {
+        var builder = IndexBuilder()
+        let handle = try! builder.addListing(ListingRecord(id: 1, name: "A", region: RegionPath(city: "C", neighbourhood: "N"),
+                                                            roomType: "Private room", accommodates: 2, price: nil))
+        let start = Day(iso: "2025-03-03")!
+        for offset in 0..<10 {
+            builder.addNight(CalendarNight(day: start.advanced(by: offset), isAvailable: offset != 1,
+                                           price: offset == 2 ? nil : Money(major: offset < 5 ? 80 : 12_500)), to: handle)
+        }
+        return builder.build().index
+    }()
+
+    @Test func printsLikeAPrintedCalendar() {
+        let month = CalendarMonth(index: index, row: 0, year: 2025, month: 3, firstWeekday: 0)
+        #expect(month.text() == [
+            "March 2025",
+            "Mon        Tue        Wed        Thu        Fri        Sat        Sun",
+            "                                                        1 ·        2 ·",
+            " 3 ● $80    4 × $80    5 ?        6 ● $80    7 ● $80    8 ● $13k   9 ● $13k",
+            "10 ● $13k  11 ● $13k  12 ● $13k  13 ·       14 ·       15 ·       16 ·",
+            "17 ·       18 ·       19 ·       20 ·       21 ·       22 ·       23 ·",
+            "24 ·       25 ·       26 ·       27 ·       28 ·       29 ·       30 ·",
+            "31 ·",
+        ].joined(separator: "\n") + "\n")
+        let sundayFirst = CalendarMonth(index: index, row: 0, year: 2025, month: 3, firstWeekday: 6)
+        #expect(sundayFirst.weekdayNames.first == "Sun" && sundayFirst.weeks.count == 6)
+        #expect(sundayFirst.weeks[0].compactMap { $0 }.map { $0.day.components.day } == [1])
+    }
+
+    @Test func drawsThePNG() throws {
+        let months = [CalendarMonth(index: index, row: 0, year: 2025, month: 3, firstWeekday: 0)]
+        var chart = CalendarChart(months: months, title: "A (1)", fonts: FontLocator.sans())
+        chart.scale = 2
+        let image = try GDImage(png: try chart.render().pngData())
+        #expect(image.width == chart.size.width && image.height == chart.size.height)
+        #expect(image.width == (2 * 16 + 7 * 64) * 2)
+    }
+}
