@@ -41,7 +41,7 @@ import Testing
         #expect(sunday.stdout.contains("Sun        Mon") && sunday.stdout.contains("29 × $175"))
         let path = NSTemporaryDirectory() + "staysearch-calendar-\(UUID().uuidString).png"
         let png = try CommandRunner.run(["calendar", "50904", "--month", "2024-07", "--months", "2", "--png", path])
-        #expect(png.status == 0 && png.stdout == "wrote \(path) (1000×408)\n")
+        #expect(png.status == 0 && png.stdout == "wrote \(path) (952×408)\n")   // two 448-pixel months, a 24-pixel gap, 16-pixel margins
         #expect(FileManager.default.fileExists(atPath: path))
     }
 
