@@ -23,8 +23,8 @@ set +o pipefail     # head closes the pipe early on purpose
 zcat Data/antwerp/listings.csv.gz | head -c 6000 > "$out/corpus-csv/seed-listings"
 { printf '\x80'; zcat Data/antwerp/listings.csv.gz | sed -n '2,3p'; zcat Data/antwerp/calendar.csv.gz | sed -n '2,40p'; } > "$out/corpus-csv/seed-both"
 set -o pipefail
-swift build -c release --product staysearch >/dev/null
-for n in 3 10 40; do .build/release/staysearch generate --listings $n --seed $n --days 30 --output "$out/corpus-index/seed-$n.ssx" >/dev/null; done
+swift build -c release --product staysearch --scratch-path "$out/swiftpm" >/dev/null 2>&1
+for n in 3 10 40; do "$out/swiftpm/release/staysearch" generate --listings $n --seed $n --days 30 --output "$out/corpus-index/seed-$n.ssx" >/dev/null; done
 
 for target in csv index; do
   echo "fuzzing $target for $runs inputs"
