@@ -147,7 +147,9 @@ public struct HistogramChart {
         try text.draw(subtitle, x: 16 * s, baseline: 44 * s, size: 9.5, color: Self.muted)
 
         // Count grid and labels.
-        for tick in PriceTicks.ticks(from: 0, to: Double(layout.countAxisMaximum), count: 4) {
+        // Counts are whole: no tick between them.
+        for tick in PriceTicks.ticks(from: 0, to: Double(layout.countAxisMaximum), count: min(4, layout.countAxisMaximum))
+        where tick == tick.rounded() {
             let y = layout.baseline - Int((tick / Double(layout.countAxisMaximum) * Double(layout.baseline - layout.plotTop)).rounded())
             image.line(x1: layout.plotLeft, y1: y, x2: layout.plotRight, y2: y, color: Self.grid, thickness: s)
             let label = Money(minorUnits: Int64(tick) * 100).formatted(showsCents: false).replacingDollar

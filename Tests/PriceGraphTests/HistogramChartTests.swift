@@ -53,6 +53,12 @@ import Testing
         #expect(layout.averageX.map { abs($0 - layout.binsLeft - Int(span * 88 / 200)) <= 1 } == true)
     }
 
+    /// Seen on Albany: with one listing per bin the count axis must not show fractions.
+    @Test func countTicksAreWhole() {
+        #expect(PriceTicks.ticks(from: 0, to: 1, count: 1) == [0, 1])
+        #expect(PriceTicks.ticks(from: 0, to: 3, count: 3) == [0, 1, 2, 3])
+    }
+
     @Test func drawsWithTheBuiltInFontWhenThereIsNoTrueTypeFont() throws {
         let image = try GDImage(png: try chart(scale: 1, fonts: nil).render().pngData())
         #expect(image.width == 800)
