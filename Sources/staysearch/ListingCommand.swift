@@ -17,38 +17,15 @@ struct ListingCommand: ParsableCommand {
     @Argument(help: "The listing id.")
     var id: String
 
-    @Option(help: ArgumentHelp("Check-in date.", valueName: "YYYY-MM-DD"))
-    var checkin: String?
-
-    @Option(help: ArgumentHelp("Check-out date.", valueName: "YYYY-MM-DD"))
-    var checkout: String?
-
-    @Option(parsing: .unconditional, help: "Adults, at least 1.")
-    var adults: Int = 1
-
-    @Option(parsing: .unconditional, help: "Children; they count towards capacity.")
-    var children: Int = 0
-
-    @Option(parsing: .unconditional, help: "Infants, 0 to 5; they do not count towards capacity.")
-    var infants: Int = 0
+    @OptionGroup var stay: StayOptions
 
     func validate() throws {
         guard Int64(id) != nil else { throw ValidationError("'\(id)' is not a listing id (a number)") }
-        do { _ = try stay() } catch { throw ValidationError(error.description) }
-    }
-
-    /// The stay asked for, validated by the same rules as a search.
-    func stay() throws(QueryError) -> SearchQuery {
-        let query = SearchQuery(
-            checkIn: try checkin.map { text throws(QueryError) in try QueryParsing.day(text, field: "checkin") },
-            checkOut: try checkout.map { text throws(QueryError) in try QueryParsing.day(text, field: "checkout") },
-            adults: adults, children: children, infants: infants)
-        try query.validate()
-        return query
+        do { _ = try stay.makeQuery() } catch { throw ValidationError(error.description) }
     }
 
     func run() throws {
-        let stay = try self.stay()
+        let stay = try self.stay.makeQuery()
         let index = try data.loadIndex()
         guard let row = index.row(ofListingID: Int64(id)!) else {
             throw CommandFailure(message: "no listing has id \(id)", code: ExitStatus.badInput)

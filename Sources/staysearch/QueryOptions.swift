@@ -6,20 +6,7 @@ struct QueryOptions: ParsableArguments {
     @Option(help: ArgumentHelp("A city, neighbourhood group or neighbourhood; case and accents do not matter; A/B for B under A.", valueName: "NAME"))
     var region: String?
 
-    @Option(help: ArgumentHelp("Check-in date.", valueName: "YYYY-MM-DD"))
-    var checkin: String?
-
-    @Option(help: ArgumentHelp("Check-out date (the morning after the last night).", valueName: "YYYY-MM-DD"))
-    var checkout: String?
-
-    @Option(parsing: .unconditional, help: "Adults, at least 1.")
-    var adults: Int = 1
-
-    @Option(parsing: .unconditional, help: "Children; they count towards capacity.")
-    var children: Int = 0
-
-    @Option(parsing: .unconditional, help: "Infants, 0 to 5; they do not count towards capacity.")
-    var infants: Int = 0
+    @OptionGroup var stay: StayOptions
 
     @Option(name: .customLong("min-price"), parsing: .unconditional, help: ArgumentHelp("Lowest nightly price, inclusive.", valueName: "AMOUNT"))
     var minimumPrice: String?
@@ -55,16 +42,44 @@ struct QueryOptions: ParsableArguments {
     /// The query these flags describe.
     /// - Throws: ``QueryError`` for a malformed or invalid value.
     func makeQuery() throws(QueryError) -> SearchQuery {
-        let query = SearchQuery(
-            region: region,
-            checkIn: try checkin.map { text throws(QueryError) in try QueryParsing.day(text, field: "checkin") },
-            checkOut: try checkout.map { text throws(QueryError) in try QueryParsing.day(text, field: "checkout") },
-            adults: adults, children: children, infants: infants,
+        var query = try stay.makeQuery()
+        query = SearchQuery(
+            region: region, checkIn: query.checkIn, checkOut: query.checkOut,
+            adults: query.adults, children: query.children, infants: query.infants,
             minimumPrice: try minimumPrice.map { text throws(QueryError) in try QueryParsing.money(text, field: "min price") },
             maximumPrice: try maximumPrice.map { text throws(QueryError) in try QueryParsing.money(text, field: "max price") },
             roomType: roomType, sort: try SortOrder(parsing: sort), limit: limit, offset: offset, bins: bins,
             histogramMinimum: try histogramMinimum.map { text throws(QueryError) in try QueryParsing.money(text, field: "hist min") },
             histogramMaximum: try histogramMaximum.map { text throws(QueryError) in try QueryParsing.money(text, field: "hist max") })
+        try query.validate()
+        return query
+    }
+}
+
+/// The stay: dates and guests. Shared by `search` (through ``QueryOptions``) and `listing`.
+struct StayOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Check-in date.", valueName: "YYYY-MM-DD"))
+    var checkin: String?
+
+    @Option(help: ArgumentHelp("Check-out date (the morning after the last night).", valueName: "YYYY-MM-DD"))
+    var checkout: String?
+
+    @Option(parsing: .unconditional, help: "Adults, at least 1.")
+    var adults: Int = 1
+
+    @Option(parsing: .unconditional, help: "Children; they count towards capacity.")
+    var children: Int = 0
+
+    @Option(parsing: .unconditional, help: "Infants, 0 to 5; they do not count towards capacity.")
+    var infants: Int = 0
+
+    /// A query of just this stay, validated by the rules of a search.
+    /// - Throws: ``QueryError`` for a malformed or invalid value.
+    func makeQuery() throws(QueryError) -> SearchQuery {
+        let query = SearchQuery(
+            checkIn: try checkin.map { text throws(QueryError) in try QueryParsing.day(text, field: "checkin") },
+            checkOut: try checkout.map { text throws(QueryError) in try QueryParsing.day(text, field: "checkout") },
+            adults: adults, children: children, infants: infants)
         try query.validate()
         return query
     }
