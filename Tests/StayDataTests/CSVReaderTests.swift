@@ -1,4 +1,5 @@
-import StayData
+@testable import StayData
+import StaySearch
 import StaySearchTestSupport
 import Testing
 
@@ -80,5 +81,22 @@ func parse(_ text: String, chunkSize: Int = 1 << 20, piece: Int = 1 << 20) throw
         }
         #expect(try parse(text, chunkSize: chunkSize, piece: piece) == parse(text))
         #expect(try parse(text).count == 300 - blankLines)
+    }
+}
+
+@Suite struct DateCacheTests {
+    /// The cached parser agrees with the plain one on every date of several years and on near misses.
+    @Test func agreesWithThePlainParser() {
+        var cache = DateCache()
+        func parse(_ text: String) -> Day? { Array(text.utf8).withUnsafeBufferPointer { cache.day($0) } }
+        var day = Day(iso: "2023-12-25")!
+        while day < Day(iso: "2025-03-10")! {
+            #expect(parse(day.description) == day)
+            day = day.advanced(by: 1)
+        }
+        for text in ["2024-02-29", "2023-02-29", "2024-02-30", "2024-04-31", "2024-04-00", "2024-13-01", "2024-4-01", "2024-04-1x",
+                     "2024/04/01", "20240401", "2024-04-011", "2024-02-28", "2024-12-31", "2025-01-01"] {
+            #expect(parse(text) == Day(iso: text), "\(text)")
+        }
     }
 }

@@ -1,3 +1,5 @@
+import StaySearch
+
 /// Parsing numbers straight from CSV field bytes, without making strings.
 enum FieldParsing {
     /// A whole number with an optional leading `-`; nil for anything else or on overflow.
@@ -89,3 +91,36 @@ enum FieldParsing {
         return bytes.count > 40 ? text + "…" : text
     }
 }
+
+/// Parses ISO dates fast when consecutive ones share their year and month, as calendar rows do:
+/// the `YYYY-MM-` prefix is compared as one 8-byte word and only the day is parsed.
+struct DateCache {
+    private var prefix: UInt64 = 0
+    private var monthStart = Day(daysSinceEpoch: 0)
+    private var monthLength = 0
+
+    /// The date in `bytes` (`YYYY-MM-DD`), or nil when it is not a valid date.
+    mutating func day(_ bytes: UnsafeBufferPointer<UInt8>) -> Day? {
+        guard bytes.count == 10 else { return nil }
+        let word = UnsafeRawPointer(bytes.baseAddress!).loadUnaligned(as: UInt64.self)
+        if word != prefix || monthLength == 0 {
+            var year = 0, month = 0
+            for index in 0..<7 {
+                if index == 4 { guard bytes[4] == UInt8(ascii: "-") else { return nil }; continue }
+                let digit = bytes[index] &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                if index < 4 { year = year * 10 + Int(digit) } else { month = month * 10 + Int(digit) }
+            }
+            guard bytes[7] == UInt8(ascii: "-"), let first = Day(year: year, month: month, day: 1) else { return nil }
+            prefix = word
+            monthStart = first
+            monthLength = Day.length(ofMonth: month, in: year)
+        }
+        let tens = bytes[8] &- UInt8(ascii: "0"), ones = bytes[9] &- UInt8(ascii: "0")
+        guard tens < 10, ones < 10 else { return nil }
+        let day = Int(tens) * 10 + Int(ones)
+        guard day >= 1, day <= monthLength else { return nil }
+        return monthStart.advanced(by: day - 1)
+    }
+}
+

@@ -212,6 +212,7 @@ public struct InsideAirbnbLoader {
         var lastHandle: IndexBuilder.ListingHandle?
         var columns: CalendarColumns?
         var loaded = 0
+        var dates = DateCache()
         try forEachRecord(path: path, source: source, required: Self.requiredCalendarColumns, fileIndex: fileIndex, state: &state) {
             header, record, state throws(DataError) in
             let column = columns ?? CalendarColumns(header: header)
@@ -230,7 +231,7 @@ public struct InsideAirbnbLoader {
                                   "calendar row for listing \(id), which is not among the loaded listings")
             }
             let dateBytes = record.bytes(at: column.date)
-            guard let day = Day(isoASCII: dateBytes) else {
+            guard let day = dates.day(dateBytes) else {
                 return try reject(&state, fileIndex: fileIndex, line: line, .badDate,
                                   "listing \(id): date '\(FieldParsing.excerpt(dateBytes))' is not a date (YYYY-MM-DD)")
             }
@@ -247,13 +248,13 @@ public struct InsideAirbnbLoader {
                 return try reject(&state, fileIndex: fileIndex, line: line, .badAvailability,
                                   "listing \(id) on \(day): available '\(FieldParsing.excerpt(availableBytes))' is not t or f")
             }
-            var price: Money?
+            var price: Int64 = -1
             if let position = column.price, !record.isEmpty(at: position) {
                 guard let parsed = Money(parsingASCII: record.bytes(at: position)), parsed <= IndexBuilder.largestPrice else {
                     return try reject(&state, fileIndex: fileIndex, line: line, .badPrice,
                                       "listing \(id) on \(day): price '\(FieldParsing.excerpt(record.bytes(at: position)))' is not an amount such as $70.00 (up to $21,474,836.47)")
                 }
-                price = parsed
+                price = parsed.minorUnits
             }
             var minimum: Int32?
             var maximum: Int32?
@@ -271,9 +272,9 @@ public struct InsideAirbnbLoader {
                                       "listing \(id) on \(day): maximum_nights '\(FieldParsing.excerpt(record.bytes(at: position)))' is not a count")
                 }
             }
-            state.builder.addNight(
-                CalendarNight(day: day, isAvailable: isAvailable, price: price, minimumNights: minimum, maximumNights: maximum),
-                to: handle, origin: UInt64(fileIndex) << 40 | UInt64(line))
+            state.builder.addNight(to: handle, day: day, isAvailable: isAvailable, priceMinorUnits: price,
+                                   minimumNights: minimum ?? -1, maximumNights: maximum ?? -1,
+                                   origin: UInt64(fileIndex) << 40 | UInt64(line))
             loaded += 1
         }
         state.report.files[fileIndex].loaded += loaded

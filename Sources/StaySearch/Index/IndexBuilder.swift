@@ -56,10 +56,20 @@ public struct IndexBuilder {
     ///   - origin: any value that says where the night came from (a file and line); reported back
     ///     by ``build()`` when this night repeats an earlier night's date.
     public mutating func addNight(_ night: CalendarNight, to listing: ListingHandle, origin: UInt64 = 0) {
+        addNight(to: listing, day: night.day, isAvailable: night.isAvailable, priceMinorUnits: night.price?.minorUnits ?? -1,
+                 minimumNights: night.minimumNights ?? -1, maximumNights: night.maximumNights ?? -1, origin: origin)
+    }
+
+    /// Adds one calendar night from raw values, for importers that add millions: -1 stands for a
+    /// missing price, minimum or maximum (the listing's own then applies).
+    public mutating func addNight(
+        to listing: ListingHandle, day: Day, isAvailable: Bool, priceMinorUnits: Int64, minimumNights: Int32,
+        maximumNights: Int32, origin: UInt64
+    ) {
         nights.append(PackedNight(
-            listing: listing.position, day: night.day.daysSinceEpoch, price: night.price?.minorUnits ?? -1,
-            minimum: night.minimumNights ?? -1, maximum: night.maximumNights ?? -1, origin: origin,
-            isAvailable: night.isAvailable))
+            origin: origin, listing: listing.position, day: day.daysSinceEpoch,
+            price: priceMinorUnits < 0 ? -1 : IndexBuilder.storedPrice(minorUnits: priceMinorUnits),
+            minimum: minimumNights, maximum: maximumNights, isAvailable: isAvailable))
     }
 
     /// Freezes everything added into an index.
@@ -115,7 +125,7 @@ public struct IndexBuilder {
                 previousDay = night.day
                 rowNights.append(CalendarNight(
                     day: Day(daysSinceEpoch: night.day), isAvailable: night.isAvailable,
-                    price: night.price >= 0 ? Money(minorUnits: night.price) : nil,
+                    price: night.price >= 0 ? Money(minorUnits: Int64(night.price)) : nil,
                     minimumNights: night.minimum >= 0 ? night.minimum : nil,
                     maximumNights: night.maximum >= 0 ? night.maximum : nil))
             }
@@ -198,14 +208,15 @@ extension IndexBuilder {
     }
 }
 
-/// A night as the builder keeps it until ``IndexBuilder/build()``.
+/// A night as the builder keeps it until ``IndexBuilder/build()``: 32 bytes.
 private struct PackedNight {
+    var origin: UInt64
     var listing: Int32
     var day: Int32
-    var price: Int64
+    /// Minor units, clamped as the index stores them, or -1.
+    var price: Int32
     var minimum: Int32
     var maximum: Int32
-    var origin: UInt64
     var isAvailable: Bool
 }
 
