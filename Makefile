@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN := .build/release/staysearch
 
-.PHONY: deps build release demo test clean
+.PHONY: deps build release demo test bench clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -22,6 +22,10 @@ demo: release
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+
+# The package-benchmark suite (its own package in Benchmarks/; about two minutes to build).
+bench: deps
+	cd Benchmarks && $(SWIFT) package --allow-writing-to-directory .benchmarkBaselines/ benchmark
 
 clean:
 	rm -rf .build

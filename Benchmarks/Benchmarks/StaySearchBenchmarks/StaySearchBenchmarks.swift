@@ -1,0 +1,76 @@
+import Benchmark
+import Foundation
+import StayData
+import StaySearch
+
+/// Generated data, made once per process before any measurement.
+enum Fixture {
+    /// Listings in the search benchmarks (STAYSEARCH_BENCH_LISTINGS, default 100,000).
+    static let listingCount = Int(ProcessInfo.processInfo.environment["STAYSEARCH_BENCH_LISTINGS"] ?? "") ?? 100_000
+    static let dataset = SyntheticDataset(listingCount: listingCount, seed: 1)
+    static let index = dataset.makeIndex()
+    static let indexPath: String = {
+        let path = NSTemporaryDirectory() + "staysearch-bench-\(getpid()).ssx"
+        try! IndexFileWriter.save(index, to: path)
+        return path
+    }()
+    static let csvFolders: [DatasetFolder] = {
+        let directory = NSTemporaryDirectory() + "staysearch-bench-csv-\(getpid())"
+        return try! InsideAirbnbWriter.write(SyntheticDataset(listingCount: 2_000, seed: 2), to: directory)
+            .map { try! DatasetFolder(argument: $0) }
+    }()
+
+    static let checkIn = Day(iso: "2025-07-10")!
+    /// The query mix of issue 5, on the generator's cities.
+    static let queries: [(name: String, query: SearchQuery)] = [
+        ("RegionOnly", SearchQuery(region: "Zürich")),
+        ("Dates", SearchQuery(region: "São Paulo", checkIn: checkIn, checkOut: checkIn.advanced(by: 3))),
+        ("DatesGuestsPrice", SearchQuery(region: "Antwerp", checkIn: checkIn, checkOut: checkIn.advanced(by: 4), adults: 2,
+                                         children: 1, minimumPrice: Money(major: 60), maximumPrice: Money(major: 200))),
+        ("NoRegion", SearchQuery(checkIn: checkIn, checkOut: checkIn.advanced(by: 2), adults: 2)),
+        ("LongStay", SearchQuery(region: "Kraków", checkIn: checkIn, checkOut: checkIn.advanced(by: 28))),
+        ("NarrowPrice", SearchQuery(region: "São Paulo", minimumPrice: Money(major: 50), maximumPrice: Money(major: 55))),
+        ("WidePrice", SearchQuery(region: "Zürich/Kreis 1", checkIn: checkIn, checkOut: checkIn.advanced(by: 5),
+                                  minimumPrice: Money(major: 0), maximumPrice: Money(major: 5_000))),
+    ]
+}
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(metrics: [.wallClock, .mallocCountTotal, .instructions], maxDuration: .seconds(3))
+
+    for (name, query) in Fixture.queries {
+        Benchmark("Search.\(name)") { benchmark in
+            let index = Fixture.index
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations { blackHole(try! index.search(query)) }
+        }
+    }
+    Benchmark("HistogramOnly") { benchmark in
+        let index = Fixture.index
+        let query = SearchQuery(region: "São Paulo", checkIn: Fixture.checkIn, checkOut: Fixture.checkIn.advanced(by: 3), limit: 0)
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { blackHole(try! index.search(query)) }
+    }
+    Benchmark("TopKOnly") { benchmark in
+        let index = Fixture.index
+        let query = SearchQuery(region: "São Paulo", checkIn: Fixture.checkIn, checkOut: Fixture.checkIn.advanced(by: 3),
+                                bins: 1, histogramMinimum: Money(major: 0), histogramMaximum: Money(major: 1_000))
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { blackHole(try! index.search(query)) }
+    }
+    Benchmark("LoadIndex", configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(3))) { benchmark in
+        let path = Fixture.indexPath
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { blackHole(try! IndexFileReader.load(from: path)) }
+    }
+    Benchmark("BuildIndex10k", configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(5))) { benchmark in
+        let dataset = SyntheticDataset(listingCount: 10_000, seed: 3)
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { blackHole(dataset.makeIndex()) }
+    }
+    Benchmark("ImportCSV2k", configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(5))) { benchmark in
+        let folders = Fixture.csvFolders
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { blackHole(try! InsideAirbnbLoader().loadIndex(from: folders)) }
+    }
+}
