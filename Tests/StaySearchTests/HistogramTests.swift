@@ -1,4 +1,5 @@
-import StaySearch
+@testable import StaySearch
+import StaySearchTestSupport
 import Testing
 
 @Suite struct HistogramTests {
@@ -40,5 +41,30 @@ import Testing
         let flat = histogram([5_000, 5_000], bins: 5)
         #expect(flat.lo == Money(major: 50) && flat.hi == Money(major: 51))
         #expect(flat.counts == [2, 0, 0, 0, 0])
+    }
+
+    /// The large-input paths (radix selection above 4,096 values, division-free binning) against a sort
+    /// and plain division, on random values of several spreads, including many equal values.
+    @Test func largeInputsMatchSortingAndDivision() {
+        var random = SeededGenerator(seed: 5)
+        for round in 0..<12 {
+            let count = [5_000, 20_000, 100_000][round % 3]
+            let spread: Int64 = [3, 50_000, 2_000_000_000_000][round % 4 == 3 ? 2 : round % 3]
+            let base = Int64.random(in: 0...1_000_000, using: &random)
+            let values = (0..<count).map { _ in base + Int64.random(in: 0...spread, using: &random) }
+            let sorted = values.sorted()
+            for rank in [0, count / 2, count * 95 / 100, count - 1] {
+                var copy = values
+                let found = copy.withUnsafeMutableBufferPointer { Selection.element(atRank: rank, in: $0) }
+                #expect(found == sorted[rank])
+            }
+            let bins = Int.random(in: 1...1_000, using: &random)
+            let low = sorted[count / 10]
+            let width = max(1, sorted[count * 9 / 10] - low)
+            let binning = ExactBinning(low: low, width: width, bins: bins)
+            for value in values where value >= low && value <= low + width {
+                #expect(binning.bin(of: value) == Int(min((value - low) * Int64(bins) / width, Int64(bins) - 1)))
+            }
+        }
     }
 }

@@ -21,6 +21,9 @@ struct BoundedHeap<Element: Comparable> {
         }
     }
 
+    /// The largest kept element once `capacity` elements are kept; nil before.
+    var largestWhenFull: Element? { storage.count == capacity && capacity > 0 ? storage[0] : nil }
+
     /// The kept elements, smallest first.
     func sorted() -> [Element] { storage.sorted() }
 

@@ -30,14 +30,15 @@ extension ListingIndex {
             }
         }
 
-        var scan = Scan(index: self, query: query, roomCode: roomCode)
+        var scan = Scan(index: self, query: query, roomCode: roomCode,
+                        rowCount: ranges.reduce(0) { $0 + $1.count })
+        defer { scan.values.deallocate() }
         for range in ranges { scan.visit(range) }
 
         let nights = Int64(query.nights ?? 1)
-        var values = scan.values
         let histogram = PriceHistogram.make(
-            values: &values, sum: scan.valueSum, nights: nights, bins: query.bins,
-            lo: query.histogramMinimum, hi: query.histogramMaximum)
+            values: UnsafeMutableBufferPointer(rebasing: scan.values[0..<scan.valueCount]), sum: scan.valueSum,
+            nights: nights, bins: query.bins, lo: query.histogramMinimum, hi: query.histogramMaximum)
         let page = scan.page.sorted().dropFirst(query.offset)
         let matches = page.map { ranked in
             match(row: Int(ranked.row), value: ranked.value, nights: query.nights)
@@ -75,15 +76,22 @@ private struct Scan {
     let lowestValue: Int64
     let highestValue: Int64
 
-    var values: [Int64] = []
+    /// The values of the rows that pass every filter but price, room for every row visited.
+    let values: UnsafeMutableBufferPointer<Int64>
+    var valueCount = 0
     var valueSum: Int128 = 0
+    /// The sum of the current block's values (a block's at most 4,096 values cannot overflow it).
+    var blockSum: Int64 = 0
     var total = 0
     var page: BoundedHeap<RankedRow>
+    /// The sort key a row must not exceed to enter the full page; `Int64.max` until it is full.
+    var pageCutoff = Int64.max
     var block: [UInt64]
 
     static let blockWords = 64
 
-    init(index: ListingIndex, query: SearchQuery, roomCode: Int) {
+    init(index: ListingIndex, query: SearchQuery, roomCode: Int, rowCount: Int) {
+        values = .allocate(capacity: max(1, rowCount))
         self.index = index
         self.guests = query.guests
         self.roomCode = roomCode
@@ -128,6 +136,8 @@ private struct Scan {
                     bits &= bits &- 1
                 }
             }
+            valueSum += Int128(blockSum)
+            blockSum = 0
             word = blockEnd
         }
     }
@@ -166,13 +176,15 @@ private struct Scan {
         } else {
             value = Int64(index.basePrices[row])
         }
-        values.append(value)
-        valueSum += Int128(value)
+        values[valueCount] = value
+        valueCount &+= 1
+        blockSum &+= value
         guard value >= lowestValue, value <= highestValue else { return }
-        total += 1
-        guard pageSize > 0 else { return }
-        let ranked = RankedRow(key: key(row: row, value: value), id: index.ids[row], row: Int32(row), value: value)
-        page.offer(ranked)
+        total &+= 1
+        let key = key(row: row, value: value)
+        guard key <= pageCutoff, pageSize > 0 else { return }
+        page.offer(RankedRow(key: key, id: index.ids[row], row: Int32(row), value: value))
+        if let worst = page.largestWhenFull { pageCutoff = worst.key }
     }
 
     private func key(row: Int, value: Int64) -> Int64 {

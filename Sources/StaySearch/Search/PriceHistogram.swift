@@ -38,9 +38,20 @@ public struct PriceHistogram: Sendable, Equatable {
     /// Default bounds: lo is the lowest nightly price rounded down to a whole unit; hi is the
     /// nearest-rank 95th percentile nightly price rounded up to a whole unit, and at least lo + 1.
     /// - Parameter values: reordered in place.
-    /// - Complexity: O(*m*) on average for *m* values.
+    /// - Complexity: O(*m*) for *m* values.
     public static func make(
         values: inout [Int64], sum: Int128, nights: Int64, bins: Int, lo requestedLo: Money?, hi requestedHi: Money?
+    ) -> PriceHistogram {
+        values.withUnsafeMutableBufferPointer { buffer in
+            make(values: buffer, sum: sum, nights: nights, bins: bins, lo: requestedLo, hi: requestedHi)
+        }
+    }
+
+    /// Bins `values` (totals over `nights` nights, in minor units, none negative); see the array form.
+    /// - Parameter values: reordered in place.
+    public static func make(
+        values: UnsafeMutableBufferPointer<Int64>, sum: Int128, nights: Int64, bins: Int, lo requestedLo: Money?,
+        hi requestedHi: Money?
     ) -> PriceHistogram {
         let unit = nights * 100
         var lo = requestedLo?.minorUnits ?? 0
@@ -53,42 +64,96 @@ public struct PriceHistogram: Sendable, Equatable {
                 hi = lo + 100
             } else {
                 let rank = (defaultHighPercentile * values.count + 99) / 100 - 1
-                let cut = values.withUnsafeMutableBufferPointer { Selection.element(atRank: rank, in: $0) }
+                let cut = Selection.element(atRank: rank, in: values)
                 hi = (cut + unit - 1) / unit * 100
             }
             if hi <= lo { hi = lo + 100 }
         } else if requestedLo == nil, lo >= hi {
             lo = max(0, hi - 100)
         }
-        var counts = [Int](repeating: 0, count: bins)
-        var underflow = 0
-        var overflow = 0
+        var counts = [Int](repeating: 0, count: bins + 2)   // then underflow, overflow
         let low = lo * nights
         let high = hi * nights
-        let width = (hi - lo) * nights
-        let binCount = Int64(bins)
-        for value in values {
-            if value < low {
-                underflow += 1
-            } else if value > high {
-                overflow += 1
-            } else {
-                counts[Int(min((value - low) * binCount / width, binCount - 1))] += 1
+        let binning = ExactBinning(low: low, width: (hi - lo) * nights, bins: bins)
+        counts.withUnsafeMutableBufferPointer { counts in
+            for value in values {
+                let slot = value < low ? bins : value > high ? bins + 1 : binning.bin(of: value)
+                counts[slot] += 1
             }
         }
         let covered = Int128(values.count) * Int128(nights)
         let average = values.isEmpty ? nil : Money(minorUnits: Int64((2 * sum + covered) / (2 * covered)))
         return PriceHistogram(
-            lo: Money(minorUnits: lo), hi: Money(minorUnits: hi), counts: counts, underflow: underflow,
-            overflow: overflow, count: values.count, averageNightlyPrice: average)
+            lo: Money(minorUnits: lo), hi: Money(minorUnits: hi), counts: Array(counts[0..<bins]), underflow: counts[bins],
+            overflow: counts[bins + 1], count: values.count, averageNightlyPrice: average)
+    }
+}
+
+/// ⌊(*v* − low) · bins / width⌋ capped at the last bin, exactly, without a division per value: a
+/// floating-point estimate corrected by one integer comparison each way.
+struct ExactBinning {
+    let low: Int64
+    let width: Int64
+    let bins: Int64
+    let scale: Double
+
+    init(low: Int64, width: Int64, bins: Int) {
+        self.low = low
+        self.width = width
+        self.bins = Int64(bins)
+        scale = Double(bins) / Double(width)
+    }
+
+    /// The bin of `value`, for low ≤ value ≤ low + width.
+    @inline(__always)
+    func bin(of value: Int64) -> Int {
+        let offset = value &- low
+        let scaled = offset &* bins
+        var bin = Int64(Double(offset) * scale)
+        if bin &* width > scaled { bin &-= 1 } else if (bin &+ 1) &* width <= scaled { bin &+= 1 }
+        return Int(min(bin, bins &- 1))
     }
 }
 
 /// Finding the k-th smallest value without sorting everything.
 enum Selection {
-    /// The value that would be at `rank` if `values` were sorted ascending; reorders `values`.
-    /// - Complexity: O(*n*) on average.
+    /// The value that would be at `rank` if `values` were sorted ascending; may reorder `values`.
+    ///
+    /// Large inputs are narrowed first by one counting pass over the top bits (a radix step), so
+    /// that only the values sharing the answer's bucket are selected among.
+    /// - Complexity: O(*n*).
     static func element(atRank rank: Int, in values: UnsafeMutableBufferPointer<Int64>) -> Int64 {
+        guard values.count > 4_096 else { return quickSelect(atRank: rank, in: values) }
+        var smallest = Int64.max
+        var largest = Int64.min
+        for value in values {
+            smallest = min(smallest, value)
+            largest = max(largest, value)
+        }
+        let span = UInt64(bitPattern: largest &- smallest)
+        let bucketBits = 16
+        let shift = max(0, 64 - span.leadingZeroBitCount - bucketBits)
+        var counts = [Int32](repeating: 0, count: 1 << bucketBits)
+        counts.withUnsafeMutableBufferPointer { counts in
+            for value in values { counts[Int(UInt64(bitPattern: value &- smallest) >> UInt64(shift))] &+= 1 }
+        }
+        var bucket = 0
+        var below = 0
+        while below + Int(counts[bucket]) <= rank {
+            below += Int(counts[bucket])
+            bucket += 1
+        }
+        var members = [Int64]()
+        members.reserveCapacity(Int(counts[bucket]))
+        for value in values where Int(UInt64(bitPattern: value &- smallest) >> UInt64(shift)) == bucket {
+            members.append(value)
+        }
+        return members.withUnsafeMutableBufferPointer { quickSelect(atRank: rank - below, in: $0) }
+    }
+
+    /// Hoare-partition quickselect with a median-of-three pivot; reorders `values`.
+    /// - Complexity: O(*n*) on average.
+    static func quickSelect(atRank rank: Int, in values: UnsafeMutableBufferPointer<Int64>) -> Int64 {
         var low = 0
         var high = values.count - 1
         while low < high {

@@ -1,0 +1,465 @@
+#!/usr/bin/env python3
+"""staysearch side by side with DuckDB and SQLite on the same generated Inside Airbnb data.
+
+One run: generate the data (`staysearch generate --format insideairbnb`), import it into a staysearch
+index, load the same CSV files into DuckDB and SQLite with the schema a user would write, run one query
+mix through `staysearch batch` and through SQL that follows SPEC.md, check that every engine gives the
+same answer to every query (total, ids in order, histogram), and print one table.
+
+Each engine runs in its own child process, so that its peak memory (max RSS) is its own.
+Run it through run.sh, which makes the virtual environment with the Python packages.
+
+usage: peers.py [--listings N] [--queries Q] [--seed S] [--engines staysearch,duckdb,sqlite] [--work DIR]
+"""
+import argparse
+import json
+import os
+import random
+import resource
+import shutil
+import subprocess
+import sys
+import time
+import unicodedata
+from datetime import date, timedelta
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+BINARY = os.path.join(ROOT, ".build", "release", "staysearch")
+FIRST_DAY = date(2025, 6, 1)  # the generator's first calendar day
+DAYS = 365
+BINS = 30
+HIGH_PERCENTILE = 95
+
+# ---------------------------------------------------------------------------------------------
+# The query mix
+
+
+KINDS = ["region", "dates", "dates_guests_price", "no_region", "long_stay", "narrow_price", "wide_price"]
+
+
+def make_queries(count, seed, regions):
+    """`count` queries, the kinds in turn, each with the default histogram (30 bins) and the top 20."""
+    rng = random.Random(seed)
+    cities = [r for r in regions if r["level"] == "city"]
+    queries = []
+    for number in range(count):
+        kind = KINDS[number % len(KINDS)]
+        q = {}
+        if kind != "no_region":
+            # Cities often, then any city, group or neighbourhood; sometimes typed without accents.
+            pool = cities if rng.random() < 0.4 else regions
+            name = rng.choice(pool)["name"]
+            q["region"] = fold(name) if rng.random() < 0.2 else name
+        if kind != "region":
+            nights = rng.choice([14, 21, 28]) if kind == "long_stay" else rng.choice([1, 2, 3, 4, 5, 7])
+            checkin = FIRST_DAY + timedelta(days=rng.randrange(DAYS - nights))
+            q["checkin"] = checkin.isoformat()
+            q["checkout"] = (checkin + timedelta(days=nights)).isoformat()
+        q["adults"] = rng.choice([1, 2, 2, 2, 3, 4])
+        if kind == "dates_guests_price":
+            if rng.random() < 0.5:
+                q["children"] = rng.choice([1, 2])
+            low = rng.choice([0, 50, 80, 100])
+            q["min_price"], q["max_price"] = low, low + rng.choice([50, 100, 200])
+            if rng.random() < 0.3:
+                q["room_type"] = rng.choice(["Entire home/apt", "Private room"])
+        elif kind == "narrow_price":
+            low = rng.choice([60, 80, 100, 120, 150])
+            q["min_price"], q["max_price"] = low, low + 10
+        elif kind == "wide_price":
+            q["min_price"], q["max_price"] = 0, rng.choice([500, 1000, 5000])
+        q["sort"] = rng.choice(["price", "price", "price-desc", "rating", "reviews"])
+        q["limit"] = 20
+        q["_kind"] = kind
+        queries.append(q)
+    return queries
+
+
+def fold(text):
+    """Folds a name as staysearch matches regions: lower case, no diacritics, ß ø æ … spelled out."""
+    spelled = {"ß": "ss", "ø": "o", "æ": "ae", "œ": "oe", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "ı": "i",
+               "ħ": "h", "ŧ": "t", "ŀ": "l", "ĸ": "k", "ŋ": "n"}
+    out = []
+    for ch in unicodedata.normalize("NFD", text).lower():
+        if unicodedata.category(ch) in ("Mn", "Me", "Mc"):
+            continue
+        out.append(spelled.get(ch, ch))
+    return " ".join("".join(out).split())
+
+
+# ---------------------------------------------------------------------------------------------
+# The SQL engines (one code path; the dialects differ only in the load step)
+
+
+class SQLEngine:
+    """Runs the query mix on a DB-API connection whose tables `listings` and `calendar` are loaded."""
+
+    def __init__(self, connection, names):
+        self.db = connection
+        self.names = names  # region names present in the data (city, group, neighbourhood)
+
+    def execute(self, sql, parameters=()):
+        return self.db.execute(sql, parameters).fetchall()
+
+    def region_condition(self, region):
+        """Matches SPEC.md: a name matches a city, neighbourhood group or neighbourhood, ignoring case and
+        diacritics; resolved to the stored spellings first, as an app's region picker would."""
+        key = fold(region)
+        spellings = sorted({name for name in self.names if fold(name) == key})
+        if not spellings:
+            raise ValueError(f"unknown region {region!r}")
+        marks = ", ".join("?" for _ in spellings)
+        return f"(l.city IN ({marks}) OR l.grp IN ({marks}) OR l.hood IN ({marks}))", spellings * 3
+
+    def answer(self, q):
+        conditions, parameters = ["l.accommodates >= ?"], [q.get("adults", 1) + q.get("children", 0)]
+        if "region" in q:
+            condition, values = self.region_condition(q["region"])
+            conditions.append(condition)
+            parameters += values
+        if "room_type" in q:
+            conditions.append("l.room_type = ?")
+            parameters.append(q["room_type"])
+        where = " AND ".join(conditions)
+        if "checkin" in q:
+            checkin, checkout = date.fromisoformat(q["checkin"]), date.fromisoformat(q["checkout"])
+            nights = (checkout - checkin).days
+            # Every night in [checkin, checkout) in the calendar, available and priced (the calendar's
+            # price, else the listing's); the stay rules of the check-in night allow `nights`.
+            matches = f"""
+                SELECT l.id AS id, SUM(COALESCE(c.price, l.price)) AS total, l.rating AS rating, l.reviews AS reviews
+                FROM listings l JOIN calendar c ON c.listing_id = l.id
+                WHERE {where} AND c.date >= ? AND c.date < ?
+                GROUP BY l.id, l.rating, l.reviews, l.minimum_nights, l.maximum_nights
+                HAVING COUNT(*) = ?
+                   AND MIN(CASE WHEN c.available AND COALESCE(c.price, l.price) IS NOT NULL THEN 1 ELSE 0 END) = 1
+                   AND ? >= COALESCE(MAX(CASE WHEN c.date = ? THEN c.minimum_nights END), l.minimum_nights, 1)
+                   AND ? <= COALESCE(MAX(CASE WHEN c.date = ? THEN c.maximum_nights END), l.maximum_nights, 2147483647)
+            """
+            parameters += [self.day(checkin), self.day(checkout), nights,
+                           nights, self.day(checkin), nights, self.day(checkin)]
+        else:
+            nights = 1
+            matches = f"""
+                SELECT l.id AS id, l.base_price AS total, l.rating AS rating, l.reviews AS reviews
+                FROM listings l WHERE {where} AND l.base_price IS NOT NULL
+            """
+        self.db.execute("DROP TABLE IF EXISTS m")
+        self.db.execute(f"CREATE TEMP TABLE m AS {matches}", parameters)
+        count, low_total, total_sum = self.execute("SELECT COUNT(*), MIN(total), SUM(total) FROM m")[0]
+        unit = nights * 100
+        # The histogram's bounds: lo the lowest nightly price rounded down to a whole unit, hi the
+        # nearest-rank 95th percentile rounded up (at least lo + 1); both in cents.
+        if count == 0:
+            lo, hi = 0, 100
+        else:
+            lo = low_total // unit * 100
+            rank = (HIGH_PERCENTILE * count + 99) // 100 - 1
+            cut = self.execute("SELECT total FROM m ORDER BY total LIMIT 1 OFFSET ?", (rank,))[0][0]
+            hi = max((cut + unit - 1) // unit * 100, lo + 100)
+        low, high, width = lo * nights, hi * nights, (hi - lo) * nights
+        counts, underflow, overflow = [0] * BINS, 0, 0
+        for bin_, n in self.execute(f"""
+                SELECT CASE WHEN total < ? THEN -1 WHEN total > ? THEN -2
+                            ELSE {self.bin_of_total} END AS b, COUNT(*)
+                FROM m GROUP BY b""", (low, high, low, width)):
+            if bin_ == -1:
+                underflow = n
+            elif bin_ == -2:
+                overflow = n
+            else:
+                counts[int(bin_)] = n
+        average = None if count == 0 else (2 * int(total_sum) + count * nights) // (2 * count * nights)
+        histogram = {"lo": lo, "hi": hi, "counts": counts, "underflow": underflow, "overflow": overflow,
+                     "count": count, "average": average}
+        # The page: the price range on the nightly price, exactly (min × nights ≤ total ≤ max × nights).
+        price, price_parameters = "1 = 1", []
+        if "min_price" in q:
+            price += " AND total >= ?"
+            price_parameters.append(q["min_price"] * 100 * nights)
+        if "max_price" in q:
+            price += " AND total <= ?"
+            price_parameters.append(q["max_price"] * 100 * nights)
+        total = self.execute(f"SELECT COUNT(*) FROM m WHERE {price}", price_parameters)[0][0]
+        order = {
+            "price": "total ASC, id ASC",
+            "price-desc": "total DESC, id ASC",
+            "rating": "rating IS NULL, rating DESC, reviews DESC, id ASC",
+            "reviews": "reviews DESC, id ASC",
+        }[q.get("sort", "price")]
+        ids = [str(row[0]) for row in self.execute(
+            f"SELECT id FROM m WHERE {price} ORDER BY {order} LIMIT ? OFFSET ?",
+            price_parameters + [q.get("limit", 20), q.get("offset", 0)])]
+        return {"total": total, "ids": ids, "histogram": histogram}
+
+
+def csv_folders(data):
+    """The (city, folder) pairs of a generated data folder, from the generator's `CITY=DIR` lines."""
+    with open(os.path.join(data, "folders.txt"), encoding="utf-8") as f:
+        return [tuple(line.rstrip("\n").split("=", 1)) for line in f if "=" in line]
+
+
+def load_duckdb(data, database):
+    import duckdb
+    db = duckdb.connect(database)
+    money = "CAST(round(CAST(replace(replace({0}, '$', ''), ',', '') AS DECIMAL(18, 2)) * 100) AS BIGINT)"
+    db.execute("""CREATE TABLE listings (id BIGINT PRIMARY KEY, city VARCHAR, grp VARCHAR, hood VARCHAR,
+                  room_type VARCHAR, accommodates INTEGER, price BIGINT, minimum_nights INTEGER,
+                  maximum_nights INTEGER, reviews INTEGER, rating DOUBLE, base_price BIGINT)""")
+    db.execute("""CREATE TABLE calendar (listing_id BIGINT, date DATE, available BOOLEAN, price BIGINT,
+                  minimum_nights INTEGER, maximum_nights INTEGER)""")
+    for city, folder in csv_folders(data):
+        db.execute(f"""INSERT INTO listings SELECT id, ?, NULLIF(neighbourhood_group_cleansed, ''),
+                       neighbourhood_cleansed, room_type, accommodates, {money.format('price')}, minimum_nights,
+                       maximum_nights, number_of_reviews, review_scores_rating, NULL
+                       FROM read_csv(?, header = true, delim = ',', quote = '"', escape = '"',
+                                     types = {{'id': 'BIGINT', 'price': 'VARCHAR',
+                                               'neighbourhood_group_cleansed': 'VARCHAR'}})""",
+                   (city, os.path.join(folder, "listings.csv")))
+        db.execute(f"""INSERT INTO calendar SELECT listing_id, date, available = 't', {money.format('price')},
+                       minimum_nights, maximum_nights
+                       FROM read_csv(?, header = true, delim = ',', quote = '"', escape = '"',
+                                     columns = {{'listing_id': 'BIGINT', 'date': 'DATE', 'available': 'VARCHAR',
+                                                 'price': 'VARCHAR', 'adjusted_price': 'VARCHAR',
+                                                 'minimum_nights': 'INTEGER', 'maximum_nights': 'INTEGER'}})""",
+                   (os.path.join(folder, "calendar.csv"),))
+    # The price without dates: the listing's, else its first priced night.
+    db.execute("""UPDATE listings SET base_price = COALESCE(listings.price, f.first_price)
+                  FROM (SELECT listing_id, arg_min(price, date) FILTER (WHERE price IS NOT NULL) AS first_price
+                        FROM calendar GROUP BY listing_id) f
+                  WHERE f.listing_id = listings.id""")
+    db.execute("UPDATE listings SET base_price = price WHERE base_price IS NULL")
+    db.execute("CHECKPOINT")
+    return db
+
+
+def load_sqlite(data, database):
+    try:
+        import pysqlite3 as sqlite3  # SQLite from PyPI (a current release)
+    except ImportError:
+        import sqlite3
+    import csv
+    db = sqlite3.connect(database, isolation_level=None)
+    db.execute("PRAGMA journal_mode = OFF")
+    db.execute("PRAGMA synchronous = OFF")
+    db.execute("PRAGMA cache_size = -4000000")
+    db.execute("PRAGMA temp_store = MEMORY")
+    db.execute("""CREATE TABLE listings (id INTEGER PRIMARY KEY, city TEXT, grp TEXT, hood TEXT, room_type TEXT,
+                  accommodates INTEGER, price INTEGER, minimum_nights INTEGER, maximum_nights INTEGER,
+                  reviews INTEGER, rating REAL, base_price INTEGER)""")
+    db.execute("""CREATE TABLE calendar (listing_id INTEGER, date TEXT, available INTEGER, price INTEGER,
+                  minimum_nights INTEGER, maximum_nights INTEGER, PRIMARY KEY (listing_id, date)) WITHOUT ROWID""")
+
+    def money(text):
+        return int(round(float(text.replace("$", "").replace(",", "")) * 100)) if text else None
+
+    def integer(text):
+        return int(text) if text else None
+
+    db.execute("BEGIN")
+    for city, folder in csv_folders(data):
+        with open(os.path.join(folder, "listings.csv"), newline="", encoding="utf-8") as f:
+            rows = csv.DictReader(f)
+            db.executemany("INSERT INTO listings VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)", (
+                (int(r["id"]), city, r["neighbourhood_group_cleansed"] or None, r["neighbourhood_cleansed"],
+                 r["room_type"], int(r["accommodates"]), money(r["price"]), integer(r["minimum_nights"]),
+                 integer(r["maximum_nights"]), int(r["number_of_reviews"]),
+                 float(r["review_scores_rating"]) if r["review_scores_rating"] else None) for r in rows))
+        with open(os.path.join(folder, "calendar.csv"), newline="", encoding="utf-8") as f:
+            rows = csv.reader(f)
+            next(rows)
+            db.executemany("INSERT INTO calendar VALUES (?, ?, ?, ?, ?, ?)", (
+                (int(r[0]), r[1], r[2] == "t", money(r[3]), integer(r[5]), integer(r[6])) for r in rows))
+    db.execute("""UPDATE listings SET base_price = COALESCE(price, (
+                      SELECT c.price FROM calendar c WHERE c.listing_id = listings.id AND c.price IS NOT NULL
+                      ORDER BY c.date LIMIT 1))""")
+    db.execute("COMMIT")
+    return db
+
+
+def run_sql_engine(engine, data, work, queries_path, answers_path):
+    """Child process: load, run every query, write answers and per-query times (µs); print the load time."""
+    start = time.perf_counter()
+    if engine == "duckdb":
+        database = os.path.join(work, "peers.duckdb")
+        for path in (database, database + ".wal"):
+            if os.path.exists(path):
+                os.remove(path)
+        db = load_duckdb(data, database)
+        day = lambda d: d  # DATE parameters
+        bin_of_total = f"LEAST((total - ?) * {BINS} // ?, {BINS - 1})"  # // divides integers
+    else:
+        database = os.path.join(work, "peers.sqlite")
+        if os.path.exists(database):
+            os.remove(database)
+        db = load_sqlite(data, database)
+        day = lambda d: d.isoformat()
+        bin_of_total = f"MIN((total - ?) * {BINS} / ?, {BINS - 1})"  # / on integers divides integers
+    load_seconds = time.perf_counter() - start
+    names = {row[0] for row in db.execute(
+        "SELECT city FROM listings UNION SELECT grp FROM listings UNION SELECT hood FROM listings").fetchall()
+        if row[0] is not None}
+    sql = SQLEngine(db, names)
+    sql.day = day
+    sql.bin_of_total = bin_of_total
+    with open(queries_path, encoding="utf-8") as f, open(answers_path, "w", encoding="utf-8") as out:
+        for line in f:
+            q = json.loads(line)
+            began = time.perf_counter()
+            answer = sql.answer(q)
+            answer["took_us"] = (time.perf_counter() - began) * 1e6
+            out.write(json.dumps(answer) + "\n")
+    print(json.dumps({"load_seconds": load_seconds, "size_bytes": os.path.getsize(database)}))
+
+
+# ---------------------------------------------------------------------------------------------
+# The parent: generate, run each engine as a child, compare, print the table
+
+
+def run_child(arguments, **kwargs):
+    """Runs a command; returns (stdout, seconds, peak RSS in MiB)."""
+    start = time.perf_counter()
+    process = subprocess.Popen(arguments, stdout=subprocess.PIPE, **kwargs)
+    output = process.stdout.read()
+    _, status, usage = os.wait4(process.pid, 0)
+    seconds = time.perf_counter() - start
+    if status != 0:
+        sys.exit(f"peers: {' '.join(arguments[:3])}… failed (status {status})")
+    return output.decode(), seconds, usage.ru_maxrss / 1024
+
+
+def percentile(values, p):
+    ordered = sorted(values)
+    return ordered[max(0, -(-p * len(ordered) // 100) - 1)]
+
+
+def staysearch_answer(line):
+    output = json.loads(line)
+    if "error" in output:
+        return {"error": output["error"]}
+    h = output["histogram"]
+    cents = lambda v: None if v is None else round(v * 100)
+    return {"total": output["total"], "ids": [r["id"] for r in output["results"]],
+            "histogram": {"lo": cents(h["lo"]), "hi": cents(h["hi"]), "counts": h["counts"],
+                          "underflow": h["underflow"], "overflow": h["overflow"], "count": h["count"],
+                          "average": cents(h["average_nightly_price"])},
+            "took_us": output["took_us"]}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--listings", type=int, default=100_000)
+    parser.add_argument("--queries", type=int, default=700)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--engines", default="staysearch,duckdb,sqlite")
+    parser.add_argument("--work", default=os.path.join(HERE, ".work"))
+    parser.add_argument("--child", nargs=5, metavar=("ENGINE", "DATA", "WORK", "QUERIES", "ANSWERS"),
+                        help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        run_sql_engine(*args.child)
+        return
+    engines = args.engines.split(",")
+    os.makedirs(args.work, exist_ok=True)
+    data = os.path.join(args.work, f"data-{args.listings}-{args.seed}")
+    rows = []  # the table's "load" lines
+
+    if not os.path.exists(os.path.join(data, "folders.txt")):
+        shutil.rmtree(data, ignore_errors=True)
+        output, seconds, _ = run_child([BINARY, "generate", "--listings", str(args.listings), "--seed", str(args.seed),
+                                        "--format", "insideairbnb", "--output", data])
+        folders = [line.strip()[len("--data '"):-1] for line in output.splitlines() if line.strip().startswith("--data")]
+        with open(os.path.join(data, "folders.txt"), "w", encoding="utf-8") as f:
+            f.write("".join(folder + "\n" for folder in folders))
+        print(f"generated {args.listings:,} listings in {seconds:.1f} s", file=sys.stderr)
+    folders = csv_folders(data)
+    csv_bytes = sum(os.path.getsize(os.path.join(folder, name)) for _, folder in folders
+                    for name in ("listings.csv", "calendar.csv"))
+    calendar_rows = sum(1 for _, folder in folders for _ in open(os.path.join(folder, "calendar.csv"), "rb")) - len(folders)
+
+    regions = [{"name": city, "level": "city"} for city, _ in folders]
+    index = os.path.join(args.work, f"index-{args.listings}-{args.seed}.ssx")
+    answers, loads, memory = {}, {}, {}
+    queries_path = os.path.join(args.work, "queries.jsonl")
+    if True:
+        # The import gives the index (every run: its time is staysearch's load time); regions for the
+        # query mix come from it.
+        arguments = [BINARY, "import", "--output", index] + [f"{city}={folder}" for city, folder in folders]
+        _, seconds, rss = run_child(arguments)
+        loads["staysearch"], memory["staysearch import"] = seconds, rss
+        output, _, _ = run_child([BINARY, "regions", "--index", index, "--json"])
+        regions = [json.loads(line) for line in output.splitlines()]
+    queries = make_queries(args.queries, args.seed, regions)
+    with open(queries_path, "w", encoding="utf-8") as f:
+        for q in queries:
+            f.write(json.dumps({k: v for k, v in q.items() if not k.startswith("_")}, ensure_ascii=False) + "\n")
+
+    if "staysearch" in engines:
+        output, seconds, rss = run_child([BINARY, "batch", "--index", index, "--queries", queries_path])
+        answers["staysearch"] = [staysearch_answer(line) for line in output.splitlines()]
+        memory["staysearch"] = rss
+    sizes = {"staysearch": os.path.getsize(index)}
+    for engine in ("duckdb", "sqlite"):
+        if engine not in engines:
+            continue
+        answers_path = os.path.join(args.work, f"answers-{engine}.jsonl")
+        output, _, rss = run_child([sys.executable, __file__, "--child", engine, data, args.work, queries_path, answers_path])
+        report = json.loads(output.strip().splitlines()[-1])
+        loads[engine], memory[engine], sizes[engine] = report["load_seconds"], rss, report["size_bytes"]
+        with open(answers_path, encoding="utf-8") as f:
+            answers[engine] = [json.loads(line) for line in f]
+        print(f"{engine}: loaded in {report['load_seconds']:.1f} s, answered {len(answers[engine])} queries", file=sys.stderr)
+
+    # Every engine must give the same answer to every query.
+    reference = answers.get("staysearch")
+    mismatches = 0
+    for engine, rows_ in answers.items():
+        if engine == "staysearch" or reference is None:
+            continue
+        for number, (mine, theirs) in enumerate(zip(reference, rows_)):
+            a = {k: v for k, v in mine.items() if k != "took_us"}
+            b = {k: v for k, v in theirs.items() if k != "took_us"}
+            if a != b:
+                mismatches += 1
+                if mismatches <= 5:
+                    print(f"MISMATCH {engine} query {number + 1}: {json.dumps(queries[number], ensure_ascii=False)}\n"
+                          f"  staysearch: {json.dumps(a)}\n  {engine}: {json.dumps(b)}", file=sys.stderr)
+
+    # The table.
+    print(f"\n{args.listings:,} listings, {calendar_rows:,} calendar rows ({csv_bytes / 2**20:,.0f} MiB of CSV), "
+          f"{len(queries)} queries (seed {args.seed}): {', '.join(KINDS)} in turn; histogram of 30 bins and top 20 each")
+    print(f"machine: {os.cpu_count()} cores, {os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**30:.0f} GiB; "
+          f"times per query: staysearch `took_us` (engine), SQL engines wall clock around their statements\n")
+    header = "| engine | p50 µs | p90 µs | p99 µs | p50 vs staysearch | import/load s | rows/s | peak MiB | on disk MiB |"
+    print(header)
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    base = None
+    for engine in ["staysearch", "duckdb", "sqlite"]:
+        if engine not in answers:
+            continue
+        times = [a["took_us"] for a in answers[engine]]
+        p50, p90, p99 = (percentile(times, p) for p in (50, 90, 99))
+        base = base or p50
+        ratio = "1×" if engine == "staysearch" else f"{p50 / base:,.0f}× slower"
+        print(f"| {engine} | {p50:,.0f} | {p90:,.0f} | {p99:,.0f} | {ratio} | {loads[engine]:,.1f} | "
+              f"{calendar_rows / loads[engine] / 1e6:,.2f}M | {memory[engine]:,.0f} | {sizes[engine] / 2**20:,.0f} |")
+    if "staysearch import" in memory:
+        print(f"\nstaysearch import peak memory {memory['staysearch import']:,.0f} MiB; "
+              f"the staysearch row's peak is `batch` (mmap of the index plus answers)")
+    by_kind = {}
+    for engine in answers:
+        for q, a in zip(queries, answers[engine]):
+            by_kind.setdefault(q["_kind"], {}).setdefault(engine, []).append(a["took_us"])
+    print("\n| query kind | " + " | ".join(f"{e} p50 µs" for e in answers) + " |")
+    print("|---|" + "---:|" * len(answers))
+    for kind in KINDS:
+        print(f"| {kind} | " + " | ".join(f"{percentile(by_kind[kind][e], 50):,.0f}" for e in answers) + " |")
+    compared = len(answers) - 1
+    print(f"\nanswers: {'identical' if mismatches == 0 else f'{mismatches} MISMATCHES'} "
+          f"on {len(queries)} queries across {compared} peer engine(s) (total, ids in order, histogram)")
+    sys.exit(1 if mismatches else 0)
+
+
+if __name__ == "__main__":
+    main()
