@@ -123,6 +123,40 @@ let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deleti
         #expect(index.listingPrices[index.row(ofListingID: 6)!] == 135_000)
     }
 
+    /// Calendars read on several threads give the same index and the same report, rejections in the
+    /// same order, as reading every file in turn.
+    @Test func concurrentCalendarsMatchReadingInTurn() throws {
+        var folders: [DatasetFolder] = []
+        for city in 0..<5 {
+            var listings = header
+            var calendar = calendarHeader
+            for number in 0..<40 {
+                let id = city * 100 + number
+                listings += number == 7 ? "x\(id),Bad,Zuid,Private room,2,,,1,1\n"
+                    : "\(id),Home \(id),Zuid \(number % 3),Private room,\(1 + number % 4),$\(50 + number).00,,51.2,4.4\n"
+                for day in 1...20 {
+                    calendar += "\(id),2024-07-\(day < 10 ? "0" : "")\(day),\(day % 5 == 0 ? "f" : "t"),"
+                        + "\(day % 7 == 0 ? "" : "$\(60 + day).00"),\(1 + number % 2),30\n"
+                }
+                if number % 9 == 0 { calendar += "\(id),2024-07-03,t,$1.00,1,30\n" }          // duplicate date
+                if number % 11 == 0 { calendar += "\((city + 1) * 100 + number),2024-07-03,t,,1,30\n" }  // another city's
+            }
+            if city == 2 { listings += "105,Duplicate of city 1,Zuid,Private room,2,,,1,1\n" }
+            folders.append(DatasetFolder(city: "City \(city)", path: try folder(listings: listings, calendar: calendar)))
+        }
+        var inTurn = InsideAirbnbLoader()
+        inTurn.readsCalendarsConcurrently = false
+        let (sequential, sequentialReport) = try inTurn.loadIndex(from: folders)
+        let (concurrent, concurrentReport) = try InsideAirbnbLoader().loadIndex(from: folders)
+        #expect(concurrentReport == sequentialReport)
+        #expect(concurrentReport.rejections.count > 20)
+        #expect(concurrent.count == sequential.count)
+        for query in [SearchQuery(), SearchQuery(checkIn: Day(iso: "2024-07-02")!, checkOut: Day(iso: "2024-07-05")!),
+                      SearchQuery(region: "City 3", checkIn: Day(iso: "2024-07-06")!, checkOut: Day(iso: "2024-07-09")!, adults: 2)] {
+            #expect(ReferenceAnswer(try concurrent.search(query)) == ReferenceAnswer(try sequential.search(query)))
+        }
+    }
+
     @Test func strictStopsAtTheFirstBadRecord() throws {
         let directory = try folder(listings: header + "1,Good,Zuid,Private room,2,$70.00,,51.2,4.4\nx,Bad,Zuid,Private room,2,,,1,1\n",
                                    calendar: calendarHeader)

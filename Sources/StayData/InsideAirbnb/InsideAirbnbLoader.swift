@@ -1,3 +1,4 @@
+import Dispatch
 import StaySearch
 
 /// Loads Inside Airbnb folders (`listings.csv[.gz]` and `calendar.csv[.gz]`) into a ``ListingIndex``.
@@ -9,6 +10,10 @@ public struct InsideAirbnbLoader {
     public var isStrict: Bool
     /// Called now and then while a file is read, with the file, bytes consumed, its size and records read.
     public var progress: ((_ path: String, _ bytesRead: Int, _ totalBytes: Int, _ records: Int) -> Void)?
+
+    /// Read the calendars of several cities on several threads (never in strict mode, which stops
+    /// at the first bad record in file order). The answer is the same either way.
+    public var readsCalendarsConcurrently = true
 
     /// How many bytes the CSV reader takes from a file at a time.
     public var chunkSize = 1 << 22
@@ -70,14 +75,20 @@ public struct InsideAirbnbLoader {
     /// - Throws: as ``loadIndex(from:)-(DatasetFolder)``.
     public func loadIndex(from cities: [CitySources]) throws(DataError) -> (index: ListingIndex, report: LoadReport) {
         var state = LoadState()
-        for city in cities {
-            var handles: [Int64: IndexBuilder.ListingHandle] = [:]
-            try readListings(path: city.listingsName, source: try city.listings(), city: city.city, state: &state, handles: &handles)
-            let calendar = try city.calendar()
-            // About 45 bytes a calendar row, compressed about 12 to 1.
-            let size = (calendar as? FileByteSource)?.size ?? (calendar as? GzipByteSource)?.compressedSize.map { $0 * 12 } ?? 0
-            state.builder.reserveNights(size / 45)
-            try readCalendar(path: city.calendarName, source: calendar, state: &state, handles: handles)
+        if isStrict || cities.count < 2 || !readsCalendarsConcurrently {
+            for city in cities {
+                var handles: [Int64: IndexBuilder.ListingHandle] = [:]
+                state.report.files.append(.init(path: city.listingsName))
+                try readListings(path: city.listingsName, source: try city.listings(), city: city.city,
+                                 fileIndex: state.report.files.count - 1, state: &state, handles: &handles)
+                let calendar = try city.calendar()
+                state.report.files.append(.init(path: city.calendarName))
+                state.builder.reserveNights(Self.estimatedRows(of: calendar))
+                try readCalendar(path: city.calendarName, source: calendar, fileIndex: state.report.files.count - 1,
+                                 state: &state, handles: handles)
+            }
+        } else {
+            try readInParallel(cities, state: &state)
         }
         let (index, duplicates) = state.builder.build()
         for duplicate in duplicates {
@@ -104,6 +115,82 @@ public struct InsideAirbnbLoader {
         throw .missingFile(folder: folder, name: name)
     }
 
+    /// About 45 bytes a calendar row, compressed about 12 to 1.
+    private static func estimatedRows(of calendar: any ByteSource) -> Int {
+        ((calendar as? FileByteSource)?.size ?? (calendar as? GzipByteSource)?.compressedSize.map { $0 * 12 } ?? 0) / 45
+    }
+
+    /// Reads every city's listings in turn, then their calendars on as many threads as there are
+    /// cores, each into a builder of its own whose nights are appended in city order. Files, lines,
+    /// rejections and their order come out as reading everything in turn would give them.
+    private func readInParallel(_ cities: [CitySources], state: inout LoadState) throws(DataError) {
+        var handlesOfCity: [[Int64: IndexBuilder.ListingHandle]] = []
+        var listingRejections: [Range<Int>] = []
+        for city in cities {
+            var handles: [Int64: IndexBuilder.ListingHandle] = [:]
+            state.report.files.append(.init(path: city.listingsName))
+            state.report.files.append(.init(path: city.calendarName))
+            let start = state.report.rejections.count
+            try readListings(path: city.listingsName, source: try city.listings(), city: city.city,
+                             fileIndex: state.report.files.count - 2, state: &state, handles: &handles)
+            listingRejections.append(start..<state.report.rejections.count)
+            handlesOfCity.append(handles)
+        }
+        let work = ParallelCalendars(loader: self, cities: cities, handles: handlesOfCity, files: state.report.files)
+        DispatchQueue.concurrentPerform(iterations: cities.count) { work.read(city: $0) }
+
+        var rejections: [Rejection] = []
+        for (number, part) in work.parts.enumerated() {
+            let part = part!
+            if case .failure(let error) = part { throw error }
+            rejections += state.report.rejections[listingRejections[number]]
+            guard case .success(let calendar) = part else { continue }
+            let fileIndex = 2 * number + 1
+            state.report.files[fileIndex] = calendar.report.files[fileIndex]
+            state.report.calendarRowsLoaded += calendar.report.calendarRowsLoaded
+            rejections += calendar.report.rejections
+            state.builder.appendNights(of: calendar.builder)
+        }
+        state.report.rejections = Array(rejections.prefix(LoadReport.keptRejectionLimit))
+    }
+
+    /// The calendars of several cities, read concurrently; each part written by one thread only.
+    private final class ParallelCalendars: @unchecked Sendable {
+        let loader: InsideAirbnbLoader
+        let cities: [CitySources]
+        let handles: [[Int64: IndexBuilder.ListingHandle]]
+        let files: [LoadReport.FileSummary]
+        var parts: [Result<LoadState, DataError>?]
+        let progressLock = ProgressLock()
+
+        init(loader: InsideAirbnbLoader, cities: [CitySources], handles: [[Int64: IndexBuilder.ListingHandle]],
+             files: [LoadReport.FileSummary]) {
+            self.loader = loader
+            self.cities = cities
+            self.handles = handles
+            self.files = files
+            parts = Array(repeating: nil, count: cities.count)
+        }
+
+        func read(city number: Int) {
+            var loader = self.loader
+            if let progress = loader.progress {
+                let lock = progressLock
+                loader.progress = { path, bytes, total, records in lock.run { progress(path, bytes, total, records) } }
+            }
+            var state = LoadState()
+            state.report.files = files
+            let result = Result { () throws(DataError) -> LoadState in
+                let calendar = try cities[number].calendar()
+                state.builder.reserveNights(InsideAirbnbLoader.estimatedRows(of: calendar))
+                try loader.readCalendar(path: cities[number].calendarName, source: calendar, fileIndex: 2 * number + 1,
+                                        state: &state, handles: handles[number])
+                return state
+            }
+            parts.withUnsafeMutableBufferPointer { $0[number] = result }
+        }
+    }
+
     private struct LoadState {
         var builder = IndexBuilder()
         var report = LoadReport()
@@ -118,10 +205,9 @@ public struct InsideAirbnbLoader {
     }
 
     private func readListings(
-        path: String, source: any ByteSource, city: String, state: inout LoadState, handles: inout [Int64: IndexBuilder.ListingHandle]
+        path: String, source: any ByteSource, city: String, fileIndex: Int, state: inout LoadState,
+        handles: inout [Int64: IndexBuilder.ListingHandle]
     ) throws(DataError) {
-        let fileIndex = state.report.files.count
-        state.report.files.append(.init(path: path))
         try forEachRecord(path: path, source: source, required: Self.requiredListingColumns, fileIndex: fileIndex, state: &state) {
             header, record, state throws(DataError) in
             let column = ListingColumns(header: header)
@@ -204,10 +290,9 @@ public struct InsideAirbnbLoader {
     }
 
     private func readCalendar(
-        path: String, source: any ByteSource, state: inout LoadState, handles: [Int64: IndexBuilder.ListingHandle]
+        path: String, source: any ByteSource, fileIndex: Int, state: inout LoadState,
+        handles: [Int64: IndexBuilder.ListingHandle]
     ) throws(DataError) {
-        let fileIndex = state.report.files.count
-        state.report.files.append(.init(path: path))
         var lastID: Int64 = -1
         var lastHandle: IndexBuilder.ListingHandle?
         var columns: CalendarColumns?

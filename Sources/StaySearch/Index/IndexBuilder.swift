@@ -12,8 +12,10 @@ public struct IndexBuilder {
     private var handlesByID: [Int64: Int32] = [:]
     private var roomTypeCodes: [String: UInt8] = [:]
 
-    /// Nights as added, packed (32 bytes each).
+    /// Nights as added, packed (32 bytes each), consecutive equal nights of a listing as one run.
     private var nights: [PackedNight] = []
+    /// Nights added, counting each night of a run.
+    private var addedNights = 0
 
     /// Creates an empty builder.
     public init() {}
@@ -22,7 +24,7 @@ public struct IndexBuilder {
     public var listingCount: Int { listings.count }
 
     /// The number of calendar nights added.
-    public var nightCount: Int { nights.count }
+    public var nightCount: Int { addedNights }
 
     /// Adds a listing.
     /// - Returns: the handle to add its nights with.
@@ -45,8 +47,16 @@ public struct IndexBuilder {
     }
 
     /// Makes room for `count` more nights, so that adding them does not copy what is there.
+    /// (Runs of equal nights take one place, so this is an upper bound.)
     public mutating func reserveNights(_ count: Int) {
         nights.reserveCapacity(nights.count + count)
+    }
+
+    /// Moves the nights of `other` into this builder, after its own; `other`'s handles must be this
+    /// builder's (a builder that only collected nights, say on another thread, for this one).
+    public mutating func appendNights(of other: IndexBuilder) {
+        nights.append(contentsOf: other.nights)
+        addedNights += other.addedNights
     }
 
     /// Adds one calendar night of a listing.
@@ -66,10 +76,22 @@ public struct IndexBuilder {
         to listing: ListingHandle, day: Day, isAvailable: Bool, priceMinorUnits: Int64, minimumNights: Int32,
         maximumNights: Int32, origin: UInt64
     ) {
+        addedNights += 1
+        let price = priceMinorUnits < 0 ? -1 : IndexBuilder.storedPrice(minorUnits: priceMinorUnits)
+        // The next night of the run just added (next date, next line, same values) extends it.
+        let last = nights.count - 1
+        if last >= 0 {
+            let run = nights[last]
+            if run.listing == listing.position, run.day &+ Int32(run.count) == day.daysSinceEpoch,
+               run.origin &+ UInt64(run.count) == origin, run.price == price, run.minimum == minimumNights,
+               run.maximum == maximumNights, run.isAvailable == isAvailable, run.count < UInt16.max {
+                nights[last].count += 1
+                return
+            }
+        }
         nights.append(PackedNight(
-            origin: origin, listing: listing.position, day: day.daysSinceEpoch,
-            price: priceMinorUnits < 0 ? -1 : IndexBuilder.storedPrice(minorUnits: priceMinorUnits),
-            minimum: minimumNights, maximum: maximumNights, isAvailable: isAvailable))
+            origin: origin, listing: listing.position, day: day.daysSinceEpoch, price: price,
+            minimum: minimumNights, maximum: maximumNights, isAvailable: isAvailable, count: 1))
     }
 
     /// Freezes everything added into an index.
@@ -87,7 +109,7 @@ public struct IndexBuilder {
         var lastDay = Int32.min
         for night in nights {
             firstDay = min(firstDay, night.day)
-            lastDay = max(lastDay, night.day)
+            lastDay = max(lastDay, night.day + Int32(night.count) - 1)
         }
         let dayCount = nights.isEmpty ? 0 : Int(lastDay - firstDay) + 1
         if nights.isEmpty { firstDay = 0 }
@@ -97,7 +119,7 @@ public struct IndexBuilder {
         for night in nights { nightStart[Int(layout.rowOfListing[Int(night.listing)]) + 1] += 1 }
         for row in 0..<rowCount { nightStart[row + 1] += nightStart[row] }
         var fill = nightStart
-        var nightsByRow = [Int32](repeating: 0, count: nights.count)
+        var nightsByRow = [Int32](repeating: 0, count: nights.count)   // runs, by row
         for night in nights.indices {
             let row = Int(layout.rowOfListing[Int(nights[night].listing)])
             nightsByRow[fill[row]] = Int32(night)
@@ -113,21 +135,45 @@ public struct IndexBuilder {
             if !slice.isSortedByDay(nights) {
                 slice.sort { (nights[Int($0)].day, $0) < (nights[Int($1)].day, $1) }
             }
+            // Each night once: (run, offset in run) in date order, the first added first among equal dates.
+            var ordered: [(run: Int32, offset: Int32)] = []
+            var runsOverlap = false
+            var end = Int32.min
+            for position in slice {
+                let run = nights[Int(position)]
+                if run.day < end { runsOverlap = true }
+                end = max(end, run.day + Int32(run.count))
+            }
+            if runsOverlap {
+                ordered.reserveCapacity(slice.count)
+                for position in slice {
+                    for offset in 0..<Int32(nights[Int(position)].count) { ordered.append((position, offset)) }
+                }
+                ordered.sort { (nights[Int($0.run)].day + $0.offset, $0.run) < (nights[Int($1.run)].day + $1.offset, $1.run) }
+            }
             rowNights.removeAll(keepingCapacity: true)
             var previousDay = Int32.min
-            for position in slice {
-                let night = nights[Int(position)]
-                guard night.day != previousDay else {
+            func take(_ night: PackedNight, offset: Int32) {
+                let day = night.day + offset
+                guard day != previousDay else {
                     duplicates.append(DuplicateNight(
-                        listingID: listing.id, day: Day(daysSinceEpoch: night.day), origin: night.origin))
-                    continue
+                        listingID: listing.id, day: Day(daysSinceEpoch: day), origin: night.origin + UInt64(offset)))
+                    return
                 }
-                previousDay = night.day
+                previousDay = day
                 rowNights.append(CalendarNight(
-                    day: Day(daysSinceEpoch: night.day), isAvailable: night.isAvailable,
+                    day: Day(daysSinceEpoch: day), isAvailable: night.isAvailable,
                     price: night.price >= 0 ? Money(minorUnits: Int64(night.price)) : nil,
                     minimumNights: night.minimum >= 0 ? night.minimum : nil,
                     maximumNights: night.maximum >= 0 ? night.maximum : nil))
+            }
+            if runsOverlap {
+                for (position, offset) in ordered { take(nights[Int(position)], offset: offset) }
+            } else {
+                for position in slice {
+                    let run = nights[Int(position)]
+                    for offset in 0..<Int32(run.count) { take(run, offset: offset) }
+                }
             }
             assembler.appendRow(listing, nights: rowNights)
         }
@@ -218,6 +264,8 @@ private struct PackedNight {
     var minimum: Int32
     var maximum: Int32
     var isAvailable: Bool
+    /// Nights in this run: the same values on consecutive dates from consecutive lines.
+    var count: UInt16
 }
 
 extension Array where Element == Int32 {

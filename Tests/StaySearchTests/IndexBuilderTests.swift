@@ -1,0 +1,60 @@
+import StaySearch
+import Testing
+
+/// The builder keeps consecutive equal nights as runs; what it builds must not show it.
+@Suite struct IndexBuilderTests {
+    private let start = Day(iso: "2025-03-01")!
+
+    /// Adds `count` nights from `day` (offset from `start`) at `price`, from consecutive lines from `line`.
+    private func add(_ builder: inout IndexBuilder, _ handle: IndexBuilder.ListingHandle, day: Int, count: Int, price: Int64, line: UInt64) {
+        for offset in 0..<count {
+            builder.addNight(to: handle, day: start.advanced(by: day + offset), isAvailable: true, priceMinorUnits: price,
+                             minimumNights: 1, maximumNights: 30, origin: line + UInt64(offset))
+        }
+    }
+
+    private func builder() -> (IndexBuilder, IndexBuilder.ListingHandle) {
+        var builder = IndexBuilder()
+        let handle = try! builder.addListing(ListingRecord(id: 7, name: "A", region: RegionPath(city: "C", neighbourhood: "N"),
+                                                           roomType: "Private room", accommodates: 2, price: nil))
+        return (builder, handle)
+    }
+
+    @Test func theFirstNightAddedForADateWinsAcrossOverlappingRuns() {
+        var (builder, handle) = builder()
+        add(&builder, handle, day: 10, count: 10, price: 100, line: 100)   // days 10–19
+        add(&builder, handle, day: 15, count: 2, price: 200, line: 200)    // 15, 16: duplicates
+        add(&builder, handle, day: 5, count: 8, price: 300, line: 300)     // 5–9 new, 10–12 duplicates
+        #expect(builder.nightCount == 20)
+        let (index, duplicates) = builder.build()
+        #expect(Set(duplicates.map(\.origin)) == [200, 201, 305, 306, 307])
+        #expect(Set(duplicates.map { start.distance(to: $0.day) }) == [15, 16, 10, 11, 12])
+        let row = index.row(ofListingID: 7)!
+        for day in 5..<20 {
+            #expect(index.nightPrice(row: row, day: start.advanced(by: day)) == (day < 10 ? 300 : 100))
+        }
+    }
+
+    @Test func aLaterRunLosesToAnEarlierOneThatStartsAfterIt() {
+        var (builder, handle) = builder()
+        add(&builder, handle, day: 15, count: 2, price: 200, line: 200)
+        add(&builder, handle, day: 10, count: 10, price: 100, line: 100)
+        let (index, duplicates) = builder.build()
+        #expect(Set(duplicates.map(\.origin)) == [105, 106])
+        let row = index.row(ofListingID: 7)!
+        #expect(index.nightPrice(row: row, day: start.advanced(by: 15)) == 200)
+        #expect(index.nightPrice(row: row, day: start.advanced(by: 17)) == 100)
+    }
+
+    @Test func nightsFromLinesThatAreNotConsecutiveStaySeparate() {
+        var (builder, handle) = builder()
+        for day in 0..<6 {   // one line apart each (say, multi-line records between): still every night kept
+            builder.addNight(to: handle, day: start.advanced(by: day), isAvailable: day != 3, priceMinorUnits: 500,
+                             minimumNights: -1, maximumNights: -1, origin: UInt64(2 * day))
+        }
+        let (index, duplicates) = builder.build()
+        #expect(duplicates.isEmpty)
+        #expect(index.dayCount == 6)
+        #expect(builder.nightCount == 6)
+    }
+}
