@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN := .build/release/staysearch
 
-.PHONY: deps build release demo test bench clean
+.PHONY: deps build release demo test bench bench-smoke bench-thresholds peers scaling clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -23,9 +23,31 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 
-# The package-benchmark suite (its own package in Benchmarks/; about two minutes to build).
+# The package-benchmark suite (its own package in Benchmarks/; about two minutes to build): everything
+# on 100,000 generated listings, then the searches and the index load on 1,000,000.
+BENCH := $(SWIFT) package --allow-writing-to-directory .benchmarkBaselines/ benchmark
 bench: deps
-	cd Benchmarks && $(SWIFT) package --allow-writing-to-directory .benchmarkBaselines/ benchmark
+	cd Benchmarks && $(BENCH)
+	cd Benchmarks && STAYSEARCH_BENCH_LISTINGS=1000000 $(BENCH) --filter 'Search\..*|HistogramOnly|TopKOnly|LoadIndex'
+
+# CI's smoke run: a few iterations of every benchmark on 20,000 listings, failing when a malloc count
+# leaves its committed threshold (Benchmarks/Thresholds/) by more than 5%. Wall clock is not checked.
+SMOKE := STAYSEARCH_BENCH_SMOKE=1 STAYSEARCH_BENCH_LISTINGS=20000
+bench-smoke: deps
+	cd Benchmarks && $(SMOKE) $(SWIFT) package benchmark thresholds check --metric mallocCountTotal --no-progress
+
+# Re-records those thresholds after an intended change in allocations.
+bench-thresholds: deps
+	cd Benchmarks && $(SMOKE) $(SWIFT) package --allow-writing-to-package-directory benchmark thresholds update \
+	  --metric mallocCountTotal --no-progress
+
+# staysearch beside DuckDB and SQLite (Benchmarks/peers/run.sh; options: make peers PEERS="--listings 1000000").
+peers: deps
+	bash Benchmarks/peers/run.sh $(PEERS)
+
+# Build, size, load and query cost at 100k, 1M and 10M listings (make scaling SIZES="100000 1000000").
+scaling: deps
+	bash Benchmarks/scaling.sh $(SIZES)
 
 clean:
 	rm -rf .build

@@ -354,11 +354,18 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--engines", default="staysearch,duckdb,sqlite")
     parser.add_argument("--work", default=os.path.join(HERE, ".work"))
+    parser.add_argument("--emit-queries", metavar="INDEX",
+                        help="only print the query mix (JSON lines) for a saved index's regions, and exit")
     parser.add_argument("--child", nargs=5, metavar=("ENGINE", "DATA", "WORK", "QUERIES", "ANSWERS"),
                         help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         run_sql_engine(*args.child)
+        return
+    if args.emit_queries:
+        output, _, _ = run_child([BINARY, "regions", "--index", args.emit_queries, "--json"])
+        for q in make_queries(args.queries, args.seed, [json.loads(line) for line in output.splitlines()]):
+            print(json.dumps({k: v for k, v in q.items() if not k.startswith("_")}, ensure_ascii=False))
         return
     engines = args.engines.split(",")
     os.makedirs(args.work, exist_ok=True)

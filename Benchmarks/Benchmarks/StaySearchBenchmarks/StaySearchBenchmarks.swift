@@ -35,8 +35,22 @@ enum Fixture {
     ]
 }
 
+/// STAYSEARCH_BENCH_SMOKE=1: a few iterations each, for CI, which checks the malloc counts only.
+let isSmoke = ProcessInfo.processInfo.environment["STAYSEARCH_BENCH_SMOKE"] != nil
+
+/// Malloc counts are deterministic for a given data set: `Thresholds/` holds their p90 for the smoke
+/// run's 20,000 listings, and a run may differ from them by 5% at most (hashing is seeded per process).
+var mallocTolerance: [BenchmarkMetric: BenchmarkThresholds] {
+    [.mallocCountTotal: .init(relative: [.p90: 5.0])]
+}
+
+func configuration(seconds: Int) -> Benchmark.Configuration {
+    .init(metrics: [.wallClock, .mallocCountTotal, .instructions], maxDuration: .seconds(isSmoke ? 1 : seconds),
+          maxIterations: isSmoke ? 20 : 1_000_000, thresholds: mallocTolerance)
+}
+
 let benchmarks: @Sendable () -> Void = {
-    Benchmark.defaultConfiguration = .init(metrics: [.wallClock, .mallocCountTotal, .instructions], maxDuration: .seconds(3))
+    Benchmark.defaultConfiguration = configuration(seconds: 3)
 
     for (name, query) in Fixture.queries {
         Benchmark("Search.\(name)") { benchmark in
@@ -58,17 +72,17 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations { blackHole(try! index.search(query)) }
     }
-    Benchmark("LoadIndex", configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(3))) { benchmark in
+    Benchmark("LoadIndex", configuration: configuration(seconds: 3)) { benchmark in
         let path = Fixture.indexPath
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations { blackHole(try! IndexFileReader.load(from: path)) }
     }
-    Benchmark("BuildIndex10k", configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(5))) { benchmark in
+    Benchmark("BuildIndex10k", configuration: configuration(seconds: 5)) { benchmark in
         let dataset = SyntheticDataset(listingCount: 10_000, seed: 3)
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations { blackHole(dataset.makeIndex()) }
     }
-    Benchmark("ImportCSV2k", configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(5))) { benchmark in
+    Benchmark("ImportCSV2k", configuration: configuration(seconds: 5)) { benchmark in
         let folders = Fixture.csvFolders
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations { blackHole(try! InsideAirbnbLoader().loadIndex(from: folders)) }
