@@ -294,6 +294,7 @@ public struct InsideAirbnbLoader {
         handles: [Int64: IndexBuilder.ListingHandle]
     ) throws(DataError) {
         var lastID: Int64 = -1
+        var lastIDText = RecentField()
         var lastHandle: IndexBuilder.ListingHandle?
         var columns: CalendarColumns?
         var loaded = 0
@@ -303,14 +304,19 @@ public struct InsideAirbnbLoader {
             let column = columns ?? CalendarColumns(header: header)
             columns = column
             let line = record.line
+            // Calendars list a listing's rows together: the same id text as the row before is the same id.
             let idBytes = record.bytes(at: column.listingID)
-            guard let id = FieldParsing.int64(idBytes) else {
-                return try reject(&state, fileIndex: fileIndex, line: line, .badID, "listing_id '\(FieldParsing.excerpt(idBytes))' is not a listing id")
+            if !lastIDText.matches(idBytes) {
+                guard let id = FieldParsing.int64(idBytes) else {
+                    return try reject(&state, fileIndex: fileIndex, line: line, .badID, "listing_id '\(FieldParsing.excerpt(idBytes))' is not a listing id")
+                }
+                lastIDText.remember(idBytes)
+                if id != lastID {
+                    lastID = id
+                    lastHandle = handles[id]
+                }
             }
-            if id != lastID {
-                lastID = id
-                lastHandle = handles[id]
-            }
+            let id = lastID
             guard let handle = lastHandle else {
                 return try reject(&state, fileIndex: fileIndex, line: line, .unknownListing,
                                   "calendar row for listing \(id), which is not among the loaded listings")
