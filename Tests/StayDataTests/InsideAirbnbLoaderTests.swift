@@ -125,7 +125,8 @@ let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deleti
 
     /// Calendars read on several threads give the same index and the same report, rejections in the
     /// same order, as reading every file in turn.
-    @Test func concurrentCalendarsMatchReadingInTurn() throws {
+    @Test(arguments: [(Int.max, false), (1, false), (1, true)])
+    func concurrentCalendarsMatchReadingInTurn(splitSize: Int, multiline: Bool) throws {
         var folders: [DatasetFolder] = []
         for city in 0..<5 {
             var listings = header
@@ -140,6 +141,9 @@ let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deleti
                 }
                 if number % 9 == 0 { calendar += "\(id),2024-07-03,t,$1.00,1,30\n" }          // duplicate date
                 if number % 11 == 0 { calendar += "\((city + 1) * 100 + number),2024-07-03,t,,1,30\n" }  // another city's
+                if multiline {   // quoted fields with line breaks, so that a file's middle falls inside one
+                    calendar += "\(id),2024-07-21,t,\"$1,\(String(repeating: String(repeating: "x", count: 100) + "\n", count: 40))00\",1,30\n"
+                }
             }
             if city == 2 { listings += "105,Duplicate of city 1,Zuid,Private room,2,,,1,1\n" }
             folders.append(DatasetFolder(city: "City \(city)", path: try folder(listings: listings, calendar: calendar)))
@@ -147,7 +151,9 @@ let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deleti
         var inTurn = InsideAirbnbLoader()
         inTurn.readsCalendarsConcurrently = false
         let (sequential, sequentialReport) = try inTurn.loadIndex(from: folders)
-        let (concurrent, concurrentReport) = try InsideAirbnbLoader().loadIndex(from: folders)
+        var loader = InsideAirbnbLoader()
+        loader.splitSize = splitSize
+        let (concurrent, concurrentReport) = try loader.loadIndex(from: folders)
         #expect(concurrentReport == sequentialReport)
         #expect(concurrentReport.rejections.count > 20)
         #expect(concurrent.count == sequential.count)

@@ -21,6 +21,14 @@ public final class CSVReader {
 
     deinit { buffer.deallocate() }
 
+    /// Stop after the first record that ends at or after this many bytes from the source's start.
+    public var stopOffset = Int.max
+    /// Where the record that made the reader stop ends (bytes from the source's start); nil when
+    /// it read to the end.
+    public private(set) var stoppedAt: Int?
+    /// The line the next record would start on.
+    public var nextLine: Int { line }
+
     /// How many bytes of the underlying file have been consumed.
     public var bytesConsumed: Int { source.bytesConsumed }
 
@@ -42,12 +50,19 @@ public final class CSVReader {
                 let recordLine = line
                 line += lines
                 position = end
-                if spans.count == 1, spans.pointer[0].start == spans.pointer[0].end, malformation == nil,
-                   !isQuotedEmpty(at: Int(spans.pointer[0].start)) {
-                    continue        // a blank line
+                let isBlankLine = spans.count == 1 && spans.pointer[0].start == spans.pointer[0].end && malformation == nil
+                    && !isQuotedEmpty(at: Int(spans.pointer[0].start))
+                if !isBlankLine {
+                    try body(CSVRecord(buffer: bytes, spans: UnsafeBufferPointer(start: spans.pointer, count: spans.count),
+                                       line: recordLine, malformation: malformation))
                 }
-                try body(CSVRecord(buffer: bytes, spans: UnsafeBufferPointer(start: spans.pointer, count: spans.count),
-                                   line: recordLine, malformation: malformation))
+                if stopOffset != Int.max {
+                    let recordEnd = source.bytesConsumed - filled + end
+                    if recordEnd >= stopOffset {
+                        stoppedAt = recordEnd
+                        return
+                    }
+                }
             }
         }
     }

@@ -11,9 +11,13 @@ public struct InsideAirbnbLoader {
     /// Called now and then while a file is read, with the file, bytes consumed, its size and records read.
     public var progress: ((_ path: String, _ bytesRead: Int, _ totalBytes: Int, _ records: Int) -> Void)?
 
-    /// Read the calendars of several cities on several threads (never in strict mode, which stops
-    /// at the first bad record in file order). The answer is the same either way.
+    /// Read the calendars of several cities on several threads, and a large uncompressed calendar
+    /// in two halves (never in strict mode, which stops at the first bad record in file order).
+    /// The answer is the same either way.
     public var readsCalendarsConcurrently = true
+
+    /// An uncompressed calendar file at least this large is read in two halves at once.
+    public var splitSize = 32 << 20
 
     /// How many bytes the CSV reader takes from a file at a time.
     public var chunkSize = 1 << 22
@@ -40,8 +44,10 @@ public struct InsideAirbnbLoader {
         for folder in folders {
             let listingsPath = try Self.file(named: "listings", in: folder.path)
             let calendarPath = try Self.file(named: "calendar", in: folder.path)
-            sources.append(CitySources(city: folder.city, listingsName: listingsPath, listings: { () throws(DataError) in try openByteSource(path: listingsPath) },
-                                       calendarName: calendarPath, calendar: { () throws(DataError) in try openByteSource(path: calendarPath) }))
+            var city = CitySources(city: folder.city, listingsName: listingsPath, listings: { () throws(DataError) in try openByteSource(path: listingsPath) },
+                                   calendarName: calendarPath, calendar: { () throws(DataError) in try openByteSource(path: calendarPath) })
+            if !calendarPath.hasSuffix(".gz") { city.plainCalendarPath = calendarPath }
+            sources.append(city)
         }
         return try loadIndex(from: sources)
     }
@@ -58,6 +64,8 @@ public struct InsideAirbnbLoader {
         public var calendarName: String
         /// Opens the calendar.
         public var calendar: () throws(DataError) -> any ByteSource
+        /// The calendar's path when it is an uncompressed file that may be read in parts.
+        public var plainCalendarPath: String?
 
         /// Creates the sources of one city.
         public init(city: String, listingsName: String, listings: @escaping () throws(DataError) -> any ByteSource,
@@ -75,7 +83,7 @@ public struct InsideAirbnbLoader {
     /// - Throws: as ``loadIndex(from:)-(DatasetFolder)``.
     public func loadIndex(from cities: [CitySources]) throws(DataError) -> (index: ListingIndex, report: LoadReport) {
         var state = LoadState()
-        if isStrict || cities.count < 2 || !readsCalendarsConcurrently {
+        if isStrict || !readsCalendarsConcurrently {
             for city in cities {
                 var handles: [Int64: IndexBuilder.ListingHandle] = [:]
                 state.report.files.append(.init(path: city.listingsName))
@@ -84,8 +92,8 @@ public struct InsideAirbnbLoader {
                 let calendar = try city.calendar()
                 state.report.files.append(.init(path: city.calendarName))
                 state.builder.reserveNights(Self.estimatedRows(of: calendar))
-                try readCalendar(path: city.calendarName, source: calendar, fileIndex: state.report.files.count - 1,
-                                 state: &state, handles: handles)
+                _ = try readCalendar(path: city.calendarName, source: calendar, fileIndex: state.report.files.count - 1,
+                                     state: &state, handles: handles)
             }
         } else {
             try readInParallel(cities, state: &state)
@@ -121,8 +129,12 @@ public struct InsideAirbnbLoader {
     }
 
     /// Reads every city's listings in turn, then their calendars on as many threads as there are
-    /// cores, each into a builder of its own whose nights are appended in city order. Files, lines,
-    /// rejections and their order come out as reading everything in turn would give them.
+    /// cores, each part into a builder of its own whose nights are appended in file order. A large
+    /// uncompressed calendar is read in two parts: the first reads from the start up to the first
+    /// record ending at or after a line break near the middle; the second from that line break.
+    /// The second part counts only when the first really ended there (no quoted field spans it);
+    /// otherwise the rest is read again after the first. Files, lines, rejections and their order
+    /// come out as reading everything in turn would give them.
     private func readInParallel(_ cities: [CitySources], state: inout LoadState) throws(DataError) {
         var handlesOfCity: [[Int64: IndexBuilder.ListingHandle]] = []
         var listingRejections: [Range<Int>] = []
@@ -136,58 +148,175 @@ public struct InsideAirbnbLoader {
             listingRejections.append(start..<state.report.rejections.count)
             handlesOfCity.append(handles)
         }
-        let work = ParallelCalendars(loader: self, cities: cities, handles: handlesOfCity, files: state.report.files)
-        DispatchQueue.concurrentPerform(iterations: cities.count) { work.read(city: $0) }
+        var pieces: [CalendarPiece] = []
+        for (number, city) in cities.enumerated() {
+            if let path = city.plainCalendarPath, let split = Self.lineBreakNearMiddle(of: path, from: splitSize) {
+                pieces.append(CalendarPiece(city: number, part: .head(split: split)))
+                pieces.append(CalendarPiece(city: number, part: .tail(start: split.offset, path: path)))
+            } else {
+                pieces.append(CalendarPiece(city: number, part: .whole))
+            }
+        }
+        let work = ParallelCalendars(loader: self, cities: cities, handles: handlesOfCity, files: state.report.files, pieces: pieces)
+        DispatchQueue.concurrentPerform(iterations: pieces.count) { work.read(piece: $0) }
 
         var rejections: [Rejection] = []
-        for (number, part) in work.parts.enumerated() {
-            let part = part!
-            if case .failure(let error) = part { throw error }
+        var next = 0
+        for number in cities.indices {
             rejections += state.report.rejections[listingRejections[number]]
-            guard case .success(let calendar) = part else { continue }
             let fileIndex = 2 * number + 1
-            state.report.files[fileIndex] = calendar.report.files[fileIndex]
-            state.report.calendarRowsLoaded += calendar.report.calendarRowsLoaded
-            rejections += calendar.report.rejections
-            state.builder.appendNights(of: calendar.builder)
+            let piece = pieces[next]
+            let result = work.results[next]!
+            next += 1
+            guard case .success(let first) = result.state else {
+                if case .failure(let error) = result.state { throw error }
+                continue
+            }
+            Self.merge(first, fileIndex: fileIndex, lineOffset: 0, into: &state, rejections: &rejections)
+            guard case .head(let split) = piece.part else { continue }
+            let tail = work.results[next]!
+            next += 1
+            let lineOffset = result.nextLine - 1
+            if result.stoppedAt == split.offset {
+                switch tail.state {
+                case .success(let second):
+                    Self.merge(second, fileIndex: fileIndex, lineOffset: lineOffset, into: &state, rejections: &rejections)
+                case .failure(let error):
+                    throw error
+                }
+            } else if let stoppedAt = result.stoppedAt, stoppedAt < split.size {
+                // A quoted field spanned the line break: read the rest after where the first part ended.
+                var rest = LoadState()
+                rest.report.files = state.report.files
+                rest.report.files[fileIndex] = .init(path: cities[number].calendarName)
+                _ = try readCalendar(path: cities[number].calendarName,
+                                     source: try FileByteSource(path: split.path, range: stoppedAt..<split.size),
+                                     fileIndex: fileIndex, state: &rest, handles: handlesOfCity[number],
+                                     part: FilePart(header: split.header))
+                Self.merge(rest, fileIndex: fileIndex, lineOffset: lineOffset, into: &state, rejections: &rejections)
+            }
         }
         state.report.rejections = Array(rejections.prefix(LoadReport.keptRejectionLimit))
     }
 
-    /// The calendars of several cities, read concurrently; each part written by one thread only.
+    /// Adds what a part of a calendar file loaded, its lines counted from `lineOffset` + 1.
+    private static func merge(
+        _ part: LoadState, fileIndex: Int, lineOffset: Int, into state: inout LoadState, rejections: inout [Rejection]
+    ) {
+        var part = part
+        if lineOffset > 0 { part.builder.shiftOrigins(by: UInt64(lineOffset)) }
+        let summary = part.report.files[fileIndex]
+        state.report.files[fileIndex].recordsRead += summary.recordsRead
+        state.report.files[fileIndex].loaded += summary.loaded
+        state.report.files[fileIndex].rejectedByReason.merge(summary.rejectedByReason, uniquingKeysWith: +)
+        state.report.calendarRowsLoaded += part.report.calendarRowsLoaded
+        rejections += part.report.rejections.map { rejection in
+            var shifted = rejection
+            shifted.line += lineOffset
+            return shifted
+        }
+        state.builder.appendNights(of: part.builder)
+    }
+
+    /// Where a file of at least `minimumSize` bytes may be split: just after the first line break
+    /// at or after its middle, with its header; nil for a smaller file or one without such a break.
+    private static func lineBreakNearMiddle(of path: String, from minimumSize: Int) -> Split? {
+        guard let file = try? FileByteSource(path: path), file.size >= minimumSize, file.size >= 2 else { return nil }
+        let middle = file.size / 2
+        guard let window = try? FileByteSource(path: path, range: middle..<min(file.size, middle + (1 << 20))) else { return nil }
+        var bytes = [UInt8](repeating: 0, count: 1 << 20)
+        let count = (try? bytes.withUnsafeMutableBytes { try window.read(into: $0) }) ?? 0
+        guard let newline = bytes[0..<count].firstIndex(of: UInt8(ascii: "\n")), middle + newline + 1 < file.size else { return nil }
+        guard let header = try? InsideAirbnbLoader().header(ofFile: path) else { return nil }
+        return Split(path: path, offset: middle + newline + 1, size: file.size, header: header)
+    }
+
+    /// A place to split a calendar file.
+    struct Split {
+        let path: String
+        /// The first byte of the second part.
+        let offset: Int
+        /// The file's size.
+        let size: Int
+        /// The file's header, for the second part.
+        let header: CSVHeader
+    }
+
+    /// One unit of calendar reading: a city's whole calendar or one of its two parts.
+    struct CalendarPiece {
+        enum Part {
+            case whole
+            case head(split: Split)
+            case tail(start: Int, path: String)
+        }
+
+        let city: Int
+        let part: Part
+    }
+
+    /// What reading one piece gave.
+    private struct PieceResult {
+        var state: Result<LoadState, DataError>
+        var stoppedAt: Int?
+        var nextLine = 1
+    }
+
+    /// The calendar pieces of several cities, read concurrently; each result written by one thread only.
     private final class ParallelCalendars: @unchecked Sendable {
         let loader: InsideAirbnbLoader
         let cities: [CitySources]
         let handles: [[Int64: IndexBuilder.ListingHandle]]
         let files: [LoadReport.FileSummary]
-        var parts: [Result<LoadState, DataError>?]
+        let pieces: [CalendarPiece]
+        var results: [PieceResult?]
         let progressLock = ProgressLock()
 
         init(loader: InsideAirbnbLoader, cities: [CitySources], handles: [[Int64: IndexBuilder.ListingHandle]],
-             files: [LoadReport.FileSummary]) {
+             files: [LoadReport.FileSummary], pieces: [CalendarPiece]) {
             self.loader = loader
             self.cities = cities
             self.handles = handles
             self.files = files
-            parts = Array(repeating: nil, count: cities.count)
+            self.pieces = pieces
+            results = Array(repeating: nil, count: pieces.count)
         }
 
-        func read(city number: Int) {
+        func read(piece position: Int) {
             var loader = self.loader
             if let progress = loader.progress {
                 let lock = progressLock
                 loader.progress = { path, bytes, total, records in lock.run { progress(path, bytes, total, records) } }
             }
+            let piece = pieces[position]
+            let city = cities[piece.city]
+            let fileIndex = 2 * piece.city + 1
             var state = LoadState()
             state.report.files = files
+            var stop: (stoppedAt: Int?, nextLine: Int) = (nil, 1)
             let result = Result { () throws(DataError) -> LoadState in
-                let calendar = try cities[number].calendar()
-                state.builder.reserveNights(InsideAirbnbLoader.estimatedRows(of: calendar))
-                try loader.readCalendar(path: cities[number].calendarName, source: calendar, fileIndex: 2 * number + 1,
-                                        state: &state, handles: handles[number])
+                switch piece.part {
+                case .whole:
+                    let calendar = try city.calendar()
+                    state.builder.reserveNights(InsideAirbnbLoader.estimatedRows(of: calendar))
+                    stop = try loader.readCalendar(path: city.calendarName, source: calendar, fileIndex: fileIndex,
+                                                   state: &state, handles: handles[piece.city])
+                case .head(let split):
+                    state.builder.reserveNights(split.offset / 45)
+                    stop = try loader.readCalendar(path: city.calendarName, source: try FileByteSource(path: split.path),
+                                                   fileIndex: fileIndex, state: &state, handles: handles[piece.city],
+                                                   part: FilePart(stopOffset: split.offset))
+                case .tail(let start, let path):
+                    guard case .head(let split) = pieces[position - 1].part else { return state }
+                    let source = try FileByteSource(path: path, range: start..<split.size)
+                    state.builder.reserveNights((split.size - start) / 45)
+                    stop = try loader.readCalendar(path: city.calendarName, source: source, fileIndex: fileIndex,
+                                                   state: &state, handles: handles[piece.city],
+                                                   part: FilePart(header: split.header))
+                }
                 return state
             }
-            parts.withUnsafeMutableBufferPointer { $0[number] = result }
+            let outcome = PieceResult(state: result, stoppedAt: stop.stoppedAt, nextLine: stop.nextLine)
+            results.withUnsafeMutableBufferPointer { $0[position] = outcome }
         }
     }
 
@@ -291,15 +420,16 @@ public struct InsideAirbnbLoader {
 
     private func readCalendar(
         path: String, source: any ByteSource, fileIndex: Int, state: inout LoadState,
-        handles: [Int64: IndexBuilder.ListingHandle]
-    ) throws(DataError) {
+        handles: [Int64: IndexBuilder.ListingHandle], part: FilePart = FilePart()
+    ) throws(DataError) -> (stoppedAt: Int?, nextLine: Int) {
         var lastID: Int64 = -1
         var lastIDText = RecentField()
         var lastHandle: IndexBuilder.ListingHandle?
         var columns: CalendarColumns?
         var loaded = 0
         var dates = DateCache()
-        try forEachRecord(path: path, source: source, required: Self.requiredCalendarColumns, fileIndex: fileIndex, state: &state) {
+        let stop = try forEachRecord(path: path, source: source, required: Self.requiredCalendarColumns, fileIndex: fileIndex,
+                                     state: &state, part: part) {
             header, record, state throws(DataError) in
             let column = columns ?? CalendarColumns(header: header)
             columns = column
@@ -370,16 +500,19 @@ public struct InsideAirbnbLoader {
         }
         state.report.files[fileIndex].loaded += loaded
         state.report.calendarRowsLoaded += loaded
+        return stop
     }
 
     /// Reads the header, checks required columns, then hands each well-formed record with the right
     /// number of fields to `body`; rejects the rest.
+    @discardableResult
     private func forEachRecord(
         path: String, source: any ByteSource, required: [String], fileIndex: Int, state: inout LoadState,
-        _ body: (CSVHeader, CSVRecord, inout LoadState) throws(DataError) -> Void
-    ) throws(DataError) {
+        part: FilePart = FilePart(), _ body: (CSVHeader, CSVRecord, inout LoadState) throws(DataError) -> Void
+    ) throws(DataError) -> (stoppedAt: Int?, nextLine: Int) {
         let reader = CSVReader(source: source, chunkSize: chunkSize)
-        var header: CSVHeader?
+        reader.stopOffset = part.stopOffset
+        var header: CSVHeader? = part.header
         var records = 0
         do {
             try reader.forEachRecord { record in
@@ -412,6 +545,30 @@ public struct InsideAirbnbLoader {
         }
         state.report.files[fileIndex].recordsRead += records
         guard header != nil else { throw .emptyFile(path: path) }
+        return (reader.stoppedAt, reader.nextLine)
+    }
+
+    /// Which part of a file a read covers: from its start (reading the header) up to the first
+    /// record that ends at or after `stopOffset`, or, with `header` known, a source that starts
+    /// at a record boundary further on.
+    struct FilePart {
+        var header: CSVHeader?
+        var stopOffset = Int.max
+    }
+
+    /// The header of the CSV file at `path` (its first record).
+    private func header(ofFile path: String) throws(DataError) -> CSVHeader? {
+        let reader = CSVReader(source: try FileByteSource(path: path), chunkSize: 1 << 16)
+        reader.stopOffset = 0
+        var header: CSVHeader?
+        do {
+            try reader.forEachRecord { record in header = CSVHeader(record: record) }
+        } catch let error as DataError {
+            throw error
+        } catch {
+            throw .cannotRead(path: path, reason: "\(error)")
+        }
+        return header
     }
 }
 

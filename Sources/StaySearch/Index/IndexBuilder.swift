@@ -59,6 +59,12 @@ public struct IndexBuilder {
         addedNights += other.addedNights
     }
 
+    /// Adds `amount` to the origin of every night added so far (a part of a file read apart learns
+    /// its first line only when the parts before it are read).
+    public mutating func shiftOrigins(by amount: UInt64) {
+        for position in nights.indices { nights[position].origin &+= amount }
+    }
+
     /// Adds one calendar night of a listing.
     /// - Parameters:
     ///   - night: the night.
