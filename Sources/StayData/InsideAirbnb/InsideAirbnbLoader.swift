@@ -160,6 +160,12 @@ public struct InsideAirbnbLoader {
         let work = ParallelCalendars(loader: self, cities: cities, handles: handlesOfCity, files: state.report.files, pieces: pieces)
         DispatchQueue.concurrentPerform(iterations: pieces.count) { work.read(piece: $0) }
 
+        // One allocation for every piece's nights, not one per doubling (fresh pages cost here).
+        let entries = work.results.reduce(0) { total, result in
+            guard case .success(let part)? = result?.state else { return total }
+            return total + part.builder.storedNightEntries
+        }
+        state.builder.reserveNights(entries)
         var rejections: [Rejection] = []
         var next = 0
         for number in cities.indices {
@@ -203,8 +209,6 @@ public struct InsideAirbnbLoader {
     private static func merge(
         _ part: LoadState, fileIndex: Int, lineOffset: Int, into state: inout LoadState, rejections: inout [Rejection]
     ) {
-        var part = part
-        if lineOffset > 0 { part.builder.shiftOrigins(by: UInt64(lineOffset)) }
         let summary = part.report.files[fileIndex]
         state.report.files[fileIndex].recordsRead += summary.recordsRead
         state.report.files[fileIndex].loaded += summary.loaded
@@ -215,7 +219,7 @@ public struct InsideAirbnbLoader {
             shifted.line += lineOffset
             return shifted
         }
-        state.builder.appendNights(of: part.builder)
+        state.builder.appendNights(of: part.builder, shiftingOriginsBy: UInt64(lineOffset))
     }
 
     /// Where a file of at least `minimumSize` bytes may be split: just after the first line break

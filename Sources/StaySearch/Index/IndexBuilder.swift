@@ -54,16 +54,22 @@ public struct IndexBuilder {
 
     /// Moves the nights of `other` into this builder, after its own; `other`'s handles must be this
     /// builder's (a builder that only collected nights, say on another thread, for this one).
-    public mutating func appendNights(of other: IndexBuilder) {
+    /// - Parameter originShift: added to the origin of each night moved (a part of a file read apart
+    ///   learns its first line only when the parts before it are read).
+    public mutating func appendNights(of other: IndexBuilder, shiftingOriginsBy originShift: UInt64 = 0) {
+        let start = nights.count
         nights.append(contentsOf: other.nights)
         addedNights += other.addedNights
+        if originShift != 0 {
+            nights.withUnsafeMutableBufferPointer { nights in
+                for position in start..<nights.count { nights[position].origin &+= originShift }
+            }
+        }
     }
 
-    /// Adds `amount` to the origin of every night added so far (a part of a file read apart learns
-    /// its first line only when the parts before it are read).
-    public mutating func shiftOrigins(by amount: UInt64) {
-        for position in nights.indices { nights[position].origin &+= amount }
-    }
+    /// The entries the builder keeps for the nights added (a run of equal nights is one), for
+    /// reserving room before appending builders.
+    public var storedNightEntries: Int { nights.count }
 
     /// Adds one calendar night of a listing.
     /// - Parameters:
