@@ -125,8 +125,11 @@ public struct InsideAirbnbLoader {
 
     /// About 45 bytes a calendar row, compressed about 12 to 1.
     private static func estimatedRows(of calendar: any ByteSource) -> Int {
-        ((calendar as? FileByteSource)?.size ?? (calendar as? GzipByteSource)?.compressedSize.map { $0 * 12 } ?? 0) / 45
+        estimatedRows(bytes: (calendar as? FileByteSource)?.size ?? (calendar as? GzipByteSource)?.compressedSize.map { $0 * 12 } ?? 0)
     }
+
+    /// The calendar rows in `bytes` of plain CSV, at about 45 bytes a row.
+    private static func estimatedRows(bytes: Int) -> Int { bytes / 45 }
 
     /// Reads every city's listings in turn, then their calendars on as many threads as there are
     /// cores, each part into a builder of its own whose nights are appended in file order. A large
@@ -305,14 +308,14 @@ public struct InsideAirbnbLoader {
                     stop = try loader.readCalendar(path: city.calendarName, source: calendar, fileIndex: fileIndex,
                                                    state: &state, handles: handles[piece.city])
                 case .head(let split):
-                    state.builder.reserveNights(split.offset / 45)
+                    state.builder.reserveNights(InsideAirbnbLoader.estimatedRows(bytes: split.offset))
                     stop = try loader.readCalendar(path: city.calendarName, source: try FileByteSource(path: split.path),
                                                    fileIndex: fileIndex, state: &state, handles: handles[piece.city],
                                                    part: FilePart(stopOffset: split.offset))
                 case .tail(let start, let path):
                     guard case .head(let split) = pieces[position - 1].part else { return state }
                     let source = try FileByteSource(path: path, range: start..<split.size)
-                    state.builder.reserveNights((split.size - start) / 45)
+                    state.builder.reserveNights(InsideAirbnbLoader.estimatedRows(bytes: split.size - start))
                     stop = try loader.readCalendar(path: city.calendarName, source: source, fileIndex: fileIndex,
                                                    state: &state, handles: handles[piece.city],
                                                    part: FilePart(header: split.header))
