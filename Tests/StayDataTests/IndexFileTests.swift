@@ -37,7 +37,7 @@ private func expectSameAnswers(_ original: ListingIndex, _ loaded: ListingIndex,
 
     @Test(arguments: ["antwerp", "albany"])
     func realSamplesGiveTheSameAnswersFromAnIndex(city: String) throws {
-        let folder = city == "antwerp" ? shipped : samples + "/albany"
+        let folder = city == "antwerp" ? shipped : albany
         let (index, _) = try InsideAirbnbLoader().loadIndex(from: [DatasetFolder(city: city, path: folder)])
         let path = temporaryPath("\(city).ssx")
         try IndexFileWriter.save(index, to: path)

@@ -4,10 +4,11 @@ import StaySearch
 import StaySearchTestSupport
 import Testing
 
-let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/data/insideairbnb").path
-let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("Data/antwerp").path
+/// The repository's `Data/` folder: the shipped Antwerp sample and the Albany sample the tests also read.
+let dataFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Data").path
+let shipped = dataFolder + "/antwerp"
+let albany = dataFolder + "/albany"
 
 @Suite struct RealSampleTests {
     @Test func antwerpLoadsCompletely() throws {
@@ -41,9 +42,7 @@ let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deleti
     }
 
     @Test func albanyLoadsCompletely() throws {
-        let folder = samples + "/albany"
-        try #require(FileManager.default.fileExists(atPath: folder), "the shared samples are beside the checkout")
-        let (index, report) = try InsideAirbnbLoader().loadIndex(from: [DatasetFolder(argument: folder)])
+        let (index, report) = try InsideAirbnbLoader().loadIndex(from: [DatasetFolder(argument: albany)])
         #expect(report.files.map(\.recordsRead) == [421, 153_665])
         #expect(report.rejectedCount == 0)
         #expect(index.regions.nodes[0].name == "albany")
