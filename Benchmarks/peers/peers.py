@@ -150,13 +150,19 @@ class SQLEngine:
         count, low_total, total_sum = self.execute("SELECT COUNT(*), MIN(total), SUM(total) FROM m")[0]
         unit = nights * 100
         # The histogram's bounds: lo the lowest nightly price rounded down to a whole unit, hi the
-        # nearest-rank 95th percentile rounded up (at least lo + 1); both in cents.
+        # smaller of the nearest-rank 95th percentile and Q3 + 3 × (Q3 − Q1), rounded up (at least
+        # lo + 1); both in cents.
         if count == 0:
             lo, hi = 0, 100
         else:
             lo = low_total // unit * 100
-            rank = (HIGH_PERCENTILE * count + 99) // 100 - 1
-            cut = self.execute("SELECT total FROM m ORDER BY total LIMIT 1 OFFSET ?", (rank,))[0][0]
+
+            def nearest_rank(percent):
+                rank = (percent * count + 99) // 100 - 1
+                return self.execute("SELECT total FROM m ORDER BY total LIMIT 1 OFFSET ?", (rank,))[0][0]
+
+            q1, q3 = nearest_rank(25), nearest_rank(75)
+            cut = min(nearest_rank(HIGH_PERCENTILE), q3 + 3 * (q3 - q1))
             hi = max((cut + unit - 1) // unit * 100, lo + 100)
         low, high, width = lo * nights, hi * nights, (hi - lo) * nights
         counts, underflow, overflow = [0] * BINS, 0, 0

@@ -9,7 +9,7 @@ import Testing
         let path = NSTemporaryDirectory() + "staysearch-\(UUID().uuidString).png"
         let output = try CommandRunner.run(["histogram"] + stay + ["--max-price", "150", "--png", path, "--scale", "2", "--width", "640"])
         #expect(output.status == 0, "\(output.stderr)")
-        #expect(output.stdout == "wrote \(path) (1280×720): Prices: 69 listings, $44 to $5,150, average $1,258.13 a night\n")
+        #expect(output.stdout == "wrote \(path) (1280×720): Prices: 69 listings, $44 to $1,640 (15 above), average $1,258.13 a night\n")
         let image = try GDImage(png: Array(try Data(contentsOf: URL(fileURLWithPath: path))))
         #expect(image.width == 1_280 && image.height == 720)
     }
@@ -30,8 +30,8 @@ import Testing
         #expect(lines.count == 9)          // 6 rows of bars, the range marker, the price labels, the summary
         #expect(lines.allSatisfy { $0.count <= 80 })
         #expect(lines[6].contains("━") && lines[6].contains("─"))
-        #expect(lines[7].hasPrefix("$44 ") && lines[7].hasSuffix("$5,150"))
-        #expect(lines[8] == "Prices: 69 listings, $44 to $5,150, average $1,258.13 a night")
+        #expect(lines[7].hasPrefix("$44 ") && lines[7].hasSuffix("$1,640 | 15 above"))
+        #expect(lines[8] == "Prices: 69 listings, $44 to $1,640 (15 above), average $1,258.13 a night")
         let table = try CommandRunner.run(["search"] + stay + ["--limit", "1"])
         #expect(table.stdout.contains("━"))
     }

@@ -146,7 +146,8 @@ public enum ReferenceSearch {
         let sorted = values.sorted()
         var lo: Int64
         var hi: Int64
-        // Whole units: floor of the lowest nightly price, ceiling of the nearest-rank 95th percentile.
+        // Whole units: floor of the lowest nightly price; ceiling of the smaller of the nearest-rank 95th
+        // percentile and the fence Q3 + 3 × (Q3 − Q1).
         let defaultLo = sorted.first.map { Int64((Double($0) / Double(n * 100)).rounded(.down)) * 100 } ?? 0
         if let given = query.histogramMinimum { lo = given.minorUnits } else { lo = defaultLo }
         if let given = query.histogramMaximum {
@@ -156,8 +157,14 @@ public enum ReferenceSearch {
             if sorted.isEmpty {
                 hi = lo + 100
             } else {
-                let rank = Int((Double(sorted.count) * 0.95).rounded(.up)) - 1
-                let cut = sorted[rank]
+                func percentile(_ p: Int) -> Int64 {
+                    // Rank ⌈p/100 · count⌉ counting from 1, by exact integer arithmetic.
+                    var rank = p * sorted.count / 100
+                    if rank * 100 < p * sorted.count { rank += 1 }
+                    return sorted[max(rank, 1) - 1]
+                }
+                let q1 = percentile(25), q3 = percentile(75)
+                let cut = min(percentile(95), q3 + 3 * (q3 - q1))
                 var units = cut / (n * 100)
                 if units * n * 100 < cut { units += 1 }
                 hi = units * 100

@@ -33,10 +33,15 @@ public struct PriceHistogram: Sendable, Equatable {
     /// The percentile at which the default high end cuts outliers.
     public static let defaultHighPercentile = 95
 
+    /// How many interquartile ranges above the third quartile the default high end may reach.
+    public static let outlierFenceWidth: Int64 = 3
+
     /// Bins `values` (totals over `nights` nights, in minor units).
     ///
-    /// Default bounds: lo is the lowest nightly price rounded down to a whole unit; hi is the
-    /// nearest-rank 95th percentile nightly price rounded up to a whole unit, and at least lo + 1.
+    /// Default bounds: lo is the lowest nightly price rounded down to a whole unit; hi is the smaller
+    /// of the nearest-rank 95th percentile and the outlier fence Q3 + 3 × (Q3 − Q1) of the nightly
+    /// prices, rounded up to a whole unit, and at least lo + 1. The fence keeps a cluster of extreme
+    /// prices from flattening every other bar.
     /// - Parameter values: reordered in place.
     /// - Complexity: O(*m*) for *m* values.
     public static func make(
@@ -63,8 +68,7 @@ public struct PriceHistogram: Sendable, Equatable {
             if values.isEmpty {
                 hi = lo + 100
             } else {
-                let rank = (defaultHighPercentile * values.count + 99) / 100 - 1
-                let cut = Selection.element(atRank: rank, in: values)
+                let cut = defaultHighCut(values)
                 hi = (cut + unit - 1) / unit * 100
             }
             if hi <= lo { hi = lo + 100 }
@@ -86,6 +90,25 @@ public struct PriceHistogram: Sendable, Equatable {
         return PriceHistogram(
             lo: Money(minorUnits: lo), hi: Money(minorUnits: hi), counts: Array(counts[0..<bins]), underflow: counts[bins],
             overflow: counts[bins + 1], count: values.count, averageNightlyPrice: average)
+    }
+}
+
+extension PriceHistogram {
+    /// The nearest-rank percentile `percent` of `count` values: its rank counting from 0.
+    static func rank(ofPercentile percent: Int, count: Int) -> Int {
+        max(0, (percent * count + 99) / 100 - 1)
+    }
+
+    /// The default high end before rounding, on the values' own scale: the smaller of the nearest-rank
+    /// 95th percentile and Q3 + 3 × (Q3 − Q1). Nightly prices are totals ÷ nights, so ranks and the
+    /// fence on totals are those of the nightly prices times nights, exactly.
+    /// - Parameter values: not empty; reordered in place.
+    static func defaultHighCut(_ values: UnsafeMutableBufferPointer<Int64>) -> Int64 {
+        let ranks = [25, 75, defaultHighPercentile].map { rank(ofPercentile: $0, count: values.count) }
+        let cuts = Selection.elements(atRanks: ranks, in: values)
+        let (q1, q3, p95) = (cuts[0], cuts[1], cuts[2])
+        let fence = q3 + outlierFenceWidth * (q3 - q1)
+        return min(p95, fence)
     }
 }
 
@@ -117,13 +140,14 @@ struct ExactBinning {
 
 /// Finding the k-th smallest value without sorting everything.
 enum Selection {
-    /// The value that would be at `rank` if `values` were sorted ascending; may reorder `values`.
+    /// The values that would be at each of `ranks` if `values` were sorted ascending; may reorder
+    /// `values`.
     ///
-    /// Large inputs are narrowed first by one counting pass over the top bits (a radix step), so
-    /// that only the values sharing the answer's bucket are selected among.
-    /// - Complexity: O(*n*).
-    static func element(atRank rank: Int, in values: UnsafeMutableBufferPointer<Int64>) -> Int64 {
-        guard values.count > 4_096 else { return quickSelect(atRank: rank, in: values) }
+    /// Large inputs are narrowed first by one counting pass over the top bits (a radix step), shared by
+    /// every rank, so that only the values sharing an answer's bucket are selected among.
+    /// - Complexity: O(*n*) for a few ranks.
+    static func elements(atRanks ranks: [Int], in values: UnsafeMutableBufferPointer<Int64>) -> [Int64] {
+        guard values.count > 4_096 else { return ranks.map { quickSelect(atRank: $0, in: values) } }
         var smallest = Int64.max
         var largest = Int64.min
         for value in values {
@@ -137,18 +161,30 @@ enum Selection {
         counts.withUnsafeMutableBufferPointer { counts in
             for value in values { counts[Int(UInt64(bitPattern: value &- smallest) >> UInt64(shift))] &+= 1 }
         }
-        var bucket = 0
-        var below = 0
-        while below + Int(counts[bucket]) <= rank {
-            below += Int(counts[bucket])
-            bucket += 1
+        // Each rank's bucket and the count below it; then one pass gathers every wanted bucket's members.
+        let places = ranks.map { rank -> (bucket: Int, below: Int) in
+            var bucket = 0
+            var below = 0
+            while below + Int(counts[bucket]) <= rank {
+                below += Int(counts[bucket])
+                bucket += 1
+            }
+            return (bucket, below)
         }
-        var members = [Int64]()
-        members.reserveCapacity(Int(counts[bucket]))
-        for value in values where Int(UInt64(bitPattern: value &- smallest) >> UInt64(shift)) == bucket {
-            members.append(value)
+        let buckets = Array(Set(places.map(\.bucket))).sorted()
+        var members = buckets.map { bucket -> [Int64] in
+            var members = [Int64]()
+            members.reserveCapacity(Int(counts[bucket]))
+            return members
         }
-        return members.withUnsafeMutableBufferPointer { quickSelect(atRank: rank - below, in: $0) }
+        for value in values {
+            let bucket = Int(UInt64(bitPattern: value &- smallest) >> UInt64(shift))
+            if let slot = buckets.firstIndex(of: bucket) { members[slot].append(value) }
+        }
+        return zip(ranks, places).map { rank, place in
+            let slot = buckets.firstIndex(of: place.bucket)!
+            return members[slot].withUnsafeMutableBufferPointer { quickSelect(atRank: rank - place.below, in: $0) }
+        }
     }
 
     /// Hoare-partition quickselect with a median-of-three pivot; reorders `values`.
