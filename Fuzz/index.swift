@@ -52,10 +52,10 @@ public func fuzzIndex(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
     }
     for row in 0..<min(index.count, 3) {
-        _ = index.regionPath(ofRow: row)
-        _ = index.names[row]
+        _ = index.listing(atRow: row)
+        _ = index.priceWithoutDates(ofRow: row)
         _ = index.stayRule(row: row, day: index.firstDay)
-        _ = index.nightPrice(row: row, day: index.firstDay.advanced(by: 1))
+        _ = index.nights(ofRow: row, from: index.firstDay.advanced(by: -1), to: index.firstDay.advanced(by: 3))
     }
     return 0
 }

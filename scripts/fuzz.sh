@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 runs=${1:-1000000}
 out=.build-fuzz
 mkdir -p "$out/crashes"
-flags=(-sanitize=fuzzer,address -parse-as-library -O -g)
+flags=(-sanitize=fuzzer,address -parse-as-library -O -g -package-name staysearch)
 
 swiftc "${flags[@]}" -emit-library -static -emit-module -module-name StaySearch \
   -emit-module-path "$out/StaySearch.swiftmodule" $(find Sources/StaySearch -name '*.swift') -o "$out/libStaySearch.a"

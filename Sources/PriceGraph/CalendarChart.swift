@@ -16,7 +16,7 @@ public struct CalendarChart {
     }
 
     static let cellWidth = 64, cellHeight = 44, monthGap = 24, margin = 16
-    static let fills: [StayQuote.NightStatus: Color] = [
+    static let fills: [NightStatus: Color] = [
         .available: Color(hex: 0xE8F5E9), .booked: Color(hex: 0xE0E0E0), .unpriced: Color(hex: 0xFFF3CD), .outsideCalendar: Color(hex: 0xFAFAFA),
     ]
 

@@ -3,12 +3,8 @@ import StaySearch
 /// One month of a listing's calendar laid out as a printed calendar: weeks in rows, seven columns
 /// from a chosen first weekday.
 public struct CalendarMonth: Sendable {
-    /// What one day cell shows.
-    public struct Cell: Sendable, Equatable {
-        public var day: Day
-        public var status: StayQuote.NightStatus
-        public var price: Money?
-    }
+    /// What one day cell shows: the night of that day.
+    public typealias Cell = ListingNight
 
     /// The year and month (1–12).
     public var year: Int
@@ -31,12 +27,8 @@ public struct CalendarMonth: Sendable {
         let length = Day.length(ofMonth: month, in: year)
         var weeks: [[Cell?]] = []
         var week = [Cell?](repeating: nil, count: (first.weekdayFromMonday - firstWeekday + 7) % 7)
-        for offset in 0..<length {
-            let day = first.advanced(by: offset)
-            let price = index.nightPrice(row: row, day: day)
-            let status: StayQuote.NightStatus = price == -2 ? .outsideCalendar : price == -1 ? .unpriced
-                : index.isBookable(row: row, day: day) ? .available : .booked
-            week.append(Cell(day: day, status: status, price: price >= 0 ? Money(minorUnits: price) : nil))
+        for night in index.nights(ofRow: row, from: first, to: first.advanced(by: length)) {
+            week.append(night)
             if week.count == 7 {
                 weeks.append(week)
                 week = []
@@ -52,7 +44,7 @@ public struct CalendarMonth: Sendable {
     /// Weekday names in column order.
     public var weekdayNames: [String] { (0..<7).map { CalendarMonth.weekdayNames[($0 + firstWeekday) % 7] } }
 
-    static let markers: [StayQuote.NightStatus: Character] = [.available: "●", .booked: "×", .unpriced: "?", .outsideCalendar: "·"]
+    static let markers: [NightStatus: Character] = [.available: "●", .booked: "×", .unpriced: "?", .outsideCalendar: "·"]
 
     /// The month as text, 7 columns of 11 characters.
     public func text() -> String {

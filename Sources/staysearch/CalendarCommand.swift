@@ -11,6 +11,7 @@ struct CalendarCommand: ParsableCommand {
             Examples:
               staysearch calendar 50904 --month 2024-07
               staysearch calendar 50904 --month 2024-07 --months 3 --first-weekday sunday --png calendar.png
+              staysearch calendar 50904 --month 2024-07 --format json
             """)
 
     /// The weekday a week starts on.
@@ -21,17 +22,38 @@ struct CalendarCommand: ParsableCommand {
 
     @OptionGroup var data: DataOptions
 
-    @Argument(help: "The listing id.")
-    var id: String
+    @Argument(help: "The listing id.", transform: ListingID.parse)
+    var id: Int64
 
-    @Option(help: ArgumentHelp("The first month.", valueName: "YYYY-MM"))
-    var month: String
+    /// A month as `YYYY-MM`.
+    struct Month {
+        var year: Int
+        var month: Int
+
+        static func parse(_ text: String) throws -> Month {
+            let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+            guard parts.count == 2, parts[0].count == 4, parts[1].count == 2, let year = Int(parts[0]), let month = Int(parts[1]),
+                  Day(year: year, month: month, day: 1) != nil, year < 9999 else {
+                throw ValidationError("month '\(text)' is not a month; use YYYY-MM, e.g. 2024-07")
+            }
+            return Month(year: year, month: month)
+        }
+
+        /// The month after this one.
+        var next: Month { month == 12 ? Month(year: year + 1, month: 1) : Month(year: year, month: month + 1) }
+    }
+
+    @Option(help: ArgumentHelp("The first month.", valueName: "YYYY-MM"), transform: Month.parse)
+    var month: Month
 
     @Option(help: "How many months (1 to 12).")
     var months: Int = 1
 
     @Option(name: .customLong("first-weekday"), help: "monday, sunday or saturday.")
     var firstWeekday: FirstWeekday = .monday
+
+    @Option(help: "text (month grids for people) or json (one object with every day).")
+    var format: ListingCommand.Format = .text
 
     @Option(help: ArgumentHelp("Draw the months into this PNG file.", valueName: "FILE"))
     var png: String?
@@ -40,32 +62,20 @@ struct CalendarCommand: ParsableCommand {
     var scale: Int = 1
 
     func validate() throws {
-        guard Int64(id) != nil else { throw ValidationError("'\(id)' is not a listing id (a number)") }
-        guard parsedMonth != nil else { throw ValidationError("month '\(month)' is not a month; use YYYY-MM, e.g. 2024-07") }
         guard (1...12).contains(months) else { throw ValidationError("months must be from 1 to 12 (got \(months))") }
         guard (1...4).contains(scale) else { throw ValidationError("scale must be from 1 to 4 (got \(scale))") }
     }
 
-    private var parsedMonth: (year: Int, month: Int)? {
-        let parts = month.split(separator: "-")
-        guard parts.count == 2, parts[0].count == 4, parts[1].count == 2, let year = Int(parts[0]), let month = Int(parts[1]),
-              Day(year: year, month: month, day: 1) != nil, year < 9999 else { return nil }
-        return (year, month)
-    }
-
     func run() throws {
         let index = try data.loadIndex()
-        guard let row = index.row(ofListingID: Int64(id)!) else {
-            throw CommandFailure(message: "no listing has id \(id)", code: ExitStatus.badInput)
-        }
-        var (year, monthNumber) = parsedMonth!
+        let row = try ListingID.row(of: id, in: index)
+        var month = self.month
         var grids: [CalendarMonth] = []
         for _ in 0..<months {
-            grids.append(CalendarMonth(index: index, row: row, year: year, month: monthNumber, firstWeekday: firstWeekday.fromMonday))
-            monthNumber += 1
-            if monthNumber > 12 { monthNumber = 1; year += 1 }
+            grids.append(CalendarMonth(index: index, row: row, year: month.year, month: month.month, firstWeekday: firstWeekday.fromMonday))
+            month = month.next
         }
-        let title = "\(index.names[row].replacingOccurrences(of: "\n", with: " ")) (\(index.ids[row]))"
+        let title = "\(ListingFormatting.title(index.listing(atRow: row))) (\(id))"
         if let png {
             let fonts = FontLocator.sans()
             if fonts == nil { Standard.error("staysearch: warning: no TrueType font (DejaVu Sans) found; using gd's built-in font") }
@@ -77,8 +87,31 @@ struct CalendarCommand: ParsableCommand {
                 throw CommandFailure(message: "\(png): \(error.description)", code: 1)
             }
             Standard.write("wrote \(png) (\(chart.size.width)×\(chart.size.height))\n")
+        } else if format == .json {
+            Standard.write(json(grids) + "\n")
         } else {
             Standard.write(title + "\n\n" + grids.map { $0.text() }.joined(separator: "\n") + "\n" + CalendarMonth.legend + "\n")
         }
+    }
+
+    /// `{"id": "50904", "name": "…", "months": [{"month": "2024-07", "days": [{"date", "price", "available", "status"}]}]}`.
+    private func json(_ grids: [CalendarMonth]) -> String {
+        var json = JSONWriter()
+        json.beginObject()
+        json.field("id", string: String(id))
+        json.key("months")
+        json.beginArray()
+        for grid in grids {
+            json.beginObject()
+            json.field("month", string: "\(grid.year)-\(grid.month < 10 ? "0" : "")\(grid.month)")
+            json.key("days")
+            json.beginArray()
+            for case let night? in grid.weeks.joined() { ListingFormatting.nightObject(&json, night) }
+            json.endArray()
+            json.endObject()
+        }
+        json.endArray()
+        json.endObject()
+        return json.text
     }
 }

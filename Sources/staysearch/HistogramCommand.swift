@@ -23,7 +23,7 @@ struct HistogramCommand: ParsableCommand {
     var png: String?
 
     func run() throws {
-        var query = try self.query.makeQuery()
+        var query = self.query.query
         query.limit = 0
         let index = try data.loadIndex()
         let result = try index.search(query)

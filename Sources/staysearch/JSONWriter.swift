@@ -32,6 +32,7 @@ struct JSONWriter {
     mutating func field(_ name: String, string value: String?) { key(name); string(value) }
     mutating func field(_ name: String, number value: String?) { key(name); number(value) }
     mutating func field(_ name: String, number value: Int) { key(name); number(value) }
+    mutating func field(_ name: String, bool value: Bool) { key(name); number(value ? "true" : "false") }
 
     private mutating func separate() {
         if needsComma[needsComma.count - 1] { text.append(",") }

@@ -10,57 +10,90 @@ struct ListingCommand: ParsableCommand {
             Examples:
               staysearch listing 50904
               staysearch listing 50904 --checkin 2024-07-12 --checkout 2024-07-15 --adults 2
+              staysearch listing 50904 --checkin 2024-07-12 --checkout 2024-07-15 --format json
             """)
+
+    /// Output formats.
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, json
+    }
 
     @OptionGroup var data: DataOptions
 
-    @Argument(help: "The listing id.")
-    var id: String
+    @Argument(help: "The listing id.", transform: ListingID.parse)
+    var id: Int64
 
     @OptionGroup var stay: StayOptions
 
+    @Option(help: "text (for people) or json.")
+    var format: Format = .text
+
     func validate() throws {
-        guard Int64(id) != nil else { throw ValidationError("'\(id)' is not a listing id (a number)") }
-        do { _ = try stay.makeQuery() } catch { throw ValidationError(error.description) }
+        try QueryParsing.validate(stay.query)
     }
 
     func run() throws {
-        let stay = try self.stay.makeQuery()
+        let stay = self.stay.query
         let index = try data.loadIndex()
-        guard let row = index.row(ofListingID: Int64(id)!) else {
-            throw CommandFailure(message: "no listing has id \(id)", code: ExitStatus.badInput)
+        let row = try ListingID.row(of: id, in: index)
+        let quote = stay.checkIn.flatMap { checkIn in
+            stay.checkOut.map { index.quote(row: row, checkIn: checkIn, checkOut: $0, guests: stay.guests) }
         }
-        var output = ListingFormatting.details(index: index, row: row)
-        if let checkIn = stay.checkIn, let checkOut = stay.checkOut {
-            output += "\n" + ListingFormatting.quote(index.quote(row: row, checkIn: checkIn, checkOut: checkOut, guests: stay.guests),
-                                                     guests: stay.guests, infants: stay.infants)
+        switch format {
+        case .json:
+            Standard.write(ListingFormatting.json(index: index, row: row, quote: quote) + "\n")
+        case .text:
+            var output = ListingFormatting.details(index: index, row: row)
+            if let quote { output += "\n" + ListingFormatting.quote(quote, guests: stay.guests, infants: stay.infants) }
+            Standard.write(output)
         }
-        Standard.write(output)
     }
 }
 
-/// The listing screen and the stay quote as text.
+/// Listing ids on the command line.
+enum ListingID {
+    /// Parses an id argument.
+    static func parse(_ text: String) throws -> Int64 {
+        guard let id = Int64(text) else { throw ValidationError("'\(text)' is not a listing id (a number)") }
+        return id
+    }
+
+    /// The row of listing `id`, or the error a person sees when there is none.
+    static func row(of id: Int64, in index: ListingIndex) throws -> Int {
+        guard let row = index.row(ofListingID: id) else {
+            throw CommandFailure(message: "no listing has id \(id)", code: ExitStatus.badInput)
+        }
+        return row
+    }
+}
+
+/// The listing screen and the stay quote as text and JSON.
 enum ListingFormatting {
     static let weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
 
+    /// The listing's title on one line.
+    static func title(_ listing: ListingRecord) -> String {
+        listing.name.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: "")
+    }
+
     static func details(index: ListingIndex, row: Int) -> String {
-        let path = index.regionPath(ofRow: row)
-        let rating = index.ratings[row]
-        let listingPrice = index.listingPrices[row]
-        let base = index.basePrices[row]
-        var lines = [index.names[row].replacingOccurrences(of: "\n", with: " ")]
-        lines.append("id \(index.ids[row]) · \(path.components.joined(separator: " / ")) · \(index.roomTypeNames[Int(index.roomTypes[row])]) · "
-            + "up to \(index.accommodates[row]) guests")
-        let priceText = base >= 0 ? Money(minorUnits: Int64(base)).formatted() + " a night" : "no price"
-        let source = listingPrice >= 0 ? "listing price" : "first priced calendar night"
-        lines.append("price \(priceText)\(base >= 0 ? " (\(source))" : "") · rating "
-            + (rating >= 0 ? ResultFormatting.ratingText(Int32(rating)) : "none") + " (\(index.reviewCounts[row]) reviews) · "
-            + "\(ResultFormatting.coordinate(index.latitude(ofRow: row))), \(ResultFormatting.coordinate(index.longitude(ofRow: row)))")
+        let listing = index.listing(atRow: row)
+        var lines = [title(listing)]
+        lines.append("id \(listing.id) · \(listing.region.components.joined(separator: " / ")) · \(listing.roomType) · "
+            + "up to \(listing.accommodates) guests")
+        let priceText: String
+        if let (price, source) = index.priceWithoutDates(ofRow: row) {
+            priceText = price.formatted() + " a night (" + (source == .listing ? "listing price" : "first priced calendar night") + ")"
+        } else {
+            priceText = "no price"
+        }
+        lines.append("price \(priceText) · rating "
+            + (listing.ratingHundredths.map(ResultFormatting.ratingText) ?? "none") + " (\(listing.reviewCount) reviews) · "
+            + "\(ResultFormatting.coordinate(listing.latitude)), \(ResultFormatting.coordinate(listing.longitude))")
         if index.dayCount > 0 {
             let last = index.firstDay.advanced(by: index.dayCount - 1)
-            var free = 0
-            for offset in 0..<min(30, index.dayCount) where index.isBookable(row: row, day: index.firstDay.advanced(by: offset)) { free += 1 }
-            lines.append("calendar \(index.firstDay) … \(last) · \(free) of the first \(min(30, index.dayCount)) nights free")
+            let days = min(30, index.dayCount)
+            lines.append("calendar \(index.firstDay) … \(last) · \(index.bookableNights(ofRow: row, inFirst: days)) of the first \(days) nights free")
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -87,5 +120,49 @@ enum ListingFormatting {
             lines.append(contentsOf: quote.problems.map { "  - \($0)" })
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// SPEC's listing object: the fields of a search result (for the stay when there is a quote whose
+    /// every night is priced, else the price without dates), and with a quote its nights and verdict.
+    static func json(index: ListingIndex, row: Int, quote: StayQuote?) -> String {
+        let listing = index.listing(atRow: row)
+        let stayPriced = quote?.total != nil
+        var json = JSONWriter()
+        ResultFormatting.listingObject(
+            &json, id: listing.id, name: listing.name, region: listing.region, roomType: listing.roomType,
+            accommodates: listing.accommodates,
+            nightlyPrice: stayPriced ? quote?.averageNightlyPrice : index.priceWithoutDates(ofRow: row)?.price,
+            totalPrice: stayPriced ? quote?.total : nil, ratingHundredths: listing.ratingHundredths,
+            reviewCount: listing.reviewCount, latitude: listing.latitude, longitude: listing.longitude
+        ) { json in
+            guard let quote, let first = quote.nights.first, let last = quote.nights.last else { return }
+            json.key("quote")
+            json.beginObject()
+            json.field("checkin", string: first.day.description)
+            json.field("checkout", string: last.day.advanced(by: 1).description)
+            json.key("nights")
+            json.beginArray()
+            for night in quote.nights { nightObject(&json, night) }
+            json.endArray()
+            json.field("total_price", number: quote.total?.decimalText)
+            json.field("nightly_price", number: quote.averageNightlyPrice?.decimalText)
+            json.field("bookable", bool: quote.isBookable)
+            json.key("reasons")
+            json.beginArray()
+            for problem in quote.problems { json.string(problem.description) }
+            json.endArray()
+            json.endObject()
+        }
+        return json.text
+    }
+
+    /// `{"date": "2024-07-12", "price": 175.00, "available": true, "status": "available"}`.
+    static func nightObject(_ json: inout JSONWriter, _ night: ListingNight) {
+        json.beginObject()
+        json.field("date", string: night.day.description)
+        json.field("price", number: night.price?.decimalText)
+        json.field("available", bool: night.status == .available)
+        json.field("status", string: night.status.rawValue)
+        json.endObject()
     }
 }

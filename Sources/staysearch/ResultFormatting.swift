@@ -11,21 +11,10 @@ enum ResultFormatting {
         json.key("results")
         json.beginArray()
         for match in result.matches {
-            json.beginObject()
-            json.field("id", string: String(match.id))
-            json.field("name", string: match.name)
-            json.field("city", string: match.region.city)
-            json.field("neighbourhood_group", string: match.region.neighbourhoodGroup.isEmpty ? nil : match.region.neighbourhoodGroup)
-            json.field("neighbourhood", string: match.region.neighbourhood)
-            json.field("room_type", string: match.roomType)
-            json.field("accommodates", number: match.accommodates)
-            json.field("nightly_price", number: match.nightlyPrice.decimalText)
-            json.field("total_price", number: match.totalPrice?.decimalText)
-            json.field("rating", number: match.ratingHundredths.map(ratingText))
-            json.field("reviews", number: Int(match.reviewCount))
-            json.field("latitude", number: coordinate(match.latitude))
-            json.field("longitude", number: coordinate(match.longitude))
-            json.endObject()
+            listingObject(&json, id: match.id, name: match.name, region: match.region, roomType: match.roomType,
+                          accommodates: match.accommodates, nightlyPrice: match.nightlyPrice, totalPrice: match.totalPrice,
+                          ratingHundredths: match.ratingHundredths, reviewCount: match.reviewCount,
+                          latitude: match.latitude, longitude: match.longitude)
         }
         json.endArray()
         json.key("histogram")
@@ -46,6 +35,30 @@ enum ResultFormatting {
         if let tookMicroseconds { json.field("took_us", number: tookMicroseconds) }
         json.endObject()
         return json.text
+    }
+
+    /// A listing as SPEC's search results show it; `extra` adds fields before the object closes.
+    static func listingObject(
+        _ json: inout JSONWriter, id: Int64, name: String, region: RegionPath, roomType: String, accommodates: Int,
+        nightlyPrice: Money?, totalPrice: Money?, ratingHundredths: Int32?, reviewCount: Int32, latitude: Double,
+        longitude: Double, extra: (inout JSONWriter) -> Void = { _ in }
+    ) {
+        json.beginObject()
+        json.field("id", string: String(id))
+        json.field("name", string: name)
+        json.field("city", string: region.city)
+        json.field("neighbourhood_group", string: region.neighbourhoodGroup.isEmpty ? nil : region.neighbourhoodGroup)
+        json.field("neighbourhood", string: region.neighbourhood)
+        json.field("room_type", string: roomType)
+        json.field("accommodates", number: accommodates)
+        json.field("nightly_price", number: nightlyPrice?.decimalText)
+        json.field("total_price", number: totalPrice?.decimalText)
+        json.field("rating", number: ratingHundredths.map(ratingText))
+        json.field("reviews", number: Int(reviewCount))
+        json.field("latitude", number: coordinate(latitude))
+        json.field("longitude", number: coordinate(longitude))
+        extra(&json)
+        json.endObject()
     }
 
     /// `{"error": "…"}`.

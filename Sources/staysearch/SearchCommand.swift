@@ -33,7 +33,7 @@ struct SearchCommand: ParsableCommand {
     @OptionGroup var chart: ChartOptions
 
     func run() throws {
-        let query = try self.query.makeQuery()
+        let query = self.query.query
         let index = try data.loadIndex()
         let result = try index.search(query)
         switch format {

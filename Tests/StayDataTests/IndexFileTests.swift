@@ -122,7 +122,7 @@ private func expectSameAnswers(_ original: ListingIndex, _ loaded: ListingIndex,
             do {
                 let loaded = try IndexFileReader.load(from: write(damaged))
                 // Only padding can change unnoticed: every column must be as saved.
-                #expect(loaded.ids.array == Self.saved.index.ids.array && loaded.bookable.array == Self.saved.index.bookable.array)
+                #expect(loaded.storage.ids.array == Self.saved.index.storage.ids.array && loaded.storage.bookable.array == Self.saved.index.storage.bookable.array)
                 #expect(loaded.nightPrices.values.array == Self.saved.index.nightPrices.values.array)
             } catch {
                 refused += 1

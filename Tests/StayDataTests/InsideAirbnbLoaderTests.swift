@@ -19,7 +19,7 @@ let albany = dataFolder + "/albany"
         #expect(index.count == 2_870)
         #expect(index.regions.nodes.filter { $0.level == .neighbourhood }.count == 57)
         #expect(index.firstDay == Day(iso: "2024-06-29")! && index.dayCount == 365)
-        #expect(index.ids.array.max()!.description.count == 19)
+        #expect(index.storage.ids.array.max()!.description.count == 19)
     }
 
     @Test func antwerpAnswersAsCheckedByHand() throws {
@@ -118,8 +118,8 @@ let albany = dataFolder + "/albany"
         let row = index.row(ofListingID: 1)!
         #expect(index.nightPrice(row: row, day: Day(iso: "2024-07-01")!) == 7_000)   // the first row for the date wins
         #expect(index.nightPrice(row: row, day: Day(iso: "2024-07-02")!) == 7_000)
-        #expect(index.names[index.row(ofListingID: 6)!] == "Multi\nline")
-        #expect(index.listingPrices[index.row(ofListingID: 6)!] == 135_000)
+        #expect(index.listing(atRow: index.row(ofListingID: 6)!).name == "Multi\nline")
+        #expect(index.listing(atRow: index.row(ofListingID: 6)!).price == Money(minorUnits: 135_000))
     }
 
     /// Calendars read on several threads give the same index and the same report, rejections in the

@@ -18,7 +18,7 @@ public struct TestDataset: Sendable {
         var builder = IndexBuilder()
         for listing in listings { _ = try! builder.addListing(listing) }
         for (position, entry) in nights.enumerated() {
-            builder.addNight(entry.night, to: builder.handle(forListingID: entry.listingID)!, origin: UInt64(position))
+            builder.addNight(entry.night, to: builder.handle(forListingID: entry.listingID)!, origin: RecordOrigin(file: 0, line: position))
         }
         return builder.build()
     }

@@ -6,10 +6,10 @@ import Testing
     private let start = Day(iso: "2025-03-01")!
 
     /// Adds `count` nights from `day` (offset from `start`) at `price`, from consecutive lines from `line`.
-    private func add(_ builder: inout IndexBuilder, _ handle: IndexBuilder.ListingHandle, day: Int, count: Int, price: Int64, line: UInt64) {
+    private func add(_ builder: inout IndexBuilder, _ handle: IndexBuilder.ListingHandle, day: Int, count: Int, price: Int64, line: Int) {
         for offset in 0..<count {
             builder.addNight(to: handle, day: start.advanced(by: day + offset), isAvailable: true, priceMinorUnits: price,
-                             minimumNights: 1, maximumNights: 30, origin: line + UInt64(offset))
+                             minimumNights: 1, maximumNights: 30, origin: RecordOrigin(file: 1, line: line + offset))
         }
     }
 
@@ -27,7 +27,7 @@ import Testing
         add(&builder, handle, day: 5, count: 8, price: 300, line: 300)     // 5–9 new, 10–12 duplicates
         #expect(builder.nightCount == 20)
         let (index, duplicates) = builder.build()
-        #expect(Set(duplicates.map(\.origin)) == [200, 201, 305, 306, 307])
+        #expect(Set(duplicates.map(\.origin)) == Set([200, 201, 305, 306, 307].map { RecordOrigin(file: 1, line: $0) }))
         #expect(Set(duplicates.map { start.distance(to: $0.day) }) == [15, 16, 10, 11, 12])
         let row = index.row(ofListingID: 7)!
         for day in 5..<20 {
@@ -40,7 +40,7 @@ import Testing
         add(&builder, handle, day: 15, count: 2, price: 200, line: 200)
         add(&builder, handle, day: 10, count: 10, price: 100, line: 100)
         let (index, duplicates) = builder.build()
-        #expect(Set(duplicates.map(\.origin)) == [105, 106])
+        #expect(Set(duplicates.map(\.origin)) == Set([105, 106].map { RecordOrigin(file: 1, line: $0) }))
         let row = index.row(ofListingID: 7)!
         #expect(index.nightPrice(row: row, day: start.advanced(by: 15)) == 200)
         #expect(index.nightPrice(row: row, day: start.advanced(by: 17)) == 100)
@@ -50,7 +50,7 @@ import Testing
         var (builder, handle) = builder()
         for day in 0..<6 {   // one line apart each (say, multi-line records between): still every night kept
             builder.addNight(to: handle, day: start.advanced(by: day), isAvailable: day != 3, priceMinorUnits: 500,
-                             minimumNights: -1, maximumNights: -1, origin: UInt64(2 * day))
+                             minimumNights: -1, maximumNights: -1, origin: RecordOrigin(file: 0, line: 2 * day))
         }
         let (index, duplicates) = builder.build()
         #expect(duplicates.isEmpty)

@@ -38,7 +38,7 @@ import Testing
     @Test func everyNodeCoversItsRows() {
         for (position, node) in index.regions.nodes.enumerated() {
             for row in node.rows {
-                var current = Int(index.regionNodes[row])
+                var current = Int(index.storage.regionNodes[row])
                 var found = false
                 while current >= 0 {
                     if current == position { found = true }

@@ -11,37 +11,14 @@
 /// ```
 ///
 /// The data are the engine's columns as they are in memory, so loading maps the file and checks it;
-/// nothing is parsed.
+/// nothing is parsed. Which sections there are, their numbers and element sizes, is the engine's
+/// column table (`IndexStorage.table`): the writer and the reader both walk it.
 enum IndexFileFormat {
     static let magic: [UInt8] = Array("STAYSRCH".utf8)
     static let version: UInt32 = 1
     static let headerSize = 64
     static let sectionEntrySize = 32
     static let alignment = 64
-
-    /// What a section holds. The numbers are part of the format: never reuse one.
-    enum Section: UInt32, CaseIterable {
-        case ids = 1, nameBytes, nameOffsets, regionNodes, roomTypes, accommodates, basePrices, listingPrices
-        case listingMinimumNights, listingMaximumNights, ratings, reviewCounts, latitudes, longitudes
-        case bookable, pricedWithoutDates, priceRunOffsets, priceRunStarts, priceRunValues
-        case ruleRunOffsets, ruleRunStarts, ruleRunValues, roomTypeNameBytes, roomTypeNameOffsets
-        case nodeNameBytes, nodeNameOffsets, nodeLevels, nodeParents, nodeRowStarts, nodeRowEnds
-        case pricePatterns, rulePatterns
-
-        /// The size of one element, in bytes.
-        var elementSize: Int {
-            switch self {
-            case .nameBytes, .roomTypes, .accommodates, .roomTypeNameBytes, .nodeNameBytes, .nodeLevels: return 1
-            case .ratings: return 2
-            case .nameOffsets, .regionNodes, .basePrices, .listingPrices, .listingMinimumNights, .listingMaximumNights,
-                 .reviewCounts, .latitudes, .longitudes, .priceRunOffsets, .priceRunStarts, .priceRunValues,
-                 .ruleRunOffsets, .ruleRunStarts, .ruleRunValues, .roomTypeNameOffsets, .nodeNameOffsets, .nodeParents,
-                 .pricePatterns, .rulePatterns:
-                return 4
-            case .ids, .bookable, .pricedWithoutDates, .nodeRowStarts, .nodeRowEnds: return 8
-            }
-        }
-    }
 
     static func aligned(_ offset: Int) -> Int { (offset + alignment - 1) / alignment * alignment }
 

@@ -12,14 +12,13 @@ public enum IndexFileWriter {
     /// - Throws: ``DataError/cannotWrite(path:reason:)``.
     @discardableResult
     public static func save(_ index: ListingIndex, to path: String) throws(DataError) -> Int {
-        let sections = IndexSections(index: index)
-        var layout: [(section: IndexFileFormat.Section, offset: Int, count: Int, checksum: UInt64)] = []
-        var offset = IndexFileFormat.aligned(IndexFileFormat.headerSize + IndexFileFormat.sectionEntrySize * sections.entries.count)
+        let sections = IndexStorage.table.map { column in (column: column, bytes: column.bytes(index.storage)) }
+        var layout: [(offset: Int, checksum: UInt64)] = []
+        var offset = IndexFileFormat.aligned(IndexFileFormat.headerSize + IndexFileFormat.sectionEntrySize * sections.count)
         var fileSize = offset
-        for entry in sections.entries {
-            let checksum = entry.bytes.withBytes { Checksum.of($0) }
-            layout.append((entry.section, offset, entry.bytes.count, checksum))
-            fileSize = offset + entry.bytes.count * entry.section.elementSize
+        for section in sections {
+            layout.append((offset, section.bytes.withBytes { Checksum.of($0) }))
+            fileSize = offset + section.bytes.count * section.column.elementSize
             offset = IndexFileFormat.aligned(fileSize)
         }
 
@@ -35,12 +34,12 @@ public enum IndexFileWriter {
         head.append(UInt32(0))
         head.append(UInt64(0))
         var table = ByteWriter()
-        for entry in layout {
-            table.append(entry.section.rawValue)
-            table.append(UInt32(entry.section.elementSize))
-            table.append(UInt64(entry.offset))
-            table.append(UInt64(entry.count))
-            table.append(entry.checksum)
+        for (section, placement) in zip(sections, layout) {
+            table.append(section.column.id)
+            table.append(UInt32(section.column.elementSize))
+            table.append(UInt64(placement.offset))
+            table.append(UInt64(section.bytes.count))
+            table.append(placement.checksum)
         }
         head.append(IndexFileFormat.headerChecksum(header: head.bytes, table: table.bytes))
         head.append(table.bytes)
@@ -53,9 +52,9 @@ public enum IndexFileWriter {
         do throws(DataError) {
             var file = FileWriter(descriptor: descriptor, path: path)
             try file.write(head.bytes)
-            for (entry, placement) in zip(sections.entries, layout) {
+            for (section, placement) in zip(sections, layout) {
                 try file.pad(to: placement.offset)
-                let failure: DataError? = entry.bytes.withBytes { bytes in
+                let failure: DataError? = section.bytes.withBytes { bytes in
                     do throws(DataError) { try file.write(bytes) } catch { return error }
                     return nil
                 }

@@ -12,8 +12,8 @@ public struct IndexBuilder {
     private var handlesByID: [Int64: Int32] = [:]
     private var roomTypeCodes: [String: UInt8] = [:]
 
-    /// Nights as added, packed (32 bytes each), consecutive equal nights of a listing as one run.
-    private var nights: [PackedNight] = []
+    /// Nights as added (32 bytes a run), consecutive equal nights of a listing as one run.
+    private var nights: [NightRun] = []
     /// Nights added, counting each night of a run.
     private var addedNights = 0
 
@@ -54,15 +54,16 @@ public struct IndexBuilder {
 
     /// Moves the nights of `other` into this builder, after its own; `other`'s handles must be this
     /// builder's (a builder that only collected nights, say on another thread, for this one).
-    /// - Parameter originShift: added to the origin of each night moved (a part of a file read apart
+    /// - Parameter lineShift: added to the line of each night's origin (a part of a file read apart
     ///   learns its first line only when the parts before it are read).
-    public mutating func appendNights(of other: IndexBuilder, shiftingOriginsBy originShift: UInt64 = 0) {
+    public mutating func appendNights(of other: IndexBuilder, shiftingLinesBy lineShift: Int = 0) {
         let start = nights.count
         nights.append(contentsOf: other.nights)
         addedNights += other.addedNights
-        if originShift != 0 {
+        if lineShift != 0 {
+            let shift = UInt64(lineShift)
             nights.withUnsafeMutableBufferPointer { nights in
-                for position in start..<nights.count { nights[position].origin &+= originShift }
+                for position in start..<nights.count { nights[position].origin &+= shift }
             }
         }
     }
@@ -75,9 +76,9 @@ public struct IndexBuilder {
     /// - Parameters:
     ///   - night: the night.
     ///   - listing: the listing it belongs to.
-    ///   - origin: any value that says where the night came from (a file and line); reported back
-    ///     by ``build()`` when this night repeats an earlier night's date.
-    public mutating func addNight(_ night: CalendarNight, to listing: ListingHandle, origin: UInt64 = 0) {
+    ///   - origin: where the night came from; reported back by ``build()`` when this night repeats an
+    ///     earlier night's date.
+    public mutating func addNight(_ night: CalendarNight, to listing: ListingHandle, origin: RecordOrigin = RecordOrigin(file: 0, line: 0)) {
         addNight(to: listing, day: night.day, isAvailable: night.isAvailable, priceMinorUnits: night.price?.minorUnits ?? -1,
                  minimumNights: night.minimumNights ?? -1, maximumNights: night.maximumNights ?? -1, origin: origin)
     }
@@ -86,23 +87,24 @@ public struct IndexBuilder {
     /// missing price, minimum or maximum (the listing's own then applies).
     public mutating func addNight(
         to listing: ListingHandle, day: Day, isAvailable: Bool, priceMinorUnits: Int64, minimumNights: Int32,
-        maximumNights: Int32, origin: UInt64
+        maximumNights: Int32, origin: RecordOrigin
     ) {
         addedNights += 1
         let price = priceMinorUnits < 0 ? -1 : IndexBuilder.storedPrice(minorUnits: priceMinorUnits)
+        let packedOrigin = origin.packed
         // The next night of the run just added (next date, next line, same values) extends it.
         let last = nights.count - 1
         if last >= 0 {
             let run = nights[last]
             if run.listing == listing.position, run.day &+ Int32(run.count) == day.daysSinceEpoch,
-               run.origin &+ UInt64(run.count) == origin, run.price == price, run.minimum == minimumNights,
+               run.origin &+ UInt64(run.count) == packedOrigin, run.price == price, run.minimum == minimumNights,
                run.maximum == maximumNights, run.isAvailable == isAvailable, run.count < UInt16.max {
                 nights[last].count += 1
                 return
             }
         }
-        nights.append(PackedNight(
-            origin: origin, listing: listing.position, day: day.daysSinceEpoch, price: price,
+        nights.append(NightRun(
+            origin: packedOrigin, listing: listing.position, day: day.daysSinceEpoch, price: price,
             minimum: minimumNights, maximum: maximumNights, isAvailable: isAvailable, count: 1))
     }
 
@@ -140,15 +142,13 @@ public struct IndexBuilder {
 
         var assembler = RowAssembler(firstDay: firstDay, dayCount: dayCount, rowCount: rowCount)
         var duplicates: [DuplicateNight] = []
-        var rowNights: [CalendarNight] = []
+        var rowRuns: [NightRun] = []
         for row in 0..<rowCount {
             let listing = listings[Int(layout.listingOfRow[row])]
             var slice = Array(nightsByRow[nightStart[row]..<nightStart[row + 1]])
             if !slice.isSortedByDay(nights) {
                 slice.sort { (nights[Int($0)].day, $0) < (nights[Int($1)].day, $1) }
             }
-            // Each night once: (run, offset in run) in date order, the first added first among equal dates.
-            var ordered: [(run: Int32, offset: Int32)] = []
             var runsOverlap = false
             var end = Int32.min
             for position in slice {
@@ -156,38 +156,34 @@ public struct IndexBuilder {
                 if run.day < end { runsOverlap = true }
                 end = max(end, run.day + Int32(run.count))
             }
-            if runsOverlap {
-                ordered.reserveCapacity(slice.count)
+            rowRuns.removeAll(keepingCapacity: true)
+            if !runsOverlap {
+                // The common case: every date once. The runs go to the assembler as they are.
+                for position in slice { rowRuns.append(nights[Int(position)]) }
+            } else {
+                // Each night once, in date order, the first added first among equal dates; the rest
+                // are reported.
+                var ordered: [(run: Int32, offset: Int32)] = []
                 for position in slice {
                     for offset in 0..<Int32(nights[Int(position)].count) { ordered.append((position, offset)) }
                 }
                 ordered.sort { (nights[Int($0.run)].day + $0.offset, $0.run) < (nights[Int($1.run)].day + $1.offset, $1.run) }
-            }
-            rowNights.removeAll(keepingCapacity: true)
-            var previousDay = Int32.min
-            func take(_ night: PackedNight, offset: Int32) {
-                let day = night.day + offset
-                guard day != previousDay else {
-                    duplicates.append(DuplicateNight(
-                        listingID: listing.id, day: Day(daysSinceEpoch: day), origin: night.origin + UInt64(offset)))
-                    return
-                }
-                previousDay = day
-                rowNights.append(CalendarNight(
-                    day: Day(daysSinceEpoch: day), isAvailable: night.isAvailable,
-                    price: night.price >= 0 ? Money(minorUnits: Int64(night.price)) : nil,
-                    minimumNights: night.minimum >= 0 ? night.minimum : nil,
-                    maximumNights: night.maximum >= 0 ? night.maximum : nil))
-            }
-            if runsOverlap {
-                for (position, offset) in ordered { take(nights[Int(position)], offset: offset) }
-            } else {
-                for position in slice {
-                    let run = nights[Int(position)]
-                    for offset in 0..<Int32(run.count) { take(run, offset: offset) }
+                var previousDay = Int32.min
+                for (position, offset) in ordered {
+                    var night = nights[Int(position)]
+                    night.day += offset
+                    night.origin += UInt64(offset)
+                    night.count = 1
+                    guard night.day != previousDay else {
+                        duplicates.append(DuplicateNight(listingID: listing.id, day: Day(daysSinceEpoch: night.day),
+                                                         origin: RecordOrigin(packed: night.origin)))
+                        continue
+                    }
+                    previousDay = night.day
+                    rowRuns.append(night)
                 }
             }
-            assembler.appendRow(listing, nights: rowNights)
+            assembler.appendRow(listing, runs: rowRuns)
         }
         return (assembler.finish(listings: listings, layout: layout, roomTypeNames: roomTypeNames), duplicates)
     }
@@ -211,11 +207,16 @@ public struct IndexBuilder {
         for row in 0..<listings.count {
             let position = Int(layout.listingOfRow[row])
             var previous = firstDay.advanced(by: -1)
-            let nights = calendarOfListing(position).filter { night in
+            let runs = calendarOfListing(position).lazy.filter { night in
                 defer { previous = max(previous, night.day) }
                 return night.day >= firstDay && night.day < end && night.day > previous
+            }.map { night in
+                NightRun(origin: 0, listing: Int32(position), day: night.day.daysSinceEpoch,
+                         price: night.price.map { IndexBuilder.storedPrice(minorUnits: $0.minorUnits) } ?? -1,
+                         minimum: night.minimumNights ?? -1, maximum: night.maximumNights ?? -1,
+                         isAvailable: night.isAvailable, count: 1)
             }
-            assembler.appendRow(listings[position], nights: nights)
+            assembler.appendRow(listings[position], runs: runs)
         }
         return assembler.finish(listings: listings, layout: layout, roomTypeNames: roomTypeNames)
     }
@@ -228,7 +229,7 @@ public struct DuplicateNight: Sendable, Equatable {
     /// The repeated date.
     public var day: Day
     /// The origin given to ``IndexBuilder/addNight(_:to:origin:)`` for the row left out.
-    public var origin: UInt64
+    public var origin: RecordOrigin
 }
 
 /// Why a listing cannot be added to an index.
@@ -266,22 +267,8 @@ extension IndexBuilder {
     }
 }
 
-/// A night as the builder keeps it until ``IndexBuilder/build()``: 32 bytes.
-private struct PackedNight {
-    var origin: UInt64
-    var listing: Int32
-    var day: Int32
-    /// Minor units, clamped as the index stores them, or -1.
-    var price: Int32
-    var minimum: Int32
-    var maximum: Int32
-    var isAvailable: Bool
-    /// Nights in this run: the same values on consecutive dates from consecutive lines.
-    var count: UInt16
-}
-
 extension Array where Element == Int32 {
-    fileprivate func isSortedByDay(_ nights: [PackedNight]) -> Bool {
+    fileprivate func isSortedByDay(_ nights: [NightRun]) -> Bool {
         var previous = Int32.min
         for night in self {
             let day = nights[Int(night)].day

@@ -1,8 +1,8 @@
 /// Turns listings and their calendars, one row at a time in final row order, into the columns of a
 /// ``ListingIndex``: bookable bits, price runs, stay rule runs and prices without dates.
 ///
-/// ``IndexBuilder`` uses it after sorting and de-duplicating; generators that can produce
-/// calendars in row order use it through ``IndexBuilder/build(listings:firstDay:dayCount:calendarOfListing:)``
+/// ``IndexBuilder`` uses it after sorting and de-duplicating, passing the runs of nights it kept as
+/// they are; generators that can produce calendars in row order use it through ``IndexBuilder/build(listings:firstDay:dayCount:calendarOfListing:)``
 /// so that no night is ever stored.
 struct RowAssembler {
     let firstDay: Int32
@@ -32,38 +32,43 @@ struct RowAssembler {
     /// Appends the next row.
     /// - Parameters:
     ///   - listing: the listing.
-    ///   - nights: its calendar nights in date order, one per date, all within the calendar span.
-    mutating func appendRow(_ listing: ListingRecord, nights: some Sequence<CalendarNight>) {
+    ///   - runs: its calendar as runs of nights in date order, no date twice, all within the calendar span.
+    mutating func appendRow(_ listing: ListingRecord, runs: some Sequence<NightRun>) {
         let row = basePrices.count
         let listingPrice = IndexBuilder.storedPrice(listing.price)
         let listingRule = StayRule(minimumNights: listing.minimumNights, maximumNights: listing.maximumNights).packed
         dayPrices.removeAll(keepingCapacity: true)
-        dayPrices.append(contentsOf: repeatElement(-2, count: dayCount))
+        dayPrices.append(contentsOf: repeatElement(ListingIndex.noCalendarRow, count: dayCount))
         dayRules.removeAll(keepingCapacity: true)
         dayRules.append(contentsOf: repeatElement(listingRule, count: dayCount))
-        var firstPriced: Int32 = -1
-        for night in nights {
-            let offset = Int(night.day.daysSinceEpoch - firstDay)
-            let price = night.price.map { IndexBuilder.storedPrice(minorUnits: $0.minorUnits) } ?? listingPrice
-            dayPrices[offset] = price
-            dayRules[offset] = StayRule(minimumNights: night.minimumNights ?? listing.minimumNights,
-                                        maximumNights: night.maximumNights ?? listing.maximumNights).packed
+        var firstPriced = ListingIndex.noPrice
+        let bit: UInt64 = 1 << UInt64(row & 63)
+        for run in runs {
+            let start = Int(run.day - firstDay)
+            let end = start + Int(run.count)
+            let price = run.price >= 0 ? run.price : listingPrice
+            let rule = StayRule(minimumNights: run.minimum >= 0 ? run.minimum : listing.minimumNights,
+                                maximumNights: run.maximum >= 0 ? run.maximum : listing.maximumNights).packed
+            for offset in start..<end {
+                dayPrices[offset] = price
+                dayRules[offset] = rule
+            }
             if price >= 0 {
                 if firstPriced < 0 { firstPriced = price }
-                if night.isAvailable {
-                    bookable[offset * wordsPerDay + row >> 6] |= 1 << UInt64(row & 63)
+                if run.isAvailable {
+                    for offset in start..<end { bookable[offset * wordsPerDay + row >> 6] |= bit }
                 }
             }
         }
         if dayCount == 0 {
-            dayPrices.append(-2)
+            dayPrices.append(ListingIndex.noCalendarRow)
             dayRules.append(listingRule)
         }
         prices.appendRow(dayPrices)
         rules.appendRow(dayRules)
         let basePrice = listingPrice >= 0 ? listingPrice : firstPriced
         basePrices.append(basePrice)
-        if basePrice >= 0 { pricedWithoutDates[row >> 6] |= 1 << UInt64(row & 63) }
+        if basePrice >= 0 { pricedWithoutDates[row >> 6] |= bit }
     }
 
     /// The index of the rows appended, in the order of `layout`.
@@ -73,29 +78,39 @@ struct RowAssembler {
         func column<T: BitwiseCopyable>(_ value: (ListingRecord) -> T) -> Column<T> {
             Column(layout.listingOfRow.map { value(listings[Int($0)]) })
         }
-        return ListingIndex(
-            ids: column(\.id),
-            names: StringColumn(layout.listingOfRow.map { listings[Int($0)].name }),
-            regionNodes: Column(layout.listingOfRow.map { layout.nodeOfListing[Int($0)] }),
-            roomTypes: column { roomTypeCodes[$0.roomType]! },
-            accommodates: column { UInt8(clamping: $0.accommodates) },
-            basePrices: Column(basePrices),
-            listingPrices: column { IndexBuilder.storedPrice($0.price) },
-            listingMinimumNights: column(\.minimumNights),
-            listingMaximumNights: column(\.maximumNights),
-            ratings: column { Int16(clamping: $0.ratingHundredths ?? -1) },
-            reviewCounts: column(\.reviewCount),
-            latitudes: column { IndexBuilder.storedCoordinate($0.latitude) },
-            longitudes: column { IndexBuilder.storedCoordinate($0.longitude) },
-            firstDay: Day(daysSinceEpoch: firstDay),
-            dayCount: dayCount,
-            bookable: Column(bookable),
-            pricedWithoutDates: Column(pricedWithoutDates),
-            nightPrices: prices.finish(),
-            stayRules: rules.finish(),
-            roomTypeNames: roomTypeNames,
-            regions: layout.tree
-        )
+        var storage = IndexStorage()
+        storage.ids = column(\.id)
+        let names = StringColumn(layout.listingOfRow.map { listings[Int($0)].name })
+        storage.nameBytes = names.bytes
+        storage.nameOffsets = names.offsets
+        storage.regionNodes = Column(layout.listingOfRow.map { layout.nodeOfListing[Int($0)] })
+        storage.roomTypes = column { roomTypeCodes[$0.roomType]! }
+        storage.accommodates = column { UInt8(clamping: $0.accommodates) }
+        storage.basePrices = Column(basePrices)
+        storage.listingPrices = column { IndexBuilder.storedPrice($0.price) }
+        storage.listingMinimumNights = column(\.minimumNights)
+        storage.listingMaximumNights = column(\.maximumNights)
+        storage.ratings = column { Int16(clamping: $0.ratingHundredths ?? Int32(ListingIndex.noRating)) }
+        storage.reviewCounts = column(\.reviewCount)
+        storage.latitudes = column { IndexBuilder.storedCoordinate($0.latitude) }
+        storage.longitudes = column { IndexBuilder.storedCoordinate($0.longitude) }
+        storage.bookable = Column(bookable)
+        storage.pricedWithoutDates = Column(pricedWithoutDates)
+        (storage.priceRunOffsets, storage.priceRunStarts, storage.priceRunValues, storage.pricePatterns) = prices.finish()
+        (storage.ruleRunOffsets, storage.ruleRunStarts, storage.ruleRunValues, storage.rulePatterns) = rules.finish()
+        let roomTypes = StringColumn(roomTypeNames)
+        storage.roomTypeNameBytes = roomTypes.bytes
+        storage.roomTypeNameOffsets = roomTypes.offsets
+        let nodes = layout.tree.nodes
+        let nodeNames = StringColumn(nodes.map(\.name))
+        storage.nodeNameBytes = nodeNames.bytes
+        storage.nodeNameOffsets = nodeNames.offsets
+        storage.nodeLevels = Column(nodes.map(\.level.rawValue))
+        storage.nodeParents = Column(nodes.map(\.parent))
+        storage.nodeRowStarts = Column(nodes.map { Int64($0.rows.lowerBound) })
+        storage.nodeRowEnds = Column(nodes.map { Int64($0.rows.upperBound) })
+        return ListingIndex(storage: storage, shape: IndexShape(rows: basePrices.count, firstDay: Day(daysSinceEpoch: firstDay),
+                                                                dayCount: dayCount))
     }
 }
 
@@ -175,8 +190,8 @@ struct RunsWriter<Value: RunValue> {
         return (segments, cost)
     }
 
-    func finish() -> DayRuns<Value> {
-        DayRuns(offsets: Column(offsets), starts: Column(starts), values: Column(values), patterns: Column(patterns),
-                firstWeekday: firstWeekday)
+    /// The run columns: offsets, starts, values and weekly patterns.
+    func finish() -> (offsets: Column<UInt32>, starts: Column<Int32>, values: Column<Value>, patterns: Column<Value>) {
+        (Column(offsets), Column(starts), Column(values), Column(patterns))
     }
 }

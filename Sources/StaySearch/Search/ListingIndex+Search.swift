@@ -49,13 +49,13 @@ extension ListingIndex {
     /// The match record of one row for a stay of `nights` (or none) whose price is `value`.
     func match(row: Int, value: Int64, nights: Int?) -> ListingMatch {
         let path = regionPath(ofRow: row)
-        let rating = ratings[row]
+        let rating = storage.ratings[row]
         return ListingMatch(
-            row: row, id: ids[row], name: names[row], region: path,
-            roomType: roomTypeNames[Int(roomTypes[row])], accommodates: Int(accommodates[row]),
+            row: row, id: storage.ids[row], name: names[row], region: path,
+            roomType: roomTypeNames[Int(storage.roomTypes[row])], accommodates: Int(storage.accommodates[row]),
             nightlyPrice: Money.average(of: value, over: Int64(nights ?? 1)),
             totalPrice: nights == nil ? nil : Money(minorUnits: value),
-            ratingHundredths: rating >= 0 ? Int32(rating) : nil, reviewCount: reviewCounts[row],
+            ratingHundredths: rating == ListingIndex.noRating ? nil : Int32(rating), reviewCount: storage.reviewCounts[row],
             latitude: latitude(ofRow: row), longitude: longitude(ofRow: row))
     }
 }
@@ -149,12 +149,12 @@ private struct Scan {
         let wordsPerDay = index.wordsPerDay
         block.withUnsafeMutableBufferPointer { block in
             if !hasDates {
-                index.pricedWithoutDates.withUnsafeBufferPointer { priced in
+                index.storage.pricedWithoutDates.withUnsafeBufferPointer { priced in
                     for i in 0..<count { block[i] = priced[words.lowerBound + i] }
                 }
                 return
             }
-            index.bookable.withUnsafeBufferPointer { bookable in
+            index.storage.bookable.withUnsafeBufferPointer { bookable in
                 var start = stayStart * wordsPerDay + words.lowerBound
                 for i in 0..<count { block[i] = bookable[start + i] }
                 for _ in (stayStart + 1)..<max(stayStart + 1, stayEnd) {
@@ -166,15 +166,15 @@ private struct Scan {
     }
 
     private mutating func consider(row: Int) {
-        guard Int(index.accommodates[row]) >= guests else { return }
-        if roomCode >= 0, Int(index.roomTypes[row]) != roomCode { return }
+        guard Int(index.storage.accommodates[row]) >= guests else { return }
+        if roomCode >= 0, Int(index.storage.roomTypes[row]) != roomCode { return }
         let value: Int64
         if hasDates {
             let rule = StayRule(packed: index.stayRules.value(row: row, dayOffset: stayStart))
             guard rule.allows(nights: Int(nights)) else { return }
             value = index.stayTotal(row: row, from: stayStart, to: stayEnd)
         } else {
-            value = Int64(index.basePrices[row])
+            value = Int64(index.storage.basePrices[row])
         }
         values[valueCount] = value
         valueCount &+= 1
@@ -183,7 +183,7 @@ private struct Scan {
         total &+= 1
         let key = key(row: row, value: value)
         guard key <= pageCutoff, pageSize > 0 else { return }
-        page.offer(RankedRow(key: key, id: index.ids[row], row: Int32(row), value: value))
+        page.offer(RankedRow(key: key, id: index.storage.ids[row], row: Int32(row), value: value))
         if let worst = page.largestWhenFull { pageCutoff = worst.key }
     }
 
@@ -191,8 +191,8 @@ private struct Scan {
         switch sort {
         case .price: return value
         case .priceDescending: return -value
-        case .rating: return -((Int64(index.ratings[row]) + 1) << 32 | Int64(index.reviewCounts[row]))
-        case .reviews: return -Int64(index.reviewCounts[row])
+        case .rating: return -((Int64(index.storage.ratings[row]) + 1) << 32 | Int64(index.storage.reviewCounts[row]))
+        case .reviews: return -Int64(index.storage.reviewCounts[row])
         }
     }
 }

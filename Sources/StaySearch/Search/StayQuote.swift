@@ -1,24 +1,10 @@
 /// The price of a stay at one listing, night by night, and whether it can be booked, or why not.
 public struct StayQuote: Sendable, Equatable {
     /// What the calendar says of one night.
-    public enum NightStatus: String, Sendable {
-        /// Free and priced: bookable.
-        case available
-        /// Priced but not available.
-        case booked
-        /// In the calendar but without a price (and the listing has none): not bookable.
-        case unpriced
-        /// Not in the listing's calendar: not bookable.
-        case outsideCalendar = "outside the calendar"
-    }
+    public typealias NightStatus = StaySearch.NightStatus
 
     /// One night of the stay.
-    public struct Night: Sendable, Equatable {
-        public var day: Day
-        public var status: NightStatus
-        /// The night's price, when it has one.
-        public var price: Money?
-    }
+    public typealias Night = ListingNight
 
     /// Why a stay cannot be booked.
     public enum Problem: Sendable, Equatable, CustomStringConvertible {
@@ -61,25 +47,20 @@ extension ListingIndex {
     /// the stay cannot be booked, checked by the same rules as ``search(_:)``.
     /// - Complexity: O(*n* log *r*) for *n* nights and *r* price runs of the row.
     public func quote(row: Int, checkIn: Day, checkOut: Day, guests: Int) -> StayQuote {
-        var nights: [StayQuote.Night] = []
+        let nights = self.nights(ofRow: row, from: checkIn, to: checkOut)
         var problems: [StayQuote.Problem] = []
         var total: Int64 = 0
         var allPriced = true
-        var day = checkIn
-        while day < checkOut {
-            let price = nightPrice(row: row, day: day)
-            let status: StayQuote.NightStatus = price == -2 ? .outsideCalendar : price == -1 ? .unpriced
-                : isBookable(row: row, day: day) ? .available : .booked
-            if price >= 0 { total += price } else { allPriced = false }
-            if status != .available { problems.append(.nightNotAvailable(day, status)) }
-            nights.append(.init(day: day, status: status, price: price >= 0 ? Money(minorUnits: price) : nil))
-            day = day.advanced(by: 1)
+        for night in nights {
+            if let price = night.price { total += price.minorUnits } else { allPriced = false }
+            if night.status != .available { problems.append(.nightNotAvailable(night.day, night.status)) }
         }
         let count = nights.count
         let rule = stayRule(row: row, day: checkIn)
         if count < rule.minimumNights { problems.append(.tooFewNights(minimum: rule.minimumNights, nights: count)) }
         if count > rule.maximumNights { problems.append(.tooManyNights(maximum: rule.maximumNights, nights: count)) }
-        if guests > Int(accommodates[row]) { problems.append(.tooManyGuests(guests: guests, capacity: Int(accommodates[row]))) }
+        let capacity = Int(storage.accommodates[row])
+        if guests > capacity { problems.append(.tooManyGuests(guests: guests, capacity: capacity)) }
         return StayQuote(
             nights: nights, total: allPriced && count > 0 ? Money(minorUnits: total) : nil,
             averageNightlyPrice: allPriced && count > 0 ? Money.average(of: total, over: Int64(count)) : nil,

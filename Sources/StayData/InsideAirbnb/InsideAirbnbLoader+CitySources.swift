@@ -1,0 +1,29 @@
+import StaySearch
+
+extension InsideAirbnbLoader {
+    /// The listings and calendar of one city as byte sources, opened when they are read.
+    public struct CitySources {
+        /// The city the listings belong to.
+        public var city: String
+        /// The listings' name in messages (a path).
+        public var listingsName: String
+        /// Opens the listings.
+        public var listings: () throws(DataError) -> any ByteSource
+        /// The calendar's name in messages (a path).
+        public var calendarName: String
+        /// Opens the calendar.
+        public var calendar: () throws(DataError) -> any ByteSource
+        /// The calendar's path when it is an uncompressed file that may be read in parts.
+        public var plainCalendarPath: String?
+
+        /// Creates the sources of one city.
+        public init(city: String, listingsName: String, listings: @escaping () throws(DataError) -> any ByteSource,
+                    calendarName: String, calendar: @escaping () throws(DataError) -> any ByteSource) {
+            self.city = city
+            self.listingsName = listingsName
+            self.listings = listings
+            self.calendarName = calendarName
+            self.calendar = calendar
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import StaySearch
+
+extension InsideAirbnbLoader {
+    /// Reads a listings file into the builder, giving each listing a handle by id.
+    func readListings(
+        path: String, source: any ByteSource, city: String, fileIndex: Int, state: inout LoadState,
+        handles: inout [Int64: IndexBuilder.ListingHandle]
+    ) throws(DataError) {
+        try forEachRecord(path: path, source: source, required: Self.requiredListingColumns, fileIndex: fileIndex, state: &state) {
+            header, record, state throws(DataError) in
+            let column = ListingColumns(header: header)
+            func text(_ position: Int?) -> String { position.map { record.string(at: $0).trimmingSpaces } ?? "" }
+            func bytes(_ position: Int?) -> UnsafeBufferPointer<UInt8> {
+                position.map { record.bytes(at: $0) } ?? UnsafeBufferPointer(start: nil, count: 0)
+            }
+            let line = record.line
+            guard let id = FieldParsing.int64(bytes(column.id)), id >= 0 else {
+                return try reject(&state, fileIndex: fileIndex, line: line, .badID, "id '\(FieldParsing.excerpt(bytes(column.id)))' is not a listing id")
+            }
+            let roomType = text(column.roomType)
+            guard !roomType.isEmpty else {
+                return try reject(&state, fileIndex: fileIndex, line: line, .badRoomType, "listing \(id): room_type is empty")
+            }
+            guard let accommodates = FieldParsing.count(bytes(column.accommodates)) else {
+                return try reject(&state, fileIndex: fileIndex, line: line, .badNumber,
+                                  "listing \(id): accommodates '\(FieldParsing.excerpt(bytes(column.accommodates)))' is not a count")
+            }
+            var price: Money?
+            if !bytes(column.price).isEmpty {
+                guard let parsed = Money(parsingASCII: bytes(column.price)), parsed <= IndexBuilder.largestPrice else {
+                    return try reject(&state, fileIndex: fileIndex, line: line, .badPrice,
+                                      "listing \(id): price '\(FieldParsing.excerpt(bytes(column.price)))' is not an amount such as $70.00 (up to $21,474,836.47)")
+                }
+                price = parsed
+            }
+            var numbers: [Int32] = []
+            for (name, position, fallback) in [("minimum_nights", column.minimumNights, Int32(1)),
+                                               ("maximum_nights", column.maximumNights, Int32.max),
+                                               ("number_of_reviews", column.reviewCount, Int32(0))] {
+                let field = bytes(position)
+                if field.isEmpty { numbers.append(fallback); continue }
+                guard let value = FieldParsing.count(field) else {
+                    return try reject(&state, fileIndex: fileIndex, line: line, .badNumber,
+                                      "listing \(id): \(name) '\(FieldParsing.excerpt(field))' is not a count")
+                }
+                numbers.append(value)
+            }
+            var rating: Int32?
+            if !bytes(column.rating).isEmpty {
+                guard let parsed = FieldParsing.hundredths(bytes(column.rating)) else {
+                    return try reject(&state, fileIndex: fileIndex, line: line, .badNumber,
+                                      "listing \(id): review_scores_rating '\(FieldParsing.excerpt(bytes(column.rating)))' is not a number")
+                }
+                rating = parsed
+            }
+            var coordinates: [Double] = []
+            for (name, position, limit) in [("latitude", column.latitude, 90.0), ("longitude", column.longitude, 180.0)] {
+                if position == nil || bytes(position).isEmpty { coordinates.append(0); continue }
+                guard let value = FieldParsing.double(bytes(position)), abs(value) <= limit else {
+                    return try reject(&state, fileIndex: fileIndex, line: line, .badNumber,
+                                      "listing \(id): \(name) '\(FieldParsing.excerpt(bytes(position)))' is not a number from -\(Int(limit)) to \(Int(limit))")
+                }
+                coordinates.append(value)
+            }
+            let listing = ListingRecord(
+                id: id, name: text(column.name),
+                region: RegionPath(city: city, neighbourhoodGroup: text(column.neighbourhoodGroup), neighbourhood: text(column.neighbourhood)),
+                roomType: roomType, accommodates: Int(accommodates), price: price,
+                minimumNights: numbers[0], maximumNights: numbers[1], ratingHundredths: rating,
+                reviewCount: numbers[2], latitude: coordinates[0], longitude: coordinates[1])
+            if let first = state.listingLines[id] {
+                return try reject(&state, fileIndex: fileIndex, line: line, .duplicateListing,
+                                  "duplicate listing id \(id) (first seen at \(first))")
+            }
+            let handle: IndexBuilder.ListingHandle
+            do {
+                handle = try state.builder.addListing(listing)
+            } catch let error as IndexBuilderError {
+                return try reject(&state, fileIndex: fileIndex, line: line, .other, error.description)
+            } catch {
+                return try reject(&state, fileIndex: fileIndex, line: line, .other, "\(error)")
+            }
+            handles[id] = handle
+            state.listingLines[id] = "\(path):\(line)"
+            state.report.files[fileIndex].loaded += 1
+            state.report.listingsLoaded += 1
+        }
+    }
+}
+
+/// Positions of the listing columns the loader reads.
+private struct ListingColumns {
+    let id, roomType, accommodates, neighbourhood: Int
+    let name, neighbourhoodGroup, price, minimumNights, maximumNights, reviewCount, rating, latitude, longitude: Int?
+
+    init(header: CSVHeader) {
+        id = header.position(of: "id")!
+        roomType = header.position(of: "room_type")!
+        accommodates = header.position(of: "accommodates")!
+        neighbourhood = header.position(of: "neighbourhood_cleansed")!
+        name = header.position(of: "name")
+        neighbourhoodGroup = header.position(of: "neighbourhood_group_cleansed")
+        price = header.position(of: "price")
+        minimumNights = header.position(of: "minimum_nights")
+        maximumNights = header.position(of: "maximum_nights")
+        reviewCount = header.position(of: "number_of_reviews")
+        rating = header.position(of: "review_scores_rating")
+        latitude = header.position(of: "latitude")
+        longitude = header.position(of: "longitude")
+    }
+}

@@ -1,0 +1,91 @@
+/// Every flat column of a ``ListingIndex``: what the index keeps in memory and what an index file
+/// holds, section by section. The structures the search reads (name strings, day runs, the region
+/// tree) are views over these columns.
+///
+/// Storage belongs to the engine: other modules of the package walk ``table`` to save and load it and
+/// never read a column by name. To add a column, add a property here and one entry to ``table``, and
+/// fill it in ``RowAssembler``.
+package struct IndexStorage: Sendable {
+    // MARK: Listings, one element per row
+
+    /// Listing ids.
+    package var ids = Column<Int64>([])
+    /// Listing titles: UTF-8 bytes, and `rows + 1` offsets into them.
+    package var nameBytes = Column<UInt8>([])
+    package var nameOffsets = Column<UInt32>([0])
+    /// The region node each listing sits in directly (its deepest node).
+    package var regionNodes = Column<Int32>([])
+    /// Room type codes: positions in the room type table.
+    package var roomTypes = Column<UInt8>([])
+    /// Guests taken, capped at 255.
+    package var accommodates = Column<UInt8>([])
+    /// The price without dates in minor units (listing price, else its first priced night), or
+    /// ``ListingIndex/noPrice``.
+    package var basePrices = Column<Int32>([])
+    /// The listing's own `price` in minor units, or ``ListingIndex/noPrice``.
+    package var listingPrices = Column<Int32>([])
+    /// The listing's own `minimum_nights` and `maximum_nights`.
+    package var listingMinimumNights = Column<Int32>([])
+    package var listingMaximumNights = Column<Int32>([])
+    /// `review_scores_rating` in hundredths, or ``ListingIndex/noRating``.
+    package var ratings = Column<Int16>([])
+    /// `number_of_reviews`.
+    package var reviewCounts = Column<Int32>([])
+    /// Latitudes and longitudes in units of 10⁻⁷ degree (about a centimetre).
+    package var latitudes = Column<Int32>([])
+    package var longitudes = Column<Int32>([])
+
+    // MARK: Calendar
+
+    /// `days × wordsPerDay` words: bit *r* of day *d* is set when row *r* can be booked for the night
+    /// *d*: in its calendar, available and priced.
+    package var bookable = Column<UInt64>([])
+    /// `wordsPerDay` words: bit *r* is set when row *r* has a price without dates.
+    package var pricedWithoutDates = Column<UInt64>([])
+    /// Nightly price runs (see ``DayRuns``): values are minor units, ``ListingIndex/unpricedNight`` or
+    /// ``ListingIndex/noCalendarRow``.
+    package var priceRunOffsets = Column<UInt32>([0])
+    package var priceRunStarts = Column<Int32>([])
+    package var priceRunValues = Column<Int32>([])
+    package var pricePatterns = Column<Int32>([])
+    /// Stay rule runs: packed ``StayRule``s for a stay checking in on each day.
+    package var ruleRunOffsets = Column<UInt32>([0])
+    package var ruleRunStarts = Column<Int32>([])
+    package var ruleRunValues = Column<UInt32>([])
+    package var rulePatterns = Column<UInt32>([])
+
+    // MARK: Dictionaries
+
+    /// Room type names by code.
+    package var roomTypeNameBytes = Column<UInt8>([])
+    package var roomTypeNameOffsets = Column<UInt32>([0])
+    /// Region nodes in depth-first order: names, levels, parents (-1 for a city) and row ranges.
+    package var nodeNameBytes = Column<UInt8>([])
+    package var nodeNameOffsets = Column<UInt32>([0])
+    package var nodeLevels = Column<UInt8>([])
+    package var nodeParents = Column<Int32>([])
+    package var nodeRowStarts = Column<Int64>([])
+    package var nodeRowEnds = Column<Int64>([])
+
+    /// Empty storage, for filling column by column.
+    package init() {}
+}
+
+/// The sizes every column of an index is checked against: rows and calendar days.
+package struct IndexShape: Sendable, Equatable {
+    /// The number of listings.
+    package var rows: Int
+    /// The first day of the common calendar.
+    package var firstDay: Day
+    /// How many days the calendar spans.
+    package var dayCount: Int
+
+    /// Words in one day's bit set: ⌈rows / 64⌉.
+    package var wordsPerDay: Int { (rows + 63) / 64 }
+
+    package init(rows: Int, firstDay: Day, dayCount: Int) {
+        self.rows = rows
+        self.firstDay = firstDay
+        self.dayCount = dayCount
+    }
+}

@@ -1,0 +1,138 @@
+/// Why stored columns do not make a sound index.
+package struct IndexCorruption: Error, Equatable, CustomStringConvertible {
+    /// What is wrong, for a person: "the price runs are out of order".
+    package var reason: String
+
+    package init(_ reason: String) { self.reason = reason }
+
+    package var description: String { reason }
+}
+
+extension IndexStorage {
+    /// Checks everything the search relies on: each column's length, offsets that rise and end where
+    /// they should, runs that start at day 0 and stay inside the calendar, weekly patterns that exist,
+    /// region ranges that nest, and per-row codes that point into their tables. Always run on storage
+    /// from outside the engine (a loaded file); in debug builds also after every build.
+    /// - Throws: ``IndexCorruption`` naming the first check that fails.
+    /// - Complexity: O(*n*) in the size of the storage.
+    package func checkInvariants(shape: IndexShape) throws(IndexCorruption) {
+        guard shape.rows >= 0, shape.rows <= Int(Int32.max), shape.dayCount >= 0, shape.dayCount <= 1_000_000 else {
+            throw IndexCorruption("implausible sizes: \(shape.rows) listings, \(shape.dayCount) days")
+        }
+        for column in IndexStorage.table {
+            guard let expected = column.length.expected(for: shape) else { continue }
+            let count = column.bytes(self).count
+            guard count == expected else {
+                throw IndexCorruption("section \(column.name) has \(count) elements, expected \(expected)")
+            }
+        }
+        let rows = shape.rows
+        try Self.checkOffsets(nameOffsets, count: rows, total: nameBytes.count, what: "listing name")
+
+        guard roomTypeNameOffsets.count >= 1, roomTypeNameOffsets.count <= 256 else {
+            throw IndexCorruption("the room type table is damaged")
+        }
+        let roomTypeCount = roomTypeNameOffsets.count - 1
+        try Self.checkOffsets(roomTypeNameOffsets, count: roomTypeCount, total: roomTypeNameBytes.count, what: "room type")
+
+        guard nodeNameOffsets.count >= 1 else { throw IndexCorruption("the region table is damaged") }
+        let nodeCount = nodeNameOffsets.count - 1
+        try Self.checkOffsets(nodeNameOffsets, count: nodeCount, total: nodeNameBytes.count, what: "region name")
+        for (column, name) in [(nodeLevels.count, "region levels"), (nodeParents.count, "region parents"),
+                               (nodeRowStarts.count, "region row starts"), (nodeRowEnds.count, "region row ends")]
+        where column != nodeCount {
+            throw IndexCorruption("section \(name) has \(column) elements, expected \(nodeCount)")
+        }
+        try checkRegionNodes(count: nodeCount, rows: rows)
+        try checkRowCodes(rows: rows, nodeCount: nodeCount, roomTypeCount: roomTypeCount)
+
+        let priceRuns = DayRuns(offsets: priceRunOffsets, starts: priceRunStarts, values: priceRunValues,
+                                patterns: pricePatterns, firstWeekday: 0)
+        try Self.checkRuns(priceRuns, rows: rows, dayCount: shape.dayCount, what: "price")
+        let ruleRuns = DayRuns(offsets: ruleRunOffsets, starts: ruleRunStarts, values: ruleRunValues,
+                               patterns: rulePatterns, firstWeekday: 0)
+        try Self.checkRuns(ruleRuns, rows: rows, dayCount: shape.dayCount, what: "stay rule")
+    }
+
+    /// Region nodes: parents come first, levels go down, ranges nest inside their parent's.
+    private func checkRegionNodes(count: Int, rows: Int) throws(IndexCorruption) {
+        for node in 0..<count {
+            guard let level = RegionNode.Level(rawValue: nodeLevels[node]) else {
+                throw IndexCorruption("region \(node) has an unknown level")
+            }
+            let parent = Int(nodeParents[node])
+            let start = nodeRowStarts[node], end = nodeRowEnds[node]
+            guard start >= 0, start <= end, end <= Int64(rows) else {
+                throw IndexCorruption("region \(node) covers rows outside the index")
+            }
+            if parent < 0 {
+                guard parent == -1, level == .city else { throw IndexCorruption("region \(node) has no parent but is not a city") }
+            } else {
+                guard parent < node, nodeLevels[node] > nodeLevels[parent],
+                      nodeRowStarts[parent] <= start, end <= nodeRowEnds[parent] else {
+                    throw IndexCorruption("region \(node) does not sit inside its parent")
+                }
+            }
+        }
+    }
+
+    /// Per-row codes point into their tables, and each row lies inside its region's range.
+    private func checkRowCodes(rows: Int, nodeCount: Int, roomTypeCount: Int) throws(IndexCorruption) {
+        let sound = regionNodes.withUnsafeBufferPointer { regionNodes in
+            roomTypes.withUnsafeBufferPointer { roomTypes in
+                for row in 0..<rows {
+                    let node = Int(regionNodes[row])
+                    guard node >= 0, node < nodeCount, nodeRowStarts[node] <= Int64(row), Int64(row) < nodeRowEnds[node],
+                          Int(roomTypes[row]) < roomTypeCount else { return false }
+                }
+                return true
+            }
+        }
+        guard sound else { throw IndexCorruption("a listing points outside the region or room type tables") }
+    }
+
+    /// Checks that `offsets` has `count + 1` rising values from 0 to `total` (strictly rising with
+    /// `atLeastOne`).
+    private static func checkOffsets(_ offsets: Column<UInt32>, count: Int, total: Int, what: String,
+                                     atLeastOne: Bool = false) throws(IndexCorruption) {
+        guard offsets.count == count + 1, offsets[0] == 0, Int(offsets[count]) == total else {
+            throw IndexCorruption("the \(what) offsets do not add up")
+        }
+        let rising = offsets.withUnsafeBufferPointer { buffer in
+            for index in 0..<count where atLeastOne ? buffer[index] >= buffer[index + 1] : buffer[index] > buffer[index + 1] {
+                return false
+            }
+            return true
+        }
+        guard rising else { throw IndexCorruption("the \(what) offsets are out of order") }
+    }
+
+    /// Every row has at least one run, the first at day 0, the others rising inside the calendar, and
+    /// every pattern reference points at a pattern.
+    private static func checkRuns<Value>(_ runs: DayRuns<Value>, rows: Int, dayCount: Int, what: String) throws(IndexCorruption) {
+        try checkOffsets(runs.offsets, count: rows, total: runs.starts.count, what: "\(what) run", atLeastOne: true)
+        guard runs.values.count == runs.starts.count, runs.patterns.count % 7 == 0 else {
+            throw IndexCorruption("the \(what) runs do not add up")
+        }
+        let patternCount = runs.patterns.count / 7
+        let referencesSound = runs.values.withUnsafeBufferPointer { values in
+            values.allSatisfy { value in value.patternIndex.map { $0 < patternCount } ?? true }
+        }
+        guard referencesSound else { throw IndexCorruption("a \(what) run refers to a weekly pattern that is not there") }
+        let sound = runs.starts.withUnsafeBufferPointer { starts in
+            runs.offsets.withUnsafeBufferPointer { offsets in
+                for row in 0..<rows {
+                    let first = Int(offsets[row]), end = Int(offsets[row + 1])
+                    guard starts[first] == 0 else { return false }
+                    var previous: Int32 = 0
+                    for run in (first + 1)..<max(first + 1, end) {
+                        guard starts[run] > previous, Int(starts[run]) < dayCount else { return false }
+                        previous = starts[run]
+                    }
+                }
+                return true
+            }
+        }
+        guard sound else { throw IndexCorruption("the \(what) runs are out of order") }
+    }
+}

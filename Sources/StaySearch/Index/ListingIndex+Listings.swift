@@ -1,0 +1,59 @@
+extension ListingIndex {
+    /// Where a listing's price without dates comes from.
+    public enum PriceSource: Sendable, Equatable {
+        /// The listing's own `price`.
+        case listing
+        /// Its first priced calendar night (the listing has no price of its own).
+        case firstPricedNight
+    }
+
+    /// The listing at row `row`, decoded: the record it was built from, with coordinates to 10⁻⁷
+    /// degree, accommodates capped at 255 and a rating without one as `nil`.
+    /// - Precondition: `row` is in `0 ..< count`.
+    public func listing(atRow row: Int) -> ListingRecord {
+        let listingPrice = storage.listingPrices[row]
+        let rating = storage.ratings[row]
+        return ListingRecord(
+            id: storage.ids[row], name: names[row], region: regionPath(ofRow: row),
+            roomType: roomTypeNames[Int(storage.roomTypes[row])], accommodates: Int(storage.accommodates[row]),
+            price: listingPrice == ListingIndex.noPrice ? nil : Money(minorUnits: Int64(listingPrice)),
+            minimumNights: storage.listingMinimumNights[row], maximumNights: storage.listingMaximumNights[row],
+            ratingHundredths: rating == ListingIndex.noRating ? nil : Int32(rating), reviewCount: storage.reviewCounts[row],
+            latitude: latitude(ofRow: row), longitude: longitude(ofRow: row))
+    }
+
+    /// The price a search without dates uses for row `row`, and where it comes from; `nil` when the
+    /// listing has neither a price nor a priced night (it never appears in results then).
+    public func priceWithoutDates(ofRow row: Int) -> (price: Money, source: PriceSource)? {
+        let base = storage.basePrices[row]
+        guard base != ListingIndex.noPrice else { return nil }
+        let source: PriceSource = storage.listingPrices[row] == ListingIndex.noPrice ? .firstPricedNight : .listing
+        return (Money(minorUnits: Int64(base)), source)
+    }
+
+    /// The nights of row `row` from `start` up to (not including) `end`, each with its status and
+    /// price: the nights of a stay, or the days of a month.
+    /// - Complexity: O(*n* log *r*) for *n* nights and *r* price runs of the row.
+    public func nights(ofRow row: Int, from start: Day, to end: Day) -> [ListingNight] {
+        var nights: [ListingNight] = []
+        nights.reserveCapacity(max(0, start.distance(to: end)))
+        var day = start
+        while day < end {
+            let price = nightPrice(row: row, day: day)
+            let status: NightStatus
+            switch price {
+            case Int64(ListingIndex.noCalendarRow): status = .outsideCalendar
+            case Int64(ListingIndex.unpricedNight): status = .unpriced
+            default: status = isBookable(row: row, day: day) ? .available : .booked
+            }
+            nights.append(ListingNight(day: day, status: status, price: price >= 0 ? Money(minorUnits: price) : nil))
+            day = day.advanced(by: 1)
+        }
+        return nights
+    }
+
+    /// How many of the first `days` nights of the calendar row `row` can book.
+    public func bookableNights(ofRow row: Int, inFirst days: Int) -> Int {
+        (0..<min(days, dayCount)).reduce(0) { $0 + (isBookable(row: row, day: firstDay.advanced(by: $1)) ? 1 : 0) }
+    }
+}
