@@ -8,7 +8,7 @@ let package = Package(
         .library(name: "StaySearch", targets: ["StaySearch"]),
         .library(name: "StayData", targets: ["StayData"]),
         .library(name: "PriceGraph", targets: ["PriceGraph"]),
-        .executable(name: "staysearch", targets: ["staysearch"]),
+        .executable(name: "staysearch", targets: ["StaySearchCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -24,9 +24,9 @@ let package = Package(
         .systemLibrary(name: "CGD", pkgConfig: "gdlib", providers: [.apt(["libgd-dev"])]),
         // Price charts: PNG through libgd, and Unicode bars for terminals.
         .target(name: "PriceGraph", dependencies: ["StaySearch", "CGD"]),
-        // The command-line tool: thin commands over the library.
+        // The command-line tool `staysearch`: thin commands over the library.
         .executableTarget(
-            name: "staysearch",
+            name: "StaySearchCLI",
             dependencies: [
                 "StaySearch", "StayData", "PriceGraph",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -41,7 +41,7 @@ import Testing
     @Test(arguments: 0..<6)
     func batchAgreesWithTheReference(seed: Int) throws {
         let data = TestDataset.random(seed: UInt64(seed) + 5_000, maximumListings: 200)
-        let directory = NSTemporaryDirectory() + "staysearch-batch-\(UUID().uuidString)"
+        let directory = Scratch.path("batch")
         let dataArguments = try data.writeInsideAirbnb(to: directory).flatMap { ["--data", $0] }
         var random = SeededGenerator(seed: UInt64(seed))
         let queries = (0..<150).map { _ in data.randomQuery(using: &random) }

@@ -1,4 +1,5 @@
 import Foundation
+import StaySearchTestSupport
 
 /// Runs the built `staysearch` binary and captures what it prints.
 struct CommandRunner {
@@ -25,13 +26,13 @@ struct CommandRunner {
     }()
 
     /// Runs `staysearch ARGUMENTS` in `directory`, feeding `input` to standard input.
-    static func run(_ arguments: [String], in directory: String = NSTemporaryDirectory(), input: String? = nil) throws -> Output {
+    static func run(_ arguments: [String], in directory: String = Scratch.folder, input: String? = nil) throws -> Output {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         let stdout = Pipe(), stdin = Pipe()
-        let errorPath = NSTemporaryDirectory() + "staysearch-stderr-\(UUID().uuidString)"
+        let errorPath = Scratch.path("stderr")
         FileManager.default.createFile(atPath: errorPath, contents: nil)
         defer { try? FileManager.default.removeItem(atPath: errorPath) }
         let stderr = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))

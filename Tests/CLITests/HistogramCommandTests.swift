@@ -1,12 +1,13 @@
 import Foundation
 import PriceGraph
+import StaySearchTestSupport
 import Testing
 
 @Suite(.serialized) struct HistogramCommandTests {
     private let stay = ["--region", "Centraal Station", "--checkin", "2024-07-12", "--checkout", "2024-07-15", "--adults", "2"]
 
     @Test func writesAPNGAtTheAskedSize() throws {
-        let path = NSTemporaryDirectory() + "staysearch-\(UUID().uuidString).png"
+        let path = Scratch.path("histogram.png")
         let output = try CommandRunner.run(["histogram"] + stay + ["--max-price", "150", "--png", path, "--scale", "2", "--width", "640"])
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout == "wrote \(path) (1280×720): Prices: 69 listings, $44 to $1,640 (15 above), average $1,258.13 a night\n")
@@ -15,8 +16,8 @@ import Testing
     }
 
     @Test func searchWritesTheSameChart() throws {
-        let first = NSTemporaryDirectory() + "staysearch-\(UUID().uuidString).png"
-        let second = NSTemporaryDirectory() + "staysearch-\(UUID().uuidString).png"
+        let first = Scratch.path("first.png")
+        let second = Scratch.path("second.png")
         #expect(try CommandRunner.run(["histogram"] + stay + ["--png", first]).status == 0)
         let search = try CommandRunner.run(["search"] + stay + ["--png", second, "--limit", "2"])
         #expect(search.status == 0)

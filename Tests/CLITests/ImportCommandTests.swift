@@ -5,9 +5,7 @@ import Testing
 
 @Suite(.serialized) struct ImportCommandTests {
     private func temporaryDirectory() throws -> String {
-        let directory = NSTemporaryDirectory() + "staysearch-cli-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        return directory
+        Scratch.directory("cli")
     }
 
     @Test func importedIndexAnswersLikeTheCSVFiles() throws {

@@ -69,8 +69,7 @@ let albany = dataFolder + "/albany"
 
 @Suite struct BadDataTests {
     private func folder(listings: String, calendar: String) throws -> String {
-        let directory = NSTemporaryDirectory() + "staysearch-bad-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = Scratch.directory("bad")
         try listings.write(toFile: directory + "/listings.csv", atomically: true, encoding: .utf8)
         try calendar.write(toFile: directory + "/calendar.csv", atomically: true, encoding: .utf8)
         return directory
@@ -202,7 +201,7 @@ let albany = dataFolder + "/albany"
     @Test(arguments: 0..<12)
     func csvRoundTripMatchesTheReference(seed: Int) throws {
         let data = TestDataset.random(seed: UInt64(seed) + 1_000)
-        let directory = NSTemporaryDirectory() + "staysearch-roundtrip-\(UUID().uuidString)"
+        let directory = Scratch.path("roundtrip")
         let folders = try data.writeInsideAirbnb(to: directory).map { try DatasetFolder(argument: $0) }
         let (index, report) = try InsideAirbnbLoader().loadIndex(from: folders)
         #expect(report.listingsLoaded == data.listings.count)

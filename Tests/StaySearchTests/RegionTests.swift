@@ -54,11 +54,8 @@ import Testing
         #expect(throws: QueryError.unknownRegion("Altstad", suggestions: ["Altstadt"])) {
             try index.search(SearchQuery(region: "Altstad"))
         }
-        do {
-            _ = try index.search(SearchQuery(region: "Lindenhoff"))
-        } catch {
-            #expect(error.description.contains("did you mean 'Lindenhof'"))
-        }
+        let error = #expect(throws: QueryError.self) { try index.search(SearchQuery(region: "Lindenhoff")) }
+        #expect(error?.description.contains("did you mean 'Lindenhof'") == true)
         #expect(index.regions.nodes(withNamesStartingWith: "KREIS").map { index.regions.nodes[$0].name } == ["Kreis 1", "Kreis 2"])
     }
 }

@@ -16,17 +16,9 @@ public enum IndexFileReader {
         guard IndexFileFormat.isLittleEndianHost else {
             throw .badIndex(path: path, reason: "index files are little-endian and this machine is not")
         }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw .cannotOpen(path: path, reason: (info.st_mode & S_IFMT) == S_IFDIR ? "it is a directory, not an index file" : "it is not a regular file")
-        }
-        let size = Int(info.st_size)
+        let (descriptor, size) = try FileDescriptor.openForReading(path, directoryReason: "it is a directory, not an index file")
         guard size > 0 else { throw .badIndex(path: path, reason: "the file is empty (0 bytes)") }
-        let file = try MappedFile(descriptor: descriptor, size: size, path: path)
+        let file = try MappedFile(descriptor: descriptor.rawValue, size: size, path: path)
         return try Reader(file: file, path: path).read()
     }
 }

@@ -47,32 +47,35 @@ public enum IndexFileWriter {
         let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
         let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
         let temporary = "\(directory.isEmpty ? "/" : directory)/.\(name).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+        let file = try FileDescriptor.create(temporary, exclusive: true, reportingAs: path)
         do throws(DataError) {
-            var file = FileWriter(descriptor: descriptor, path: path)
-            try file.write(head.bytes)
+            var position = 0
+            func write(_ bytes: UnsafeRawBufferPointer) throws(DataError) {
+                try file.writeAll(bytes)
+                position += bytes.count
+            }
+            try file.writeAll(head.bytes)
+            position = head.bytes.count
             for (section, placement) in zip(sections, layout) {
-                try file.pad(to: placement.offset)
+                if placement.offset > position {
+                    try file.writeAll([UInt8](repeating: 0, count: placement.offset - position))
+                    position = placement.offset
+                }
                 let failure: DataError? = section.bytes.withBytes { bytes in
-                    do throws(DataError) { try file.write(bytes) } catch { return error }
+                    do throws(DataError) { try write(bytes) } catch { return error }
                     return nil
                 }
                 if let failure { throw failure }
             }
-            guard fsync(descriptor) == 0 else { throw DataError.cannotWrite(path: path, reason: String(cString: strerror(errno))) }
-            close(descriptor)
-            guard rename(temporary, path) == 0 else { throw DataError.cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+            try file.sync()
+            file.close()
+            try FileDescriptor.rename(temporary, to: path)
         } catch {
-            close(descriptor)
+            file.close()
             unlink(temporary)
             throw error
         }
-        let folder = open(directory.isEmpty ? "/" : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if folder >= 0 {
-            fsync(folder)
-            close(folder)
-        }
+        FileDescriptor.syncFolder(directory.isEmpty ? "/" : directory)
         return fileSize
     }
 }
@@ -94,37 +97,5 @@ struct ByteWriter {
 
     mutating func append<T: FixedWidthInteger>(_ value: T) {
         withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
-    }
-}
-
-/// Writes all of a buffer to a file descriptor, with zero padding between sections.
-private struct FileWriter {
-    let descriptor: Int32
-    let path: String
-    var position = 0
-
-    mutating func write(_ bytes: [UInt8]) throws(DataError) {
-        let failure: DataError? = bytes.withUnsafeBytes { buffer in
-            do throws(DataError) { try write(buffer) } catch { return error }
-            return nil
-        }
-        if let failure { throw failure }
-    }
-
-    mutating func write(_ bytes: UnsafeRawBufferPointer) throws(DataError) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = Glibc.write(descriptor, bytes.baseAddress! + offset, min(bytes.count - offset, 1 << 30))
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw .cannotWrite(path: path, reason: String(cString: strerror(errno)))
-            }
-            offset += written
-        }
-        position += bytes.count
-    }
-
-    mutating func pad(to offset: Int) throws(DataError) {
-        if offset > position { try write([UInt8](repeating: 0, count: offset - position)) }
     }
 }

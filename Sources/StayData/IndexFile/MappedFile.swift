@@ -10,7 +10,7 @@ final class MappedFile {
     init(descriptor: Int32, size: Int, path: String) throws(DataError) {
         let address = mmap(nil, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, descriptor, 0)
         guard let address, address != MAP_FAILED else {
-            throw .cannotOpen(path: path, reason: "cannot map it into memory: \(String(cString: strerror(errno)))")
+            throw .cannotOpen(path: path, reason: "cannot map it into memory: \(FileDescriptor.lastError)")
         }
         bytes = UnsafeRawBufferPointer(start: address, count: size)
     }

@@ -20,11 +20,11 @@ public enum InsideAirbnbWriter {
     public static func write(_ dataset: SyntheticDataset, to directory: String) throws(DataError) -> [String] {
         var positionsByCity: [String: [Int]] = [:]
         for (position, listing) in dataset.listings.enumerated() { positionsByCity[listing.region.city, default: []].append(position) }
-        try makeDirectory(directory)
+        try FileDescriptor.makeFolder(directory)
         var arguments: [String] = []
         for city in positionsByCity.keys.sorted() {
             let folder = directory + "/" + TextFolding.fold(city).replacingSpaces
-            try makeDirectory(folder)
+            try FileDescriptor.makeFolder(folder)
             var listings = try BufferedFile(path: folder + "/listings.csv")
             listings.append(listingColumns.joined(separator: ",") + "\n")
             var calendar = try BufferedFile(path: folder + "/calendar.csv")
@@ -67,24 +67,15 @@ public enum InsideAirbnbWriter {
         guard text.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
         return "\"" + text.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
     }
-
-    private static func makeDirectory(_ path: String) throws(DataError) {
-        if mkdir(path, 0o755) != 0, errno != EEXIST {
-            throw .cannotWrite(path: path, reason: String(cString: strerror(errno)))
-        }
-    }
 }
 
 /// A file written through a large buffer.
 private struct BufferedFile {
-    let path: String
-    let descriptor: Int32
+    let file: FileDescriptor
     var buffer: [UInt8] = []
 
     init(path: String) throws(DataError) {
-        self.path = path
-        descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+        file = try FileDescriptor.create(path)
         buffer.reserveCapacity(1 << 22)
     }
 
@@ -95,25 +86,13 @@ private struct BufferedFile {
     }
 
     mutating func flush() throws(DataError) {
-        var offset = 0
-        let failure: String? = buffer.withUnsafeBytes { bytes in
-            while offset < bytes.count {
-                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return String(cString: strerror(errno))
-                }
-                offset += written
-            }
-            return nil
-        }
-        if let failure { throw .cannotWrite(path: path, reason: failure) }
+        try file.writeAll(buffer)
         buffer.removeAll(keepingCapacity: true)
     }
 
     mutating func close() throws(DataError) {
         try flush()
-        Glibc.close(descriptor)
+        file.close()
     }
 }
 

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import StayData
 
 /// Writing to the standard streams, and what they are connected to.
 enum Standard {
@@ -21,17 +22,9 @@ enum Standard {
 
     private static func writeAll(_ text: String, to descriptor: Int32) {
         var text = text
-        text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return      // e.g. a closed pipe: nothing more can be written
-                }
-                offset += written
-            }
-        }
+        // A failure (say, a closed pipe) leaves nothing more to write to.
+        let stream = FileDescriptor(borrowing: descriptor, path: descriptor == 1 ? "standard output" : "standard error")
+        text.withUTF8 { bytes in try? stream.writeAll(UnsafeRawBufferPointer(bytes)) }
     }
 
     /// Whether standard error is a terminal.

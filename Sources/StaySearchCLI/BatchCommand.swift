@@ -1,4 +1,5 @@
 import ArgumentParser
+import StayData
 import StaySearch
 
 #if canImport(Glibc)
@@ -64,7 +65,7 @@ struct BatchCommand: ParsableCommand {
         let handle: UnsafeMutablePointer<FILE>?
         handle = queries == "-" ? fdopen(0, "r") : fopen(queries, "r")
         guard let handle else {
-            throw CommandFailure(message: "\(queries): cannot open: \(String(cString: strerror(errno)))", code: ExitStatus.badInput)
+            throw CommandFailure(message: "\(queries): cannot open: \(FileDescriptor.lastError)", code: ExitStatus.badInput)
         }
         defer { if queries != "-" { fclose(handle) } }
         var lines: [String] = []

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PriceGraph
+import StayData
 import StaySearch
 
 #if canImport(Glibc)
@@ -95,15 +96,18 @@ enum FileOutput {
     /// Writes `bytes` to `path` through a temporary file renamed into place.
     static func write(_ bytes: [UInt8], to path: String) throws {
         let temporary = path + ".tmp-\(getpid())"
-        guard let file = fopen(temporary, "wb") else {
-            throw CommandFailure(message: "\(path): cannot write: \(String(cString: strerror(errno)))", code: 1)
-        }
-        let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
-        let closed = fclose(file)
-        guard written == bytes.count, closed == 0, rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw CommandFailure(message: "\(path): cannot write: \(reason)", code: 1)
+        do throws(DataError) {
+            let file = try FileDescriptor.create(temporary, reportingAs: path)
+            do throws(DataError) {
+                try file.writeAll(bytes)
+                file.close()
+                try FileDescriptor.rename(temporary, to: path)
+            } catch {
+                unlink(temporary)
+                throw error
+            }
+        } catch {
+            throw CommandFailure(message: error.description, code: 1)
         }
     }
 }
