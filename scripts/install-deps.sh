@@ -11,6 +11,8 @@ if command -v pkg-config >/dev/null 2>&1; then
 else
   missing+=(zlib1g-dev libgd-dev)
 fi
+# DejaVu Sans for the PNG charts (without it they fall back to gd's built-in font, with a warning).
+[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing+=(fonts-dejavu-core)
 command -v swift >/dev/null 2>&1 || { echo "install-deps: swift is not on PATH; install Swift 6 first (swift.org)" >&2; exit 1; }
 
 if [ ${#missing[@]} -eq 0 ]; then
