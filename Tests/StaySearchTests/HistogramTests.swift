@@ -70,10 +70,13 @@ import Testing
             let base = Int64.random(in: 0...1_000_000, using: &random)
             let values = (0..<count).map { _ in base + Int64.random(in: 0...spread, using: &random) }
             let sorted = values.sorted()
-            let ranks = [0, count / 2, count * 95 / 100, count / 4, count - 1]
-            var copy = values
-            let found = copy.withUnsafeMutableBufferPointer { Selection.elements(atRanks: ranks, in: $0) }
-            #expect(found == ranks.map { sorted[$0] })
+            // Three ranks apart, two sharing a bucket or a value, all three the same.
+            for ranks in [(0, count / 2, count - 1), (count / 4, count * 3 / 4, count * 95 / 100), (count / 2, count / 2 + 1, count - 1),
+                          (7, 7, 7), (count - 3, count - 2, count - 1)] {
+                var copy = values
+                let found = copy.withUnsafeMutableBufferPointer { Selection.elements(atRanks: ranks, in: $0) }
+                #expect(found == (sorted[ranks.0], sorted[ranks.1], sorted[ranks.2]), "ranks \(ranks)")
+            }
             let bins = Int.random(in: 1...1_000, using: &random)
             let low = sorted[count / 10]
             let width = max(1, sorted[count * 9 / 10] - low)

@@ -104,9 +104,10 @@ extension PriceHistogram {
     /// fence on totals are those of the nightly prices times nights, exactly.
     /// - Parameter values: not empty; reordered in place.
     static func defaultHighCut(_ values: UnsafeMutableBufferPointer<Int64>) -> Int64 {
-        let ranks = [25, 75, defaultHighPercentile].map { rank(ofPercentile: $0, count: values.count) }
-        let cuts = Selection.elements(atRanks: ranks, in: values)
-        let (q1, q3, p95) = (cuts[0], cuts[1], cuts[2])
+        let count = values.count
+        let (q1, q3, p95) = Selection.elements(
+            atRanks: (rank(ofPercentile: 25, count: count), rank(ofPercentile: 75, count: count),
+                      rank(ofPercentile: defaultHighPercentile, count: count)), in: values)
         let fence = q3 + outlierFenceWidth * (q3 - q1)
         return min(p95, fence)
     }
@@ -140,14 +141,19 @@ struct ExactBinning {
 
 /// Finding the k-th smallest value without sorting everything.
 enum Selection {
-    /// The values that would be at each of `ranks` if `values` were sorted ascending; may reorder
-    /// `values`.
+    /// The values that would be at ranks `ranks.0 ≤ ranks.1 ≤ ranks.2` if `values` were sorted
+    /// ascending; may reorder `values`.
     ///
-    /// Large inputs are narrowed first by one counting pass over the top bits (a radix step), shared by
-    /// every rank, so that only the values sharing an answer's bucket are selected among.
-    /// - Complexity: O(*n*) for a few ranks.
-    static func elements(atRanks ranks: [Int], in values: UnsafeMutableBufferPointer<Int64>) -> [Int64] {
-        guard values.count > 4_096 else { return ranks.map { quickSelect(atRank: $0, in: values) } }
+    /// Large inputs are narrowed first by one counting pass over the top bits (a radix step) shared by
+    /// the three ranks, so that only the values sharing an answer's bucket are selected among. Two
+    /// allocations however large the input: the bucket counts and the candidates of the three buckets.
+    /// - Complexity: O(*n*).
+    static func elements(atRanks ranks: (Int, Int, Int), in values: UnsafeMutableBufferPointer<Int64>) -> (Int64, Int64, Int64) {
+        precondition(ranks.0 <= ranks.1 && ranks.1 <= ranks.2 && ranks.0 >= 0 && ranks.2 < values.count, "ranks out of order")
+        guard values.count > 4_096 else {
+            return (quickSelect(atRank: ranks.0, in: values), quickSelect(atRank: ranks.1, in: values),
+                    quickSelect(atRank: ranks.2, in: values))
+        }
         var smallest = Int64.max
         var largest = Int64.min
         for value in values {
@@ -156,35 +162,51 @@ enum Selection {
         }
         let span = UInt64(bitPattern: largest &- smallest)
         let bucketBits = 16
-        let shift = max(0, 64 - span.leadingZeroBitCount - bucketBits)
-        var counts = [Int32](repeating: 0, count: 1 << bucketBits)
-        counts.withUnsafeMutableBufferPointer { counts in
-            for value in values { counts[Int(UInt64(bitPattern: value &- smallest) >> UInt64(shift))] &+= 1 }
-        }
-        // Each rank's bucket and the count below it; then one pass gathers every wanted bucket's members.
-        let places = ranks.map { rank -> (bucket: Int, below: Int) in
-            var bucket = 0
-            var below = 0
+        let shift = UInt64(max(0, 64 - span.leadingZeroBitCount - bucketBits))
+        let counts = UnsafeMutableBufferPointer<Int32>.allocate(capacity: 1 << bucketBits)
+        defer { counts.deallocate() }
+        counts.initialize(repeating: 0)
+        for value in values { counts[Int(UInt64(bitPattern: value &- smallest) >> shift)] &+= 1 }
+
+        // Each rank's bucket and how many values lie in the buckets below it (ranks rise, so do buckets).
+        var bucket = 0
+        var below = 0
+        func place(_ rank: Int) -> (bucket: Int, below: Int) {
             while below + Int(counts[bucket]) <= rank {
                 below += Int(counts[bucket])
                 bucket += 1
             }
             return (bucket, below)
         }
-        let buckets = Array(Set(places.map(\.bucket))).sorted()
-        var members = buckets.map { bucket -> [Int64] in
-            var members = [Int64]()
-            members.reserveCapacity(Int(counts[bucket]))
-            return members
-        }
+        let first = place(ranks.0), second = place(ranks.1), third = place(ranks.2)
+        // The distinct buckets' members, one segment each, in one buffer; a rank sharing the bucket of
+        // the rank before it shares its segment.
+        let firstStart = 0
+        let secondStart = second.bucket == first.bucket ? firstStart : firstStart + Int(counts[first.bucket])
+        let thirdStart = third.bucket == second.bucket ? secondStart : secondStart + Int(counts[second.bucket])
+        let total = thirdStart + Int(counts[third.bucket])
+        let members = UnsafeMutableBufferPointer<Int64>.allocate(capacity: total)
+        defer { members.deallocate() }
+        var cursors = (firstStart, secondStart, thirdStart)
         for value in values {
-            let bucket = Int(UInt64(bitPattern: value &- smallest) >> UInt64(shift))
-            if let slot = buckets.firstIndex(of: bucket) { members[slot].append(value) }
+            let own = Int(UInt64(bitPattern: value &- smallest) >> shift)
+            if own == first.bucket {
+                members[cursors.0] = value
+                cursors.0 += 1
+            } else if own == second.bucket {
+                members[cursors.1] = value
+                cursors.1 += 1
+            } else if own == third.bucket {
+                members[cursors.2] = value
+                cursors.2 += 1
+            }
         }
-        return zip(ranks, places).map { rank, place in
-            let slot = buckets.firstIndex(of: place.bucket)!
-            return members[slot].withUnsafeMutableBufferPointer { quickSelect(atRank: rank - place.below, in: $0) }
+        func select(_ rank: Int, _ place: (bucket: Int, below: Int), from start: Int) -> Int64 {
+            let segment = UnsafeMutableBufferPointer(rebasing: members[start..<(start + Int(counts[place.bucket]))])
+            return quickSelect(atRank: rank - place.below, in: segment)
         }
+        return (select(ranks.0, first, from: firstStart), select(ranks.1, second, from: secondStart),
+                select(ranks.2, third, from: thirdStart))
     }
 
     /// Hoare-partition quickselect with a median-of-three pivot; reorders `values`.
