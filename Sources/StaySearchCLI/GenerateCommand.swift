@@ -16,7 +16,10 @@ struct GenerateCommand: ParsableCommand {
             Examples:
               staysearch generate --listings 1000000 --seed 1 --output big.ssx
               staysearch generate --listings 100000 --seed 1 --format insideairbnb --output ./synthetic
+              staysearch generate --listings 1000000 --seed 1 --pricing dynamic --output dynamic.ssx
             """)
+
+    typealias Pricing = SyntheticDataset.Pricing
 
     /// Output formats.
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -38,6 +41,9 @@ struct GenerateCommand: ParsableCommand {
     @Option(help: "Calendar days per listing.")
     var days: Int = 365
 
+    @Option(help: "calibrated (most listings keep one price all year, as in the Inside Airbnb samples) or dynamic (prices change most days, as pricing tools set them).")
+    var pricing: Pricing = .calibrated
+
     func validate() throws {
         guard (1...50_000_000).contains(listings) else { throw ValidationError("listings must be from 1 to 50000000 (got \(listings))") }
         guard (1...3_660).contains(days) else { throw ValidationError("days must be from 1 to 3660 (got \(days))") }
@@ -45,7 +51,7 @@ struct GenerateCommand: ParsableCommand {
 
     func run() throws {
         let start = Standard.now()
-        let dataset = SyntheticDataset(listingCount: listings, seed: seed, dayCount: days)
+        let dataset = SyntheticDataset(listingCount: listings, seed: seed, dayCount: days, pricing: pricing)
         switch format {
         case .index:
             let index = dataset.makeIndex()
@@ -62,3 +68,5 @@ struct GenerateCommand: ParsableCommand {
         }
     }
 }
+
+extension SyntheticDataset.Pricing: ExpressibleByArgument {}

@@ -24,17 +24,17 @@ import Testing
         #expect(try index.search(SearchQuery(checkIn: start.advanced(by: 3), checkOut: start.advanced(by: 4))).total == 1)
     }
 
-    /// The generator's streaming build agrees with the reference on its own calendars.
-    @Test(arguments: 0..<4)
-    func generatedIndexesAgreeWithTheReference(seed: Int) throws {
-        let synthetic = SyntheticDataset(listingCount: 400, seed: UInt64(seed), dayCount: 120)
+    /// The generator's streaming build agrees with the reference on its own calendars, flat and dynamic.
+    @Test(arguments: 0..<4, SyntheticDataset.Pricing.allCases)
+    func generatedIndexesAgreeWithTheReference(seed: Int, pricing: SyntheticDataset.Pricing) throws {
+        let synthetic = SyntheticDataset(listingCount: 400, seed: UInt64(seed), dayCount: 120, pricing: pricing)
         var nights: [(listingID: Int64, night: CalendarNight)] = []
         for (position, listing) in synthetic.listings.enumerated() {
             nights.append(contentsOf: synthetic.calendar(ofListingAt: position).map { (listing.id, $0) })
         }
         let data = TestDataset(listings: synthetic.listings, nights: nights)
         let index = synthetic.makeIndex()
-        #expect(index.nightPrices.patterns.count > 0 && index.stayRules.patterns.count > 0)
+        if pricing == .calibrated { #expect(index.nightPrices.patterns.count > 0 && index.stayRules.patterns.count > 0) }
         var random = SeededGenerator(seed: UInt64(seed))
         let regions = synthetic.listings.flatMap(\.region.components)
         for _ in 0..<150 {
@@ -58,5 +58,38 @@ import Testing
         #expect(SyntheticDataset(listingCount: 300, seed: 10).listings != first.listings)
         #expect(Set(first.listings.map(\.id)).count == 300)
         #expect(first.listings.contains { $0.region.city == "Zürich" } && first.listings.contains { $0.region.city == "São Paulo" })
+    }
+
+    /// Dynamic pricing changes the price most days (weekends dearer, a seasonal curve, city events, a
+    /// last-minute discount) and leaves occupancy, stay rules and listings as the calibrated data has them.
+    @Test func dynamicPricesChangeMostDays() {
+        let calibrated = SyntheticDataset(listingCount: 200, seed: 4)
+        let dynamic = SyntheticDataset(listingCount: 200, seed: 4, pricing: .dynamic)
+        #expect(calibrated.listings == dynamic.listings)
+        var changes = 0, nights = 0, weekendSum = 0.0, weekdaySum = 0.0, weekendCount = 0, weekdayCount = 0
+        for position in 0..<200 {
+            let flat = calibrated.calendar(ofListingAt: position)
+            let priced = dynamic.calendar(ofListingAt: position)
+            #expect(flat.map(\.isAvailable) == priced.map(\.isAvailable))
+            #expect(flat.map(\.minimumNights) == priced.map(\.minimumNights))
+            #expect(priced.allSatisfy { ($0.price?.minorUnits ?? 0) >= 1_000 && $0.price!.minorUnits % 100 == 0 })
+            for (previous, night) in zip(priced, priced.dropFirst()) where previous.price != night.price { changes += 1 }
+            nights += priced.count - 1
+            let base = Double(priced.map { $0.price!.minorUnits }.reduce(0, +)) / Double(priced.count)
+            for night in priced {
+                let relative = Double(night.price!.minorUnits) / base
+                if night.day.weekdayFromMonday == 4 || night.day.weekdayFromMonday == 5 {
+                    weekendSum += relative
+                    weekendCount += 1
+                } else {
+                    weekdaySum += relative
+                    weekdayCount += 1
+                }
+            }
+        }
+        #expect(Double(changes) / Double(nights) > 0.6, "the price changed on \(changes) of \(nights) nights")
+        let uplift = (weekendSum / Double(weekendCount)) / (weekdaySum / Double(weekdayCount)) - 1
+        #expect(uplift > 0.08 && uplift < 0.3, "weekend uplift \(uplift)")
+        #expect(dynamic.calendar(ofListingAt: 5) == SyntheticDataset(listingCount: 200, seed: 4, pricing: .dynamic).calendar(ofListingAt: 5))
     }
 }

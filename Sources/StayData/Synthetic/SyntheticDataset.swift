@@ -15,8 +15,17 @@ import Glibc
 /// minimum nights 1 (40 %), 2 (33 %), 3 (8 %) and a tail to 90; 16 % of listings without reviews.
 /// Calendar prices: 80 % of listings keep one price all year (as in the samples), 15 % raise it in
 /// high season (July–August, late December), 5 % also charge more on Friday and Saturday nights; a
-/// quarter of listings ask for two nights for weekend check-ins.
+/// quarter of listings ask for two nights for weekend check-ins. With ``Pricing/dynamic`` every listing
+/// is priced instead as pricing tools do it (see ``DynamicPricing``); everything else stays the same.
 public struct SyntheticDataset: Sendable {
+    /// How calendar prices are made.
+    public enum Pricing: String, Sendable, CaseIterable {
+        /// As in the Inside Airbnb samples: most listings keep one price all year.
+        case calibrated
+        /// As professional hosts' pricing tools set them: a price that changes most days.
+        case dynamic
+    }
+
     /// The listings, in generation order.
     public let listings: [ListingRecord]
     /// The seed everything derives from.
@@ -25,11 +34,15 @@ public struct SyntheticDataset: Sendable {
     public let firstDay: Day
     /// Calendar length in days.
     public let dayCount: Int
+    /// How calendar prices are made.
+    public let pricing: Pricing
 
     /// Generates `count` listings for `seed`.
     /// - Complexity: O(*n*); calendars are made on demand.
-    public init(listingCount count: Int, seed: UInt64, firstDay: Day = Day(year: 2025, month: 6, day: 1)!, dayCount: Int = 365) {
+    public init(listingCount count: Int, seed: UInt64, firstDay: Day = Day(year: 2025, month: 6, day: 1)!, dayCount: Int = 365,
+                pricing: Pricing = .calibrated) {
         self.seed = seed
+        self.pricing = pricing
         self.firstDay = firstDay
         self.dayCount = dayCount
         listings = (0..<count).map { SyntheticDataset.listing(at: $0, seed: seed) }
@@ -95,10 +108,17 @@ public struct SyntheticDataset: Sendable {
         // Calendar prices usually differ a little from the listing's own.
         let listed = listing.price?.minorUnits ?? Int64((exp(4.6 + 0.7 * random.normal()) * 100).rounded())
         let base = random.chance(0.6) ? Int64((Double(listed / 100) * (0.85 + 0.3 * random.unit())).rounded()) * 100 : listed
-        let pricing = random.pick(weights: [80, 15, 5])              // constant, seasonal, seasonal + weekend
+        let priceShape = random.pick(weights: [80, 15, 5])           // constant, seasonal, seasonal + weekend
         let weekendMinimum = random.chance(0.25)
         let occupancy = random.pick(weights: [12, 4, 84])             // fully booked, fully free, runs
         var booked = random.chance(0.47)
+        // Dynamic prices draw from a stream of their own, so occupancy and stay rules stay as calibrated.
+        var priceRandom = SyntheticDataset.random(seed: seed, position: position, stream: 3)
+        let cityNumber = SyntheticCity.all.firstIndex { $0.name == listing.region.city } ?? 0
+        let dynamic = pricing == .dynamic
+            ? DynamicPricing(city: SyntheticCity.all[cityNumber], cityNumber: cityNumber, seed: seed, dayCount: dayCount,
+                             random: &priceRandom)
+            : nil
         var runLeft = 0
         var nights: [CalendarNight] = []
         nights.reserveCapacity(dayCount)
@@ -113,12 +133,14 @@ public struct SyntheticDataset: Sendable {
             runLeft -= 1
             let isAvailable = occupancy == 0 ? false : occupancy == 1 ? true : !booked
             var price = base
-            if pricing >= 1 {
+            if let dynamic {
+                price = dynamic.price(base: base, day: day, offset: offset, random: &priceRandom)
+            } else if priceShape >= 1 {
                 let (_, month, date) = day.components
                 if month == 7 || month == 8 { price = price * 13 / 10 } else if month == 12, date >= 20 { price = price * 12 / 10 }
             }
             let weekday = day.weekdayFromMonday
-            if pricing == 2, weekday == 4 || weekday == 5 { price = price * 6 / 5 }
+            if dynamic == nil, priceShape == 2, weekday == 4 || weekday == 5 { price = price * 6 / 5 }
             let minimum = weekendMinimum && (weekday == 4 || weekday == 5) ? max(listing.minimumNights, 2) : listing.minimumNights
             nights.append(CalendarNight(day: day, isAvailable: isAvailable, price: Money(minorUnits: price / 100 * 100),
                                         minimumNights: minimum, maximumNights: listing.maximumNights))

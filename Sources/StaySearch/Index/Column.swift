@@ -25,6 +25,11 @@ public struct Column<Element: BitwiseCopyable>: @unchecked Sendable {
         self.count = elements.count
     }
 
+    /// A column of no elements, sharing one owner: the placeholder of a column about to be filled.
+    public static var empty: Column<Element> {
+        Column(borrowing: UnsafeRawPointer(EmptyColumnOwner.shared.pointer), count: 0, owner: EmptyColumnOwner.shared)
+    }
+
     /// Wraps memory that `owner` keeps alive for as long as the column exists, e.g. a mapped file.
     /// The caller has checked that `base` is aligned for `Element` and holds `count` elements.
     public init(borrowing base: UnsafeRawPointer, count: Int, owner: AnyObject) {
@@ -54,6 +59,12 @@ public struct Column<Element: BitwiseCopyable>: @unchecked Sendable {
 
     /// A copy of the elements as an array.
     public var array: [Element] { withUnsafeBufferPointer { Array($0) } }
+}
+
+/// The one owner of every empty column: 64 aligned bytes that are never read.
+final class EmptyColumnOwner: Sendable {
+    static let shared = EmptyColumnOwner()
+    nonisolated(unsafe) let pointer = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 64)
 }
 
 /// Heap memory owned by columns built in this process.

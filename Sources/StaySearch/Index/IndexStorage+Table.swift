@@ -33,6 +33,8 @@ package struct StoredColumn: Sendable {
     package let elementSize: Int
     /// How many elements it must have.
     package let length: Length
+    /// The column's element count in `storage`.
+    package let count: @Sendable (IndexStorage) -> Int
     /// The column's bytes in `storage`.
     package let bytes: @Sendable (IndexStorage) -> ColumnBytes
     /// Sets the column in `storage` to elements at `base`, kept alive by `owner`.
@@ -44,6 +46,7 @@ package struct StoredColumn: Sendable {
         self.name = name
         self.elementSize = MemoryLayout<Element>.stride
         self.length = length
+        self.count = { storage in storage[keyPath: column].count }
         self.bytes = { storage in ColumnBytes(storage[keyPath: column]) }
         self.assign = { storage, base, count, owner in
             storage[keyPath: column] = Column(borrowing: base, count: count, owner: owner)

@@ -9,65 +9,65 @@ package struct IndexStorage: Sendable {
     // MARK: Listings, one element per row
 
     /// Listing ids.
-    package var ids = Column<Int64>([])
+    package var ids = Column<Int64>.empty
     /// Listing titles: UTF-8 bytes, and `rows + 1` offsets into them.
-    package var nameBytes = Column<UInt8>([])
-    package var nameOffsets = Column<UInt32>([0])
+    package var nameBytes = Column<UInt8>.empty
+    package var nameOffsets = Column<UInt32>.empty
     /// The region node each listing sits in directly (its deepest node).
-    package var regionNodes = Column<Int32>([])
+    package var regionNodes = Column<Int32>.empty
     /// Room type codes: positions in the room type table.
-    package var roomTypes = Column<UInt8>([])
+    package var roomTypes = Column<UInt8>.empty
     /// Guests taken, capped at 255.
-    package var accommodates = Column<UInt8>([])
+    package var accommodates = Column<UInt8>.empty
     /// The price without dates in minor units (listing price, else its first priced night), or
     /// ``ListingIndex/noPrice``.
-    package var basePrices = Column<Int32>([])
+    package var basePrices = Column<Int32>.empty
     /// The listing's own `price` in minor units, or ``ListingIndex/noPrice``.
-    package var listingPrices = Column<Int32>([])
+    package var listingPrices = Column<Int32>.empty
     /// The listing's own `minimum_nights` and `maximum_nights`.
-    package var listingMinimumNights = Column<Int32>([])
-    package var listingMaximumNights = Column<Int32>([])
+    package var listingMinimumNights = Column<Int32>.empty
+    package var listingMaximumNights = Column<Int32>.empty
     /// `review_scores_rating` in hundredths, or ``ListingIndex/noRating``.
-    package var ratings = Column<Int16>([])
+    package var ratings = Column<Int16>.empty
     /// `number_of_reviews`.
-    package var reviewCounts = Column<Int32>([])
+    package var reviewCounts = Column<Int32>.empty
     /// Latitudes and longitudes in units of 10⁻⁷ degree (about a centimetre).
-    package var latitudes = Column<Int32>([])
-    package var longitudes = Column<Int32>([])
+    package var latitudes = Column<Int32>.empty
+    package var longitudes = Column<Int32>.empty
 
     // MARK: Calendar
 
     /// `days × wordsPerDay` words: bit *r* of day *d* is set when row *r* can be booked for the night
     /// *d*: in its calendar, available and priced.
-    package var bookable = Column<UInt64>([])
+    package var bookable = Column<UInt64>.empty
     /// `wordsPerDay` words: bit *r* is set when row *r* has a price without dates.
-    package var pricedWithoutDates = Column<UInt64>([])
+    package var pricedWithoutDates = Column<UInt64>.empty
     /// Nightly price runs (see ``DayRuns``): values are minor units, ``ListingIndex/unpricedNight`` or
     /// ``ListingIndex/noCalendarRow``.
-    package var priceRunOffsets = Column<UInt32>([0])
-    package var priceRunStarts = Column<Int32>([])
-    package var priceRunValues = Column<Int32>([])
-    package var pricePatterns = Column<Int32>([])
+    package var priceRunOffsets = Column<UInt32>.empty
+    package var priceRunStarts = Column<Int32>.empty
+    package var priceRunValues = Column<Int32>.empty
+    package var pricePatterns = Column<Int32>.empty
     /// Stay rule runs: packed ``StayRule``s for a stay checking in on each day.
-    package var ruleRunOffsets = Column<UInt32>([0])
-    package var ruleRunStarts = Column<Int32>([])
-    package var ruleRunValues = Column<UInt32>([])
-    package var rulePatterns = Column<UInt32>([])
+    package var ruleRunOffsets = Column<UInt32>.empty
+    package var ruleRunStarts = Column<Int32>.empty
+    package var ruleRunValues = Column<UInt32>.empty
+    package var rulePatterns = Column<UInt32>.empty
 
     // MARK: Dictionaries
 
     /// Room type names by code.
-    package var roomTypeNameBytes = Column<UInt8>([])
-    package var roomTypeNameOffsets = Column<UInt32>([0])
+    package var roomTypeNameBytes = Column<UInt8>.empty
+    package var roomTypeNameOffsets = Column<UInt32>.empty
     /// Region nodes in depth-first order: names, levels, parents (-1 for a city) and row ranges.
-    package var nodeNameBytes = Column<UInt8>([])
-    package var nodeNameOffsets = Column<UInt32>([0])
-    package var nodeLevels = Column<UInt8>([])
-    package var nodeParents = Column<Int32>([])
-    package var nodeRowStarts = Column<Int64>([])
-    package var nodeRowEnds = Column<Int64>([])
+    package var nodeNameBytes = Column<UInt8>.empty
+    package var nodeNameOffsets = Column<UInt32>.empty
+    package var nodeLevels = Column<UInt8>.empty
+    package var nodeParents = Column<Int32>.empty
+    package var nodeRowStarts = Column<Int64>.empty
+    package var nodeRowEnds = Column<Int64>.empty
 
-    /// Empty storage, for filling column by column.
+    /// Storage whose every column is empty, for filling column by column.
     package init() {}
 }
 

@@ -21,7 +21,7 @@ extension IndexStorage {
         }
         for column in IndexStorage.table {
             guard let expected = column.length.expected(for: shape) else { continue }
-            let count = column.bytes(self).count
+            let count = column.count(self)
             guard count == expected else {
                 throw IndexCorruption("section \(column.name) has \(count) elements, expected \(expected)")
             }
