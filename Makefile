@@ -41,13 +41,16 @@ bench-thresholds: deps
 	cd Benchmarks && $(SMOKE) $(SWIFT) package --allow-writing-to-package-directory benchmark thresholds update \
 	  --metric mallocCountTotal --no-progress
 
-# staysearch beside DuckDB and SQLite (Benchmarks/peers/run.sh; options: make peers PEERS="--listings 1000000").
+# staysearch beside DuckDB and SQLite (Benchmarks/peers/run.sh; options: make peers PEERS="--listings 1000000
+# --pricing dynamic").
 peers: deps
 	bash Benchmarks/peers/run.sh $(PEERS)
 
-# Build, size, load and query cost at 100k, 1M and 10M listings (make scaling SIZES="100000 1000000").
+# Build, size, load and query cost at 100k, 1M and 10M listings (make scaling SIZES="100000 1000000"
+# PRICING=dynamic).
+PRICING ?= calibrated
 scaling: deps
-	bash Benchmarks/scaling.sh $(SIZES)
+	bash Benchmarks/scaling.sh --pricing $(PRICING) $(SIZES)
 
 clean:
 	rm -rf .build

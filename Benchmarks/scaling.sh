@@ -2,11 +2,13 @@
 # How cost grows with the data: for each size, generate an index (365-day calendars), then load it
 # and answer the peers' query mix (700 queries: region only, dates, dates + guests + price, no region,
 # long stays, narrow and wide price ranges; histogram and top 20 each) with `staysearch batch`.
-#   bash Benchmarks/scaling.sh [SIZES...]        default: 100000 1000000 10000000
+#   bash Benchmarks/scaling.sh [--pricing calibrated|dynamic] [SIZES...]   default: calibrated; 100000 1000000 10000000
 # Prints one Markdown table: build time and peak memory, index size, load time, batch peak memory,
 # p50/p90/p99 of took_us.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
+pricing=calibrated
+if [ "${1:-}" = "--pricing" ]; then pricing=$2; shift 2; fi
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(100000 1000000 10000000)
 make -C "$root" --no-print-directory release >&2
@@ -14,11 +16,12 @@ bin="$root/.build/release/staysearch"
 work=$(mktemp -d "${TMPDIR:-/tmp}/staysearch-scaling.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
+echo "pricing: $pricing"
 echo "| listings | build s | build peak MiB | index MiB | bytes/listing | load ms | batch peak MiB | p50 µs | p90 µs | p99 µs |"
 echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for n in "${sizes[@]}"; do
   index="$work/$n.ssx"
-  /usr/bin/time -f "%e %M" -o "$work/build.time" "$bin" generate --listings "$n" --seed 1 --output "$index" >/dev/null
+  /usr/bin/time -f "%e %M" -o "$work/build.time" "$bin" generate --listings "$n" --seed 1 --pricing "$pricing" --output "$index" >/dev/null
   read -r build_s build_kb < "$work/build.time"
   bytes=$(stat -c %s "$index")
   load_ms=$(for _ in 1 2 3 4 5; do "$bin" regions --index "$index" --stats 2>&1 >/dev/null \

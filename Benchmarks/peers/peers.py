@@ -358,6 +358,8 @@ def main():
     parser.add_argument("--listings", type=int, default=100_000)
     parser.add_argument("--queries", type=int, default=700)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--pricing", choices=["calibrated", "dynamic"], default="calibrated",
+                        help="the generator's pricing: flat calendars as in the samples, or prices that change most days")
     parser.add_argument("--engines", default="staysearch,duckdb,sqlite")
     parser.add_argument("--work", default=os.path.join(HERE, ".work"))
     parser.add_argument("--emit-queries", metavar="INDEX",
@@ -375,17 +377,17 @@ def main():
         return
     engines = args.engines.split(",")
     os.makedirs(args.work, exist_ok=True)
-    data = os.path.join(args.work, f"data-{args.listings}-{args.seed}")
+    data = os.path.join(args.work, f"data-{args.listings}-{args.seed}-{args.pricing}")
     rows = []  # the table's "load" lines
 
     if not os.path.exists(os.path.join(data, "folders.txt")):
         shutil.rmtree(data, ignore_errors=True)
         output, seconds, _ = run_child([BINARY, "generate", "--listings", str(args.listings), "--seed", str(args.seed),
-                                        "--format", "insideairbnb", "--output", data])
+                                        "--pricing", args.pricing, "--format", "insideairbnb", "--output", data])
         folders = [line.strip()[len("--data '"):-1] for line in output.splitlines() if line.strip().startswith("--data")]
         with open(os.path.join(data, "folders.txt"), "w", encoding="utf-8") as f:
             f.write("".join(folder + "\n" for folder in folders))
-        print(f"generated {args.listings:,} listings in {seconds:.1f} s", file=sys.stderr)
+        print(f"generated {args.listings:,} listings ({args.pricing} pricing) in {seconds:.1f} s", file=sys.stderr)
     folders = csv_folders(data)
     csv_bytes = sum(os.path.getsize(os.path.join(folder, name)) for _, folder in folders
                     for name in ("listings.csv", "calendar.csv"))

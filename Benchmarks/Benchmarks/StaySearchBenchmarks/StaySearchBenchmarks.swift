@@ -9,6 +9,8 @@ enum Fixture {
     static let listingCount = Int(ProcessInfo.processInfo.environment["STAYSEARCH_BENCH_LISTINGS"] ?? "") ?? 100_000
     static let dataset = SyntheticDataset(listingCount: listingCount, seed: 1)
     static let index = dataset.makeIndex()
+    /// The same listings priced the way pricing tools price them: a price that changes most days.
+    static let dynamicIndex = SyntheticDataset(listingCount: listingCount, seed: 1, pricing: .dynamic).makeIndex()
     static let indexPath: String = {
         let path = NSTemporaryDirectory() + "staysearch-bench-\(getpid()).ssx"
         try! IndexFileWriter.save(index, to: path)
@@ -55,6 +57,11 @@ let benchmarks: @Sendable () -> Void = {
     for (name, query) in Fixture.queries {
         Benchmark("Search.\(name)") { benchmark in
             let index = Fixture.index
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations { blackHole(try! index.search(query)) }
+        }
+        Benchmark("Search.Dynamic.\(name)") { benchmark in
+            let index = Fixture.dynamicIndex
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations { blackHole(try! index.search(query)) }
         }
