@@ -95,8 +95,10 @@ private func expectSameAnswers(_ original: ListingIndex, _ loaded: ListingIndex,
         bytes[0] = UInt8(ascii: "X")
         expectRefused(write(bytes), saying: "does not start with the staysearch index signature")
         bytes = Self.saved.bytes
-        bytes[8] = 2      // format version 2
-        expectRefused(write(bytes), saying: "written in format 2 by a newer staysearch; this one reads format 1")
+        bytes[8] = 3      // format version 3
+        expectRefused(write(bytes), saying: "written in format 3 by a newer staysearch; this one reads format 2")
+        bytes[8] = 1      // format version 1: no dense prices yet
+        expectRefused(write(bytes), saying: "written in format 1 by an older staysearch; this one reads format 2: make it again with 'staysearch import'")
     }
 
     @Test func filesThatAreNotIndexesAreRefused() {
@@ -121,7 +123,7 @@ private func expectSameAnswers(_ original: ListingIndex, _ loaded: ListingIndex,
                 let loaded = try IndexFileReader.load(from: write(damaged))
                 // Only padding can change unnoticed: every column must be as saved.
                 #expect(loaded.storage.ids.array == Self.saved.index.storage.ids.array && loaded.storage.bookable.array == Self.saved.index.storage.bookable.array)
-                #expect(loaded.nightPrices.values.array == Self.saved.index.nightPrices.values.array)
+                #expect(loaded.nightPrices.runs.values.array == Self.saved.index.nightPrices.runs.values.array && loaded.storage.densePrices.array == Self.saved.index.storage.densePrices.array)
             } catch {
                 refused += 1
                 #expect(error.description.contains("not a usable index"))

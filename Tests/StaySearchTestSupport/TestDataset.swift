@@ -28,7 +28,8 @@ public struct TestDataset: Sendable {
 
     /// Random listings and calendars shaped to hit the edges of SPEC.md: shared and case-variant
     /// neighbourhood names, non-ASCII names, empty groups, gaps and unpriced nights, stay rules
-    /// that change by date, calendars of different spans, repeated dates, many equal prices.
+    /// that change by date, calendars of different spans, repeated dates, many equal prices, and prices
+    /// that change every day.
     public static func random(seed: UInt64, maximumListings: Int = 120) -> TestDataset {
         var random = SeededGenerator(seed: seed)
         let cityNames = ["Zürich", "São Paulo", "Antwerp", "Kraków"]
@@ -64,12 +65,20 @@ public struct TestDataset: Sendable {
             let length = random.chance(0.1) ? 0 : Int.random(in: 1...calendarLength, using: &random)
             let constantPrice = random.chance(0.5)
             let weekly = random.chance(0.3)                               // weekend prices and stay rules
+            // A price that changes every day, as pricing tools set it: whole units (stored densely), or
+            // now and then with cents (which must stay runs).
+            let daily = !weekly && random.chance(0.2)
+            let dailyCents = random.chance(0.3)
             let weekendExtra = Int64(random.pick([500, 2_500, 2_550]))
             var price = random.pick(prices)
             var minimum: Int32? = random.pick([nil, 1, 2])
             for offset in start..<(start + length) {
                 if random.chance(weekly ? 0.01 : 0.05) { continue }       // a gap in the calendar
-                if !constantPrice, random.chance(weekly ? 0.03 : 0.2) { price = random.pick(prices) }
+                if daily {
+                    price = random.chance(0.05) ? nil : Int64.random(in: 1...400, using: &random) * 100 + (dailyCents && random.chance(0.1) ? 1 : 0)
+                } else if !constantPrice, random.chance(weekly ? 0.03 : 0.2) {
+                    price = random.pick(prices)
+                }
                 if random.chance(weekly ? 0.02 : 0.15) { minimum = random.pick([nil, 1, 2, 3, 7]) }
                 if weekly {
                     let weekday = calendarStart.advanced(by: offset).weekdayFromMonday

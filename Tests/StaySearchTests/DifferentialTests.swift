@@ -6,11 +6,12 @@ import Testing
 @Suite struct DifferentialTests {
     /// The random queries must exercise the engine: many answers with matches, with dates, with errors.
     @Test func randomQueriesAreNotTrivial() throws {
-        var withMatches = 0, withDatedMatches = 0, errors = 0, paged = 0, withPatterns = 0
+        var withMatches = 0, withDatedMatches = 0, errors = 0, paged = 0, withPatterns = 0, withDenseRows = 0
         for seed in 0..<60 {
             let data = TestDataset.random(seed: UInt64(seed))
             let index = data.makeIndex().index
-            if index.nightPrices.patterns.count > 0 && index.stayRules.patterns.count > 0 { withPatterns += 1 }
+            if index.nightPrices.runs.patterns.count > 0 && index.stayRules.patterns.count > 0 { withPatterns += 1 }
+            if index.nightPrices.dense.count > 0 { withDenseRows += 1 }
             var random = SeededGenerator(seed: UInt64(seed) &* 7919)
             for _ in 0..<60 {
                 let query = data.randomQuery(using: &random)
@@ -24,6 +25,7 @@ import Testing
         #expect(withDatedMatches > 200)
         #expect(paged > 200)
         #expect(withPatterns > 20)      // weekly patterns are exercised
+        #expect(withDenseRows > 20)     // and prices stored densely
         #expect(errors > 20 && errors < 1_000)
     }
 

@@ -16,7 +16,7 @@ import Testing
         }
         let data = TestDataset(listings: [listing], nights: nights.map { (1, $0) })
         let index = data.makeIndex().index
-        #expect(index.nightPrices.runCount == 1)
+        #expect(index.nightPrices.runs.runCount == 1)
         #expect(index.stayRules.runCount == 1)
         #expect(try index.search(SearchQuery(checkIn: start.advanced(by: 4), checkOut: start.advanced(by: 11))).matches.first?.totalPrice
                 == Money(major: 760))       // Fri 130, Sat 130, then five nights of 100
@@ -34,7 +34,7 @@ import Testing
         }
         let data = TestDataset(listings: synthetic.listings, nights: nights)
         let index = synthetic.makeIndex()
-        if pricing == .calibrated { #expect(index.nightPrices.patterns.count > 0 && index.stayRules.patterns.count > 0) }
+        if pricing == .calibrated { #expect(index.nightPrices.runs.patterns.count > 0 && index.stayRules.patterns.count > 0) }
         var random = SeededGenerator(seed: UInt64(seed))
         let regions = synthetic.listings.flatMap(\.region.components)
         for _ in 0..<150 {

@@ -46,6 +46,10 @@ private struct Reader {
         guard version <= IndexFileFormat.version else {
             throw fail("it was written in format \(version) by a newer staysearch; this one reads format \(IndexFileFormat.version)")
         }
+        guard version == 0 || version >= IndexFileFormat.version else {
+            throw fail("it was written in format \(version) by an older staysearch; this one reads format \(IndexFileFormat.version): "
+                + "make it again with 'staysearch import' (or 'generate')")
+        }
         guard version == IndexFileFormat.version, load(UInt32.self, at: 12) == UInt32(IndexFileFormat.headerSize) else {
             throw fail("unknown format \(version)")
         }

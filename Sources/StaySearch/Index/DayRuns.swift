@@ -101,12 +101,13 @@ public protocol RunValue: BitwiseCopyable, Hashable, Sendable {
 }
 
 extension Int32: RunValue {
-    /// Prices are ≥ 0, -1 (unpriced) or -2 (no calendar row); -3 and below refer to patterns.
+    /// Prices are ≥ 0, -1 (unpriced) or -2 (no calendar row); -3 down to -2³⁰ refer to weekly patterns
+    /// (below that, to dense rows: see ``NightPrices``).
     @inlinable
     public static func patternReference(_ index: Int) -> Int32 { -3 - Int32(index) }
 
     @inlinable
-    public var patternIndex: Int? { self <= -3 ? Int(-3 - self) : nil }
+    public var patternIndex: Int? { self <= -3 && self >= -(Int32(1) << 30) ? Int(-3 - self) : nil }
 }
 
 extension UInt32: RunValue {

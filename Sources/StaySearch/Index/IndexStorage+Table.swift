@@ -81,6 +81,7 @@ extension IndexStorage {
         StoredColumn(22, "rule run values", \.ruleRunValues, .free),
         StoredColumn(31, "price patterns", \.pricePatterns, .free),
         StoredColumn(32, "rule patterns", \.rulePatterns, .free),
+        StoredColumn(33, "dense prices", \.densePrices, .free),
         StoredColumn(23, "room type name bytes", \.roomTypeNameBytes, .free),
         StoredColumn(24, "room type name offsets", \.roomTypeNameOffsets, .free),
         StoredColumn(25, "region name bytes", \.nodeNameBytes, .free),

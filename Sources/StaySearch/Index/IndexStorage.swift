@@ -48,6 +48,8 @@ package struct IndexStorage: Sendable {
     package var priceRunStarts = Column<Int32>.empty
     package var priceRunValues = Column<Int32>.empty
     package var pricePatterns = Column<Int32>.empty
+    /// Day-by-day prices of the rows stored densely, day-major: `days × dense rows` codes (see ``NightPrices``).
+    package var densePrices = Column<UInt16>.empty
     /// Stay rule runs: packed ``StayRule``s for a stay checking in on each day.
     package var ruleRunOffsets = Column<UInt32>.empty
     package var ruleRunStarts = Column<Int32>.empty

@@ -49,9 +49,33 @@ extension IndexStorage {
         let priceRuns = DayRuns(offsets: priceRunOffsets, starts: priceRunStarts, values: priceRunValues,
                                 patterns: pricePatterns, firstWeekday: 0)
         try Self.checkRuns(priceRuns, rows: rows, dayCount: shape.dayCount, what: "price")
+        try checkDensePrices(rows: rows, dayCount: shape.dayCount)
         let ruleRuns = DayRuns(offsets: ruleRunOffsets, starts: ruleRunStarts, values: ruleRunValues,
                                patterns: rulePatterns, firstWeekday: 0)
         try Self.checkRuns(ruleRuns, rows: rows, dayCount: shape.dayCount, what: "stay rule")
+    }
+
+    /// Dense price rows: whole rows of `dayCount` codes, each referred to by one row whose only run it is.
+    private func checkDensePrices(rows: Int, dayCount: Int) throws(IndexCorruption) {
+        let denseRows = dayCount == 0 ? 0 : densePrices.count / dayCount
+        guard dayCount == 0 ? densePrices.count == 0 : densePrices.count % dayCount == 0 else {
+            throw IndexCorruption("the dense prices are not whole rows")
+        }
+        var referred = 0
+        let sound = priceRunValues.withUnsafeBufferPointer { values in
+            priceRunOffsets.withUnsafeBufferPointer { offsets in
+                for row in 0..<rows {
+                    let first = Int(offsets[row]), end = Int(offsets[row + 1])
+                    for run in first..<end {
+                        guard let dense = values[run].denseIndex else { continue }
+                        guard run == first, end == first + 1, dense == referred, dense < denseRows else { return false }
+                        referred += 1
+                    }
+                }
+                return true
+            }
+        }
+        guard sound, referred == denseRows else { throw IndexCorruption("the dense prices and their rows do not match") }
     }
 
     /// Region nodes: parents come first, levels go down, ranges nest inside their parent's.

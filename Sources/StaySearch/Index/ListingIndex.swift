@@ -14,8 +14,8 @@ public struct ListingIndex: Sendable {
     package let wordsPerDay: Int
     /// Listing titles, a view over the name columns.
     package let names: StringColumn
-    /// Nightly prices by day, a view over the price run columns.
-    package let nightPrices: DayRuns<Int32>
+    /// Nightly prices by day, a view over the price run and dense price columns.
+    package let nightPrices: NightPrices
     /// Stay rules by check-in day, a view over the rule run columns.
     package let stayRules: DayRuns<UInt32>
     /// Room type names, by code.
@@ -59,8 +59,10 @@ public struct ListingIndex: Sendable {
         wordsPerDay = shape.wordsPerDay
         names = StringColumn(bytes: storage.nameBytes, offsets: storage.nameOffsets)
         let firstWeekday = shape.firstDay.weekdayFromMonday
-        nightPrices = DayRuns(offsets: storage.priceRunOffsets, starts: storage.priceRunStarts, values: storage.priceRunValues,
-                              patterns: storage.pricePatterns, firstWeekday: firstWeekday)
+        nightPrices = NightPrices(
+            runs: DayRuns(offsets: storage.priceRunOffsets, starts: storage.priceRunStarts, values: storage.priceRunValues,
+                          patterns: storage.pricePatterns, firstWeekday: firstWeekday),
+            dense: storage.densePrices, dayCount: shape.dayCount)
         stayRules = DayRuns(offsets: storage.ruleRunOffsets, starts: storage.ruleRunStarts, values: storage.ruleRunValues,
                             patterns: storage.rulePatterns, firstWeekday: firstWeekday)
         let roomTypes = StringColumn(bytes: storage.roomTypeNameBytes, offsets: storage.roomTypeNameOffsets)

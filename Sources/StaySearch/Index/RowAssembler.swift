@@ -12,6 +12,9 @@ struct RowAssembler {
     var pricedWithoutDates: [UInt64]
     var basePrices: [Int32] = []
     var prices: RunsWriter<Int32>
+    /// The day-by-day prices of the rows stored densely, row after row (day-major in the index: see
+    /// ``NightPrices``).
+    var densePrices: [UInt16] = []
     var rules: RunsWriter<UInt32>
     /// One row's values by day, reused from row to row.
     private var dayPrices: [Int32] = []
@@ -64,11 +67,23 @@ struct RowAssembler {
             dayPrices.append(ListingIndex.noCalendarRow)
             dayRules.append(listingRule)
         }
-        prices.appendRow(dayPrices)
+        appendPrices()
         rules.appendRow(dayRules)
         let basePrice = listingPrice >= 0 ? listingPrice : firstPriced
         basePrices.append(basePrice)
         if basePrice >= 0 { pricedWithoutDates[row >> 6] |= bit }
+    }
+
+    /// Stores the row's prices by day as runs, or densely when runs would take more room than two bytes
+    /// a day (a price that changes most days) and every price fits a dense code.
+    private mutating func appendPrices() {
+        if dayCount > 0, RunsWriter.plainRunCount(dayPrices) * 8 > dayCount * 2, prices.encodedSize(of: dayPrices) > dayCount * 2,
+           let codes = NightPrices.denseCodes(of: dayPrices) {
+            prices.appendSingleRun(.denseReference(densePrices.count / dayCount))
+            densePrices.append(contentsOf: codes)
+        } else {
+            prices.appendRow(dayPrices)
+        }
     }
 
     /// The index of the rows appended, in the order of `layout`.
@@ -97,6 +112,7 @@ struct RowAssembler {
         storage.bookable = Column(bookable)
         storage.pricedWithoutDates = Column(pricedWithoutDates)
         (storage.priceRunOffsets, storage.priceRunStarts, storage.priceRunValues, storage.pricePatterns) = prices.finish()
+        storage.densePrices = Column(NightPrices.dayMajor(densePrices, dayCount: dayCount))
         (storage.ruleRunOffsets, storage.ruleRunStarts, storage.ruleRunValues, storage.rulePatterns) = rules.finish()
         let roomTypes = StringColumn(roomTypeNames)
         storage.roomTypeNameBytes = roomTypes.bytes
@@ -130,10 +146,30 @@ struct RunsWriter<Value: RunValue> {
         self.firstWeekday = firstWeekday
     }
 
+    /// How many runs of equal values `days` has.
+    static func plainRunCount(_ days: [Value]) -> Int {
+        var runs = days.isEmpty ? 0 : 1
+        for day in days.indices.dropFirst() where days[day] != days[day - 1] { runs += 1 }
+        return runs
+    }
+
+    /// The bytes `days` would take as runs: plain runs, or runs of weekly patterns when smaller.
+    func encodedSize(of days: [Value]) -> Int {
+        let plain = Self.plainRunCount(days) * 8
+        guard plain > 3 * 8, let weekly = weeklySegments(days) else { return plain }
+        return min(plain, weekly.cost)
+    }
+
+    /// Appends a row of one run, from day 0, of `value`.
+    mutating func appendSingleRun(_ value: Value) {
+        starts.append(0)
+        values.append(value)
+        offsets.append(UInt32(values.count))
+    }
+
     /// Appends one row given its value on every day of the calendar (at least one day).
     mutating func appendRow(_ days: [Value]) {
-        var plainRuns = 1
-        for day in days.indices.dropFirst() where days[day] != days[day - 1] { plainRuns += 1 }
+        let plainRuns = Self.plainRunCount(days)
         if plainRuns > 3, let weekly = weeklySegments(days), weekly.cost < plainRuns * 8 {
             for segment in weekly.segments {
                 starts.append(Int32(segment.start))
