@@ -23,6 +23,7 @@ struct BatchCommand: ParsableCommand {
             """)
 
     @OptionGroup var data: DataOptions
+    @OptionGroup var threads: ThreadOptions
 
     @Option(help: ArgumentHelp("The JSON lines file of queries ('-' for standard input).", valueName: "FILE"))
     var queries: String
@@ -53,7 +54,7 @@ struct BatchCommand: ParsableCommand {
         }
         let start = Standard.now()
         do {
-            let result = try index.search(query)
+            let result = try index.search(query, threads: threads.count)
             let micros = Int(((Standard.now() - start) * 1e6).rounded())
             return ResultFormatting.json(result, tookMicroseconds: micros)
         } catch {

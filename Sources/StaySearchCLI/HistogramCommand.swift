@@ -16,6 +16,7 @@ struct HistogramCommand: ParsableCommand {
             """)
 
     @OptionGroup var data: DataOptions
+    @OptionGroup var threads: ThreadOptions
     @OptionGroup var query: QueryOptions
     @OptionGroup var chart: ChartOptions
 
@@ -26,7 +27,7 @@ struct HistogramCommand: ParsableCommand {
         var query = self.query.query
         query.limit = 0
         let index = try data.loadIndex()
-        let result = try index.search(query)
+        let result = try index.search(query, threads: threads.count)
         if let png {
             try ChartOutput.writePNG(query: query, result: result, index: index, to: png, width: chart.width, height: chart.height, scale: chart.scale)
             Standard.write("wrote \(png) (\(chart.width * chart.scale)×\(chart.height * chart.scale)): "

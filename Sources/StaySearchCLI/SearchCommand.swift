@@ -22,6 +22,7 @@ struct SearchCommand: ParsableCommand {
     }
 
     @OptionGroup var data: DataOptions
+    @OptionGroup var threads: ThreadOptions
     @OptionGroup var query: QueryOptions
 
     @Option(help: "table (for people), json or csv.")
@@ -35,7 +36,7 @@ struct SearchCommand: ParsableCommand {
     func run() throws {
         let query = self.query.query
         let index = try data.loadIndex()
-        let result = try index.search(query)
+        let result = try index.search(query, threads: threads.count)
         switch format {
         case .json: Standard.write(ResultFormatting.json(result) + "\n")
         case .csv: Standard.write(ResultFormatting.csv(result))

@@ -38,9 +38,15 @@ import Testing
             let query = data.randomQuery(using: &random)
             let expected: Result<ReferenceAnswer, QueryError> = Result { () throws(QueryError) in try ReferenceSearch.search(query, in: data) }
             let actual: Result<ReferenceAnswer, QueryError> = Result { () throws(QueryError) in ReferenceAnswer(try index.search(query)) }
+            // The same query cut into parts scanned on several threads must give the same answer.
+            let threads = queryNumber % 4 + 2
+            let parallel: Result<ReferenceAnswer, QueryError> = Result { () throws(QueryError) in
+                ReferenceAnswer(try index.search(query, threads: threads, minimumRowsPerPart: 1))
+            }
             switch (expected, actual) {
             case let (.success(want), .success(got)):
                 #expect(got == want, "seed \(seed) query \(queryNumber): \(query)\n got \(got)\nwant \(want)")
+                #expect(try parallel.get() == want, "seed \(seed) query \(queryNumber), \(threads) threads: \(query)")
             case let (.failure(want), .failure(got)):
                 #expect(sameKind(want, got), "seed \(seed) query \(queryNumber): \(want) vs \(got)")
             default:

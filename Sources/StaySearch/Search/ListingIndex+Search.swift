@@ -12,11 +12,21 @@ extension ListingIndex {
     /// One pass over the candidate rows (the region's row ranges, intersected with the bit sets of
     /// the stay's nights) feeds every collector: rows that pass all filters but price go to the
     /// histogram; rows that also pass the price range are counted and offered to a bounded heap
-    /// that keeps the page.
+    /// that keeps the page. With `threads` > 1 and enough rows, the rows are split into that many
+    /// parts scanned at once, and the parts' collectors merged: the answer is the same.
+    /// - Parameter threads: how many threads one query may use (1: the caller's only). A server
+    ///   answering many queries at once leaves it at 1; a batch of queries run one by one can use
+    ///   every core.
     /// - Throws: ``QueryError`` for an invalid query, an unknown region or room type.
     /// - Complexity: O(*r* + *w*·*n* + *c* log *k*) for *r* region ranges, *w* bit-set words in
     ///   them, *n* nights, *c* candidates and a page ending at *k*.
-    public func search(_ query: SearchQuery) throws(QueryError) -> SearchResult {
+    public func search(_ query: SearchQuery, threads: Int = 1) throws(QueryError) -> SearchResult {
+        try search(query, threads: threads, minimumRowsPerPart: ListingIndex.rowsPerParallelPart)
+    }
+
+    /// Runs a query with at most `threads` parts of at least `minimumRowsPerPart` rows each (tests cut
+    /// small data into parts with this).
+    package func search(_ query: SearchQuery, threads: Int, minimumRowsPerPart: Int) throws(QueryError) -> SearchResult {
         try query.validate()
         let ranges = try query.region.map { name throws(QueryError) in try regions.rowRanges(matching: name) } ?? [0..<count]
         var roomCode = -1
@@ -30,21 +40,49 @@ extension ListingIndex {
             }
         }
 
-        var scan = Scan(index: self, query: query, roomCode: roomCode,
-                        rowCount: ranges.reduce(0) { $0 + $1.count })
-        defer { scan.values.deallocate() }
-        for range in ranges { scan.visit(range) }
+        let rowCount = ranges.reduce(0) { $0 + $1.count }
+        let values = UnsafeMutableBufferPointer<Int64>.allocate(capacity: max(1, rowCount))
+        defer { values.deallocate() }
+        let parts = ScanParts(ranges: ranges, rowCount: rowCount,
+                              count: max(1, min(threads, rowCount / max(1, minimumRowsPerPart))))
+        var scans: [Scan]
+        if parts.count == 1 {
+            var scan = Scan(index: self, query: query, roomCode: roomCode, values: values)
+            for range in ranges { scan.visit(range) }
+            scans = [scan]
+        } else {
+            scans = parts.scanInParallel(index: self, query: query, roomCode: roomCode, values: values)
+        }
+        // The parts' values one after the other, then every collector merged.
+        var valueCount = 0
+        var valueSum: Int128 = 0
+        var total = 0
+        var page: [RankedRow] = []
+        for (number, scan) in scans.enumerated() {
+            let start = parts.valueStarts[number]
+            if start != valueCount, scan.valueCount > 0 {
+                (values.baseAddress! + valueCount).update(from: values.baseAddress! + start, count: scan.valueCount)
+            }
+            valueCount += scan.valueCount
+            valueSum += scan.valueSum
+            total += scan.total
+            page += scan.page.sorted()
+        }
+        if scans.count > 1 { page.sort() }
 
         let nights = Int64(query.nights ?? 1)
         let histogram = PriceHistogram.make(
-            values: UnsafeMutableBufferPointer(rebasing: scan.values[0..<scan.valueCount]), sum: scan.valueSum,
+            values: UnsafeMutableBufferPointer(rebasing: values[0..<valueCount]), sum: valueSum,
             nights: nights, bins: query.bins, lo: query.histogramMinimum, hi: query.histogramMaximum)
-        let page = scan.page.sorted().dropFirst(query.offset)
-        let matches = page.map { ranked in
+        let matches = page.prefix(query.offset + query.limit).dropFirst(query.offset).map { ranked in
             match(row: Int(ranked.row), value: ranked.value, nights: query.nights)
         }
-        return SearchResult(total: scan.total, nights: query.nights, matches: matches, histogram: histogram)
+        return SearchResult(total: total, nights: query.nights, matches: matches, histogram: histogram)
     }
+
+    /// The fewest rows worth a thread of their own: below about this many, starting a thread costs more
+    /// than it saves.
+    static let rowsPerParallelPart = 32_768
 
     /// The match record of one row for a stay of `nights` (or none) whose price is `value`.
     func match(row: Int, value: Int64, nights: Int?) -> ListingMatch {
@@ -61,7 +99,7 @@ extension ListingIndex {
 }
 
 /// The state of one pass over candidate rows.
-private struct Scan {
+struct Scan {
     let index: ListingIndex
     let guests: Int
     let roomCode: Int
@@ -76,7 +114,8 @@ private struct Scan {
     let lowestValue: Int64
     let highestValue: Int64
 
-    /// The values of the rows that pass every filter but price, room for every row visited.
+    /// The values of the rows that pass every filter but price, room for every row visited (owned by
+    /// the caller).
     let values: UnsafeMutableBufferPointer<Int64>
     var valueCount = 0
     var valueSum: Int128 = 0
@@ -90,8 +129,8 @@ private struct Scan {
 
     static let blockWords = 64
 
-    init(index: ListingIndex, query: SearchQuery, roomCode: Int, rowCount: Int) {
-        values = .allocate(capacity: max(1, rowCount))
+    init(index: ListingIndex, query: SearchQuery, roomCode: Int, values: UnsafeMutableBufferPointer<Int64>) {
+        self.values = values
         self.index = index
         self.guests = query.guests
         self.roomCode = roomCode
