@@ -3,6 +3,7 @@
 # and answer the peers' query mix (700 queries: region only, dates, dates + guests + price, no region,
 # long stays, narrow and wide price ranges; histogram and top 20 each) with `staysearch batch`.
 #   bash Benchmarks/scaling.sh [--pricing calibrated|dynamic] [SIZES...]   default: calibrated; 100000 1000000 10000000
+# THREADS=1 gives one-core query figures (by default batch lets a query use every core).
 # Prints one Markdown table: build time and peak memory, index size, load time, batch peak memory,
 # p50/p90/p99 of took_us.
 set -euo pipefail
@@ -27,7 +28,7 @@ for n in "${sizes[@]}"; do
   load_ms=$(for _ in 1 2 3 4 5; do "$bin" regions --index "$index" --stats 2>&1 >/dev/null \
     | sed -nE 's/.* in ([0-9.]+) ms.*/\1/p' | head -1; done | sort -n | sed -n 3p)
   python3 "$root/Benchmarks/peers/peers.py" --emit-queries "$index" --queries 700 --seed 1 > "$work/queries.jsonl"
-  /usr/bin/time -f "%M" -o "$work/batch.time" "$bin" batch --index "$index" --queries "$work/queries.jsonl" > "$work/answers.jsonl"
+  /usr/bin/time -f "%M" -o "$work/batch.time" "$bin" batch --index "$index" --queries "$work/queries.jsonl" ${THREADS:+--threads "$THREADS"} > "$work/answers.jsonl"
   batch_kb=$(cat "$work/batch.time")
   python3 - "$n" "$build_s" "$build_kb" "$bytes" "$load_ms" "$batch_kb" "$work/answers.jsonl" <<'PY'
 import json, sys

@@ -25,6 +25,9 @@ zcat Data/antwerp/listings.csv.gz | head -c 6000 > "$out/corpus-csv/seed-listing
 set -o pipefail
 swift build -c release --product staysearch --scratch-path "$out/swiftpm" >/dev/null 2>&1
 for n in 3 10 40; do "$out/swiftpm/release/staysearch" generate --listings $n --seed $n --days 30 --output "$out/corpus-index/seed-$n.ssx" >/dev/null; done
+for n in 4 12; do   # prices that change every day: dense rows
+  "$out/swiftpm/release/staysearch" generate --listings $n --seed $n --days 30 --pricing dynamic --output "$out/corpus-index/seed-dynamic-$n.ssx" >/dev/null
+done
 
 for target in csv index; do
   echo "fuzzing $target for $runs inputs"
