@@ -43,23 +43,21 @@ extension ListingIndex {
         let rowCount = ranges.reduce(0) { $0 + $1.count }
         let values = UnsafeMutableBufferPointer<Int64>.allocate(capacity: max(1, rowCount))
         defer { values.deallocate() }
-        let parts = ScanParts(ranges: ranges, rowCount: rowCount,
-                              count: max(1, min(threads, rowCount / max(1, minimumRowsPerPart))))
-        var scans: [Scan]
-        if parts.count == 1 {
+        let partCount = max(1, min(threads, rowCount / max(1, minimumRowsPerPart)))
+        guard partCount > 1 else {
             var scan = Scan(index: self, query: query, roomCode: roomCode, values: values)
             for range in ranges { scan.visit(range) }
-            scans = [scan]
-        } else {
-            scans = parts.scanInParallel(index: self, query: query, roomCode: roomCode, values: values)
+            return result(of: query, values: UnsafeMutableBufferPointer(rebasing: values[0..<scan.valueCount]),
+                          valueSum: scan.valueSum, total: scan.total, page: scan.page.sorted())
         }
-        // The parts' values one after the other, then every collector merged.
+        // Parts scanned at once; their values moved together, every collector merged.
+        let parts = ScanParts(ranges: ranges, rowCount: rowCount, count: partCount)
+        let scans = parts.scanInParallel(index: self, query: query, roomCode: roomCode, values: values)
         var valueCount = 0
         var valueSum: Int128 = 0
         var total = 0
         var page: [RankedRow] = []
-        for (number, scan) in scans.enumerated() {
-            let start = parts.valueStarts[number]
+        for (scan, start) in zip(scans, parts.valueStarts) {
             if start != valueCount, scan.valueCount > 0 {
                 (values.baseAddress! + valueCount).update(from: values.baseAddress! + start, count: scan.valueCount)
             }
@@ -68,12 +66,19 @@ extension ListingIndex {
             total += scan.total
             page += scan.page.sorted()
         }
-        if scans.count > 1 { page.sort() }
+        page.sort()
+        return result(of: query, values: UnsafeMutableBufferPointer(rebasing: values[0..<valueCount]), valueSum: valueSum,
+                      total: total, page: page)
+    }
 
+    /// The answer from what the scan collected: the histogram of `values`, and the page cut from `page`
+    /// (the best rows, best first).
+    private func result(
+        of query: SearchQuery, values: UnsafeMutableBufferPointer<Int64>, valueSum: Int128, total: Int, page: [RankedRow]
+    ) -> SearchResult {
         let nights = Int64(query.nights ?? 1)
-        let histogram = PriceHistogram.make(
-            values: UnsafeMutableBufferPointer(rebasing: values[0..<valueCount]), sum: valueSum,
-            nights: nights, bins: query.bins, lo: query.histogramMinimum, hi: query.histogramMaximum)
+        let histogram = PriceHistogram.make(values: values, sum: valueSum, nights: nights, bins: query.bins,
+                                            lo: query.histogramMinimum, hi: query.histogramMaximum)
         let matches = page.prefix(query.offset + query.limit).dropFirst(query.offset).map { ranked in
             match(row: Int(ranked.row), value: ranked.value, nights: query.nights)
         }
