@@ -77,12 +77,12 @@ struct RowAssembler {
     /// Stores the row's prices by day as runs, or densely when runs would take more room than two bytes
     /// a day (a price that changes most days) and every price fits a dense code.
     private mutating func appendPrices() {
-        if dayCount > 0, RunsWriter.plainRunCount(dayPrices) * 8 > dayCount * 2, prices.encodedSize(of: dayPrices) > dayCount * 2,
-           let codes = NightPrices.denseCodes(of: dayPrices) {
+        let plan = prices.plan(dayPrices)
+        if dayCount > 0, plan.size > dayCount * 2, let codes = NightPrices.denseCodes(of: dayPrices) {
             prices.appendSingleRun(.denseReference(densePrices.count / dayCount))
             densePrices.append(contentsOf: codes)
         } else {
-            prices.appendRow(dayPrices)
+            prices.appendRow(dayPrices, plan: plan)
         }
     }
 
@@ -146,18 +146,23 @@ struct RunsWriter<Value: RunValue> {
         self.firstWeekday = firstWeekday
     }
 
-    /// How many runs of equal values `days` has.
-    static func plainRunCount(_ days: [Value]) -> Int {
-        var runs = days.isEmpty ? 0 : 1
-        for day in days.indices.dropFirst() where days[day] != days[day - 1] { runs += 1 }
-        return runs
+    /// How a row would be stored as runs: plain runs, or runs of weekly patterns when those are smaller.
+    struct Plan {
+        let plainRuns: Int
+        let weekly: (segments: [(start: Int, pattern: [Value])], cost: Int)?
+
+        /// Whether runs of weekly patterns are the smaller form.
+        var usesWeeklyPatterns: Bool { weekly.map { $0.cost < plainRuns * 8 } ?? false }
+
+        /// The bytes the row takes as runs.
+        var size: Int { usesWeeklyPatterns ? weekly!.cost : plainRuns * 8 }
     }
 
-    /// The bytes `days` would take as runs: plain runs, or runs of weekly patterns when smaller.
-    func encodedSize(of days: [Value]) -> Int {
-        let plain = Self.plainRunCount(days) * 8
-        guard plain > 3 * 8, let weekly = weeklySegments(days) else { return plain }
-        return min(plain, weekly.cost)
+    /// How `days` (a row's value on every day) would be stored as runs.
+    func plan(_ days: [Value]) -> Plan {
+        var plainRuns = days.isEmpty ? 0 : 1
+        for day in days.indices.dropFirst() where days[day] != days[day - 1] { plainRuns += 1 }
+        return Plan(plainRuns: plainRuns, weekly: plainRuns > 3 ? weeklySegments(days) : nil)
     }
 
     /// Appends a row of one run, from day 0, of `value`.
@@ -168,9 +173,9 @@ struct RunsWriter<Value: RunValue> {
     }
 
     /// Appends one row given its value on every day of the calendar (at least one day).
-    mutating func appendRow(_ days: [Value]) {
-        let plainRuns = Self.plainRunCount(days)
-        if plainRuns > 3, let weekly = weeklySegments(days), weekly.cost < plainRuns * 8 {
+    mutating func appendRow(_ days: [Value], plan: Plan? = nil) {
+        let plan = plan ?? self.plan(days)
+        if plan.usesWeeklyPatterns, let weekly = plan.weekly {
             for segment in weekly.segments {
                 starts.append(Int32(segment.start))
                 if segment.pattern.allSatisfy({ $0 == segment.pattern[0] }) {
