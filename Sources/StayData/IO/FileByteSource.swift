@@ -6,6 +6,7 @@ public final class FileByteSource: ByteSource {
     public let size: Int
     private let file: FileDescriptor
     public private(set) var bytesConsumed = 0
+    public var fileSize: Int? { size }
     /// Bytes left to read in the range this source reads; `Int.max` for the whole file.
     private var remaining = Int.max
 

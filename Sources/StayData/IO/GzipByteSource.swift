@@ -22,7 +22,7 @@ public final class GzipByteSource: ByteSource {
     public var bytesConsumed: Int { file.bytesConsumed - Int(stream.avail_in) }
 
     /// The size of the compressed file.
-    public var compressedSize: Int? { file.size }
+    public var fileSize: Int? { file.size }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(DataError) -> Int {
         if !isInitialized {

@@ -23,7 +23,7 @@ extension InsideAirbnbLoader {
                 }
                 records += 1
                 if records & 0xFFFF == 0 {
-                    let size = (source as? FileByteSource)?.size ?? (source as? GzipByteSource)?.compressedSize ?? 0
+                    let size = source.fileSize ?? 0
                     progress?(path, reader.bytesConsumed, size, records)
                 }
                 if let malformation = record.malformation {

@@ -98,7 +98,8 @@ public struct InsideAirbnbLoader {
 
     /// About 45 bytes a calendar row, compressed about 12 to 1.
     static func estimatedRows(of calendar: any ByteSource) -> Int {
-        estimatedRows(bytes: (calendar as? FileByteSource)?.size ?? (calendar as? GzipByteSource)?.compressedSize.map { $0 * 12 } ?? 0)
+        let size = calendar.fileSize ?? 0
+        return estimatedRows(bytes: calendar is FileByteSource ? size : size * 12)
     }
 
     /// The calendar rows in `bytes` of plain CSV, at about 45 bytes a row.
