@@ -57,4 +57,39 @@ import Testing
         #expect(index.dayCount == 6)
         #expect(builder.nightCount == 6)
     }
+
+    /// Nights from consecutive lines whose price and availability change every night are one run with
+    /// night values; every night keeps its own, overlapping nights still lose to the first added, and
+    /// builders appended keep their values.
+    @Test func nightValuesKeepEveryNight() {
+        var (builder, handle) = builder()
+        func price(_ day: Int) -> Int64 { Int64(10_000 + 100 * (day * 7 % 13)) }
+        for day in 0..<30 {          // a new price every night, every fourth night booked
+            builder.addNight(to: handle, day: start.advanced(by: day), isAvailable: day % 4 != 0, priceMinorUnits: price(day),
+                             minimumNights: 1, maximumNights: 30, origin: RecordOrigin(file: 1, line: 10 + day))
+        }
+        // Overlapping nights added later lose, and are reported with their lines.
+        for day in 25..<35 {
+            builder.addNight(to: handle, day: start.advanced(by: day), isAvailable: true, priceMinorUnits: 99_900,
+                             minimumNights: 1, maximumNights: 30, origin: RecordOrigin(file: 1, line: 100 + day))
+        }
+        // A part read apart, appended with its lines shifted by 1,000.
+        var part = IndexBuilder()
+        for day in 35..<40 {
+            part.addNight(to: handle, day: start.advanced(by: day), isAvailable: day != 37, priceMinorUnits: price(day),
+                          minimumNights: 1, maximumNights: 30, origin: RecordOrigin(file: 1, line: day))
+        }
+        part.addNight(to: handle, day: start.advanced(by: 3), isAvailable: true, priceMinorUnits: 1, minimumNights: 1,
+                      maximumNights: 30, origin: RecordOrigin(file: 1, line: 50))
+        builder.appendNights(of: part, shiftingLinesBy: 1_000)
+        let (index, duplicates) = builder.build()
+        #expect(Set(duplicates.map(\.origin)) == Set((125..<130).map { RecordOrigin(file: 1, line: $0) } + [RecordOrigin(file: 1, line: 1_050)]))
+        let row = index.row(ofListingID: 7)!
+        for day in 0..<40 {
+            let expected = day < 30 ? price(day) : day < 35 ? 99_900 : price(day)
+            let available = day < 30 ? day % 4 != 0 : day != 37
+            #expect(index.nightPrice(row: row, day: start.advanced(by: day)) == expected, "day \(day)")
+            #expect(index.isBookable(row: row, day: start.advanced(by: day)) == available, "day \(day)")
+        }
+    }
 }

@@ -35,11 +35,10 @@ extension InsideAirbnbLoader {
         DispatchQueue.concurrentPerform(iterations: pieces.count) { work.read(piece: $0) }
 
         // One allocation for every piece's nights, not one per doubling (fresh pages cost here).
-        let entries = work.results.reduce(0) { total, result in
-            guard case .success(let part)? = result?.state else { return total }
-            return total + part.builder.storedNightEntries
-        }
-        state.builder.reserveNights(entries)
+        state.builder.reserveNights(of: work.results.compactMap { result in
+            guard case .success(let part)? = result?.state else { return nil }
+            return part.builder
+        })
         var rejections: [Rejection] = []
         var next = 0
         for number in cities.indices {

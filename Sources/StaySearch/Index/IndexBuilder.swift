@@ -12,8 +12,10 @@ public struct IndexBuilder {
     private var handlesByID: [Int64: Int32] = [:]
     private var roomTypeCodes: [String: UInt8] = [:]
 
-    /// Nights as added (32 bytes a run), consecutive equal nights of a listing as one run.
+    /// Nights as added (32 bytes a run), consecutive nights of a listing with the same stay rules as one run.
     private var nights: [NightRun] = []
+    /// The prices and availability of runs whose nights differ in them.
+    private var nightValues = NightValues()
     /// Nights added, counting each night of a run.
     private var addedNights = 0
 
@@ -52,25 +54,34 @@ public struct IndexBuilder {
         nights.reserveCapacity(nights.count + count)
     }
 
+    /// Makes room for appending the nights of `others` (``appendNights(of:shiftingLinesBy:)``) without
+    /// copying what is there.
+    public mutating func reserveNights(of others: [IndexBuilder]) {
+        nights.reserveCapacity(nights.count + others.reduce(0) { $0 + $1.nights.count })
+        nightValues.reserveCapacity(nightValues.count + others.reduce(0) { $0 + $1.nightValues.count })
+    }
+
     /// Moves the nights of `other` into this builder, after its own; `other`'s handles must be this
     /// builder's (a builder that only collected nights, say on another thread, for this one).
     /// - Parameter lineShift: added to the line of each night's origin (a part of a file read apart
     ///   learns its first line only when the parts before it are read).
     public mutating func appendNights(of other: IndexBuilder, shiftingLinesBy lineShift: Int = 0) {
         let start = nights.count
+        let valueShift = Int32(truncatingIfNeeded: nightValues.count)
         nights.append(contentsOf: other.nights)
+        nightValues.append(other.nightValues)
         addedNights += other.addedNights
-        if lineShift != 0 {
+        if lineShift != 0 || valueShift != 0 {
             let shift = UInt64(lineShift)
             nights.withUnsafeMutableBufferPointer { nights in
-                for position in start..<nights.count { nights[position].origin &+= shift }
+                for position in start..<nights.count {
+                    nights[position].origin &+= shift
+                    if nights[position].hasNightValues { nights[position].price &+= valueShift }
+                }
             }
         }
     }
 
-    /// The entries the builder keeps for the nights added (a run of equal nights is one), for
-    /// reserving room before appending builders.
-    public var storedNightEntries: Int { nights.count }
 
     /// Adds one calendar night of a listing.
     /// - Parameters:
@@ -92,20 +103,35 @@ public struct IndexBuilder {
         addedNights += 1
         let price = priceMinorUnits < 0 ? -1 : IndexBuilder.storedPrice(minorUnits: priceMinorUnits)
         let packedOrigin = origin.packed
-        // The next night of the run just added (next date, next line, same values) extends it.
+        // The next night of the run just added (next date, next line, same stay rules) extends it; a
+        // price or availability of its own moves the run's values to the night values.
         let last = nights.count - 1
         if last >= 0 {
             let run = nights[last]
             if run.listing == listing.position, run.day &+ Int32(run.count) == day.daysSinceEpoch,
-               run.origin &+ UInt64(run.count) == packedOrigin, run.price == price, run.minimum == minimumNights,
-               run.maximum == maximumNights, run.isAvailable == isAvailable, run.count < UInt16.max {
-                nights[last].count += 1
-                return
+               run.origin &+ UInt64(run.count) == packedOrigin, run.minimum == minimumNights,
+               run.maximum == maximumNights, run.count < UInt16.max {
+                if !run.hasNightValues {
+                    if run.price == price, run.isAvailable == isAvailable {
+                        nights[last].count += 1
+                        return
+                    }
+                    if nightValues.count + Int(run.count) < Int(UInt32.max) {
+                        nights[last].price = Int32(bitPattern: UInt32(nightValues.count))
+                        nights[last].hasNightValues = true
+                        nightValues.append(price: run.price, isAvailable: run.isAvailable, count: Int(run.count))
+                    }
+                }
+                if nights[last].hasNightValues {
+                    nightValues.append(price: price, isAvailable: isAvailable)
+                    nights[last].count += 1
+                    return
+                }
             }
         }
         nights.append(NightRun(
             origin: packedOrigin, listing: listing.position, day: day.daysSinceEpoch, price: price,
-            minimum: minimumNights, maximum: maximumNights, isAvailable: isAvailable, count: 1))
+            minimum: minimumNights, maximum: maximumNights, isAvailable: isAvailable, hasNightValues: false, count: 1))
     }
 
     /// Freezes everything added into an index.
@@ -170,10 +196,7 @@ public struct IndexBuilder {
                 ordered.sort { (nights[Int($0.run)].day + $0.offset, $0.run) < (nights[Int($1.run)].day + $1.offset, $1.run) }
                 var previousDay = Int32.min
                 for (position, offset) in ordered {
-                    var night = nights[Int(position)]
-                    night.day += offset
-                    night.origin += UInt64(offset)
-                    night.count = 1
+                    let night = nights[Int(position)].night(at: Int(offset), in: nightValues)
                     guard night.day != previousDay else {
                         duplicates.append(DuplicateNight(listingID: listing.id, day: Day(daysSinceEpoch: night.day),
                                                          origin: RecordOrigin(packed: night.origin)))
@@ -183,7 +206,7 @@ public struct IndexBuilder {
                     rowRuns.append(night)
                 }
             }
-            assembler.appendRow(listing, runs: rowRuns)
+            assembler.appendRow(listing, runs: rowRuns, values: nightValues)
         }
         return (assembler.finish(listings: listings, layout: layout, roomTypeNames: roomTypeNames), duplicates)
     }
@@ -214,9 +237,9 @@ public struct IndexBuilder {
                 NightRun(origin: 0, listing: Int32(position), day: night.day.daysSinceEpoch,
                          price: night.price.map { IndexBuilder.storedPrice(minorUnits: $0.minorUnits) } ?? -1,
                          minimum: night.minimumNights ?? -1, maximum: night.maximumNights ?? -1,
-                         isAvailable: night.isAvailable, count: 1)
+                         isAvailable: night.isAvailable, hasNightValues: false, count: 1)
             }
-            assembler.appendRow(listings[position], runs: runs)
+            assembler.appendRow(listings[position], runs: runs, values: NightValues())
         }
         return assembler.finish(listings: listings, layout: layout, roomTypeNames: roomTypeNames)
     }

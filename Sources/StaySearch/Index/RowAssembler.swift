@@ -36,7 +36,8 @@ struct RowAssembler {
     /// - Parameters:
     ///   - listing: the listing.
     ///   - runs: its calendar as runs of nights in date order, no date twice, all within the calendar span.
-    mutating func appendRow(_ listing: ListingRecord, runs: some Sequence<NightRun>) {
+    ///   - values: the night values of runs that have them.
+    mutating func appendRow(_ listing: ListingRecord, runs: some Sequence<NightRun>, values: NightValues) {
         let row = basePrices.count
         let listingPrice = IndexBuilder.storedPrice(listing.price)
         let listingRule = StayRule(minimumNights: listing.minimumNights, maximumNights: listing.maximumNights).packed
@@ -49,9 +50,24 @@ struct RowAssembler {
         for run in runs {
             let start = Int(run.day - firstDay)
             let end = start + Int(run.count)
-            let price = run.price >= 0 ? run.price : listingPrice
             let rule = StayRule(minimumNights: run.minimum >= 0 ? run.minimum : listing.minimumNights,
                                 maximumNights: run.maximum >= 0 ? run.maximum : listing.maximumNights).packed
+            if run.hasNightValues {
+                var position = run.nightValuesStart
+                for offset in start..<end {
+                    let given = values.prices[position]
+                    let price = given >= 0 ? given : listingPrice
+                    dayPrices[offset] = price
+                    dayRules[offset] = rule
+                    if price >= 0 {
+                        if firstPriced < 0 { firstPriced = price }
+                        if values.isAvailable[position] { bookable[offset * wordsPerDay + row >> 6] |= bit }
+                    }
+                    position += 1
+                }
+                continue
+            }
+            let price = run.price >= 0 ? run.price : listingPrice
             for offset in start..<end {
                 dayPrices[offset] = price
                 dayRules[offset] = rule
