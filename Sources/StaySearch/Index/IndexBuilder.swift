@@ -66,6 +66,8 @@ public struct IndexBuilder {
     /// - Parameter lineShift: added to the line of each night's origin (a part of a file read apart
     ///   learns its first line only when the parts before it are read).
     public mutating func appendNights(of other: IndexBuilder, shiftingLinesBy lineShift: Int = 0) {
+        precondition(nightValues.count + other.nightValues.count < Int(UInt32.max),
+                     "more than 4 billion nights with prices of their own in one build")
         let start = nights.count
         let valueShift = Int32(truncatingIfNeeded: nightValues.count)
         nights.append(contentsOf: other.nights)
