@@ -44,20 +44,22 @@ public struct NightPrices: Sendable {
     /// The sum of row `row`'s prices over the day offsets `start ..< end`, valid when every night in it
     /// is priced.
     /// - Complexity: O(*k*) for *k* nights when the row is dense, else O(log *r* + *k*) for *r* runs.
+    @inline(__always)
     public func sum(row: Int, from start: Int, to end: Int) -> Int64 {
         let first = Int(runs.offsets[row])
         guard let rank = runs.values[first].denseIndex else {
             return runs.sum(row: row, from: start, to: end)
         }
-        return dense.withUnsafeBufferPointer { dense in
-            var units: Int64 = 0
-            var position = start * denseRows + rank
-            for _ in start..<end {
-                units &+= Int64(dense[position])
-                position &+= denseRows
-            }
-            return units &* 100
+        // Read through the column's pointer: the caller's index keeps it alive (a closure here cost a
+        // retain and a release per call).
+        let dense = self.dense.base
+        var units: Int64 = 0
+        var position = start &* denseRows &+ rank
+        for _ in start..<end {
+            units &+= Int64(dense[position])
+            position &+= denseRows
         }
+        return units &* 100
     }
 
     /// A stored value from a dense code.

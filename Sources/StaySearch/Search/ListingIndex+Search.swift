@@ -116,21 +116,22 @@ struct Scan {
     let hasDates: Bool
     let isImpossible: Bool
     let nights: Int64
+    /// The weekday of the check-in day, 0 = Monday: the slot of weekly stay rule patterns.
+    let checkInWeekday: Int
     let lowestValue: Int64
     let highestValue: Int64
 
     /// The values of the rows that pass every filter but price, room for every row visited (owned by
     /// the caller).
     let values: UnsafeMutableBufferPointer<Int64>
-    var valueCount = 0
+    var tally = ScanTally()
     var valueSum: Int128 = 0
-    /// The sum of the current block's values (a block's at most 4,096 values cannot overflow it).
-    var blockSum: Int64 = 0
-    var total = 0
     var page: BoundedHeap<RankedRow>
     /// The sort key a row must not exceed to enter the full page; `Int64.max` until it is full.
     var pageCutoff = Int64.max
     var block: [UInt64]
+    /// The columns read per candidate.
+    let columns: ScanColumns
 
     static let blockWords = 64
 
@@ -155,10 +156,18 @@ struct Scan {
         }
         let nights = Int64(stayEnd - stayStart)
         self.nights = nights
+        checkInWeekday = (index.stayRules.firstWeekday + max(0, stayStart)) % 7
         lowestValue = (query.minimumPrice?.minorUnits ?? 0) * nights
         if let maximum = query.maximumPrice { highestValue = maximum.minorUnits * nights } else { highestValue = Int64.max }
         block = [UInt64](repeating: 0, count: Scan.blockWords)
+        columns = ScanColumns(index)
     }
+
+    /// How many values the scan has written.
+    var valueCount: Int { tally.valueCount }
+
+    /// How many rows passed every filter.
+    var total: Int { tally.total }
 
     mutating func visit(_ range: Range<Int>) {
         guard !range.isEmpty, !isImpossible else { return }
@@ -172,18 +181,82 @@ struct Scan {
             if blockEnd == endWord, range.upperBound & 63 != 0 {
                 block[blockEnd - word - 1] &= (1 << UInt64(range.upperBound & 63)) &- 1
             }
-            for position in 0..<(blockEnd - word) {
-                var bits = block[position]
-                let base = (word + position) << 6
-                while bits != 0 {
-                    consider(row: base + bits.trailingZeroBitCount)
-                    bits &= bits &- 1
+            for position in 0..<(blockEnd - word) where block[position] != 0 {
+                if hasDates {
+                    visitStay(word: word + position, candidates: block[position])
+                } else {
+                    visitWithoutDates(word: word + position, candidates: block[position])
                 }
             }
-            valueSum += Int128(blockSum)
-            blockSum = 0
+            valueSum += Int128(tally.blockSum)
+            tally.blockSum = 0
             word = blockEnd
         }
+    }
+
+    /// Considers the candidates of one word for a stay: listing filters, the check-in day's stay rule,
+    /// then the stay's total. The counters live in locals for the loop and are stored once per word.
+    private mutating func visitStay(word: Int, candidates: UInt64) {
+        let columns = self.columns
+        let nightCount = Int(nights)
+        let denseStart = stayStart &* columns.denseRows
+        var tally = tally
+        var bits = candidates
+        let base = word << 6
+        while bits != 0 {
+            let row = base &+ bits.trailingZeroBitCount
+            bits &= bits &- 1
+            guard passesListingFilters(row: row), allowsStay(row: row) else { continue }
+            let first = Int(columns.priceOffsets[row])
+            let reference = columns.priceValues[first]
+            let value: Int64
+            if let rank = reference.denseIndex {
+                var code = columns.dense + (denseStart &+ rank)
+                var units: Int64 = 0
+                for _ in 0..<nightCount {
+                    units &+= Int64(code.pointee)
+                    code += columns.denseRows
+                }
+                value = units &* 100
+            } else if reference >= 0, Int(columns.priceOffsets[row &+ 1]) &- first == 1 {
+                value = Int64(reference) &* nights          // one price all year
+            } else {
+                value = index.stayTotal(row: row, from: stayStart, to: stayEnd)
+            }
+            collect(row: row, value: value, into: &tally)
+        }
+        self.tally = tally
+    }
+
+    /// Considers the candidates of one word without dates: listing filters, then the price without dates.
+    private mutating func visitWithoutDates(word: Int, candidates: UInt64) {
+        var tally = tally
+        let base = word << 6
+        var bits = candidates
+        while bits != 0 {
+            let row = base &+ bits.trailingZeroBitCount
+            bits &= bits &- 1
+            guard passesListingFilters(row: row) else { continue }
+            collect(row: row, value: Int64(columns.basePrices[row]), into: &tally)
+        }
+        self.tally = tally
+    }
+
+    /// Whether row `row` takes the guests and has the room type asked for.
+    @inline(__always)
+    private func passesListingFilters(row: Int) -> Bool {
+        guard Int(columns.accommodates[row]) >= guests else { return false }
+        return roomCode < 0 || Int(columns.roomTypes[row]) == roomCode
+    }
+
+    /// Whether the stay rule of row `row` for the check-in day allows the stay's length.
+    @inline(__always)
+    private func allowsStay(row: Int) -> Bool {
+        var run = Int(columns.ruleOffsets[row])
+        if Int(columns.ruleOffsets[row &+ 1]) &- run > 1 { run = index.stayRules.run(row: row, dayOffset: stayStart) }
+        var packed = columns.ruleValues[run]
+        if let pattern = packed.patternIndex { packed = columns.rulePatterns[pattern &* 7 &+ checkInWeekday] }
+        return StayRule(packed: packed).allows(nights: Int(nights))
     }
 
     /// Puts into `block` the candidate bits of `words`: rows bookable for every night of the stay,
@@ -209,25 +282,18 @@ struct Scan {
         }
     }
 
-    private mutating func consider(row: Int) {
-        guard Int(index.storage.accommodates[row]) >= guests else { return }
-        if roomCode >= 0, Int(index.storage.roomTypes[row]) != roomCode { return }
-        let value: Int64
-        if hasDates {
-            let rule = StayRule(packed: index.stayRules.value(row: row, dayOffset: stayStart))
-            guard rule.allows(nights: Int(nights)) else { return }
-            value = index.stayTotal(row: row, from: stayStart, to: stayEnd)
-        } else {
-            value = Int64(index.storage.basePrices[row])
-        }
-        values[valueCount] = value
-        valueCount &+= 1
-        blockSum &+= value
+    /// Keeps the value of a row that passes every filter but price for the histogram, and counts and
+    /// offers it to the page when its price is in range.
+    @inline(__always)
+    private mutating func collect(row: Int, value: Int64, into tally: inout ScanTally) {
+        values[tally.valueCount] = value
+        tally.valueCount &+= 1
+        tally.blockSum &+= value
         guard value >= lowestValue, value <= highestValue else { return }
-        total &+= 1
+        tally.total &+= 1
         let key = key(row: row, value: value)
         guard key <= pageCutoff, pageSize > 0 else { return }
-        page.offer(RankedRow(key: key, id: index.storage.ids[row], row: Int32(row), value: value))
+        page.offer(RankedRow(key: key, id: columns.ids[row], row: Int32(row), value: value))
         if let worst = page.largestWhenFull { pageCutoff = worst.key }
     }
 
@@ -235,8 +301,8 @@ struct Scan {
         switch sort {
         case .price: return value
         case .priceDescending: return -value
-        case .rating: return -((Int64(index.storage.ratings[row]) + 1) << 32 | Int64(index.storage.reviewCounts[row]))
-        case .reviews: return -Int64(index.storage.reviewCounts[row])
+        case .rating: return -((Int64(columns.ratings[row]) + 1) << 32 | Int64(columns.reviewCounts[row]))
+        case .reviews: return -Int64(columns.reviewCounts[row])
         }
     }
 }
