@@ -48,7 +48,7 @@ extension ListingIndex {
             var scan = Scan(index: self, query: query, roomCode: roomCode, values: values)
             for range in ranges { scan.visit(range) }
             return result(of: query, values: UnsafeMutableBufferPointer(rebasing: values[0..<scan.valueCount]),
-                          valueSum: scan.valueSum, total: scan.total, page: scan.page.sorted())
+                          valueSum: scan.valueSum, bounds: scan.bounds, total: scan.total, page: scan.page.sorted())
         }
         // Parts scanned at once; their values moved together, every collector merged.
         let parts = ScanParts(ranges: ranges, rowCount: rowCount, count: partCount)
@@ -56,6 +56,7 @@ extension ListingIndex {
         var valueCount = 0
         var valueSum: Int128 = 0
         var total = 0
+        var bounds: ClosedRange<Int64>?
         var page: [RankedRow] = []
         for (scan, start) in zip(scans, parts.valueStarts) {
             if start != valueCount, scan.valueCount > 0 {
@@ -64,20 +65,24 @@ extension ListingIndex {
             valueCount += scan.valueCount
             valueSum += scan.valueSum
             total += scan.total
+            if let part = scan.bounds {
+                bounds = bounds.map { min($0.lowerBound, part.lowerBound)...max($0.upperBound, part.upperBound) } ?? part
+            }
             page += scan.page.sorted()
         }
         page.sort()
         return result(of: query, values: UnsafeMutableBufferPointer(rebasing: values[0..<valueCount]), valueSum: valueSum,
-                      total: total, page: page)
+                      bounds: bounds, total: total, page: page)
     }
 
-    /// The answer from what the scan collected: the histogram of `values`, and the page cut from `page`
-    /// (the best rows, best first).
+    /// The answer from what the scan collected: the histogram of `values` (whose smallest and largest
+    /// are `bounds`), and the page cut from `page` (the best rows, best first).
     private func result(
-        of query: SearchQuery, values: UnsafeMutableBufferPointer<Int64>, valueSum: Int128, total: Int, page: [RankedRow]
+        of query: SearchQuery, values: UnsafeMutableBufferPointer<Int64>, valueSum: Int128, bounds: ClosedRange<Int64>?,
+        total: Int, page: [RankedRow]
     ) -> SearchResult {
         let nights = Int64(query.nights ?? 1)
-        let histogram = PriceHistogram.make(values: values, sum: valueSum, nights: nights, bins: query.bins,
+        let histogram = PriceHistogram.make(values: values, sum: valueSum, bounds: bounds, nights: nights, bins: query.bins,
                                             lo: query.histogramMinimum, hi: query.histogramMaximum)
         let matches = page.prefix(query.offset + query.limit).dropFirst(query.offset).map { ranked in
             match(row: Int(ranked.row), value: ranked.value, nights: query.nights)
@@ -168,6 +173,9 @@ struct Scan {
 
     /// How many rows passed every filter.
     var total: Int { tally.total }
+
+    /// The smallest and largest value written, if any.
+    var bounds: ClosedRange<Int64>? { tally.valueCount == 0 ? nil : tally.smallest...tally.largest }
 
     mutating func visit(_ range: Range<Int>) {
         guard !range.isEmpty, !isImpossible else { return }
@@ -289,6 +297,8 @@ struct Scan {
         values[tally.valueCount] = value
         tally.valueCount &+= 1
         tally.blockSum &+= value
+        tally.smallest = min(tally.smallest, value)
+        tally.largest = max(tally.largest, value)
         guard value >= lowestValue, value <= highestValue else { return }
         tally.total &+= 1
         let key = key(row: row, value: value)

@@ -48,28 +48,40 @@ public struct PriceHistogram: Sendable, Equatable {
         values: inout [Int64], sum: Int128, nights: Int64, bins: Int, lo requestedLo: Money?, hi requestedHi: Money?
     ) -> PriceHistogram {
         values.withUnsafeMutableBufferPointer { buffer in
-            make(values: buffer, sum: sum, nights: nights, bins: bins, lo: requestedLo, hi: requestedHi)
+            make(values: buffer, sum: sum, bounds: nil, nights: nights, bins: bins, lo: requestedLo, hi: requestedHi)
         }
     }
 
     /// Bins `values` (totals over `nights` nights, in minor units, none negative); see the array form.
-    /// - Parameter values: reordered in place.
+    /// - Parameters:
+    ///   - values: reordered in place.
+    ///   - bounds: the smallest and largest of `values` when the caller has them (a scan tracks them as
+    ///     it writes), saving a pass; nil to find them.
     public static func make(
-        values: UnsafeMutableBufferPointer<Int64>, sum: Int128, nights: Int64, bins: Int, lo requestedLo: Money?,
-        hi requestedHi: Money?
+        values: UnsafeMutableBufferPointer<Int64>, sum: Int128, bounds: ClosedRange<Int64>?, nights: Int64, bins: Int,
+        lo requestedLo: Money?, hi requestedHi: Money?
     ) -> PriceHistogram {
         let unit = nights * 100
         var lo = requestedLo?.minorUnits ?? 0
         var hi = requestedHi?.minorUnits ?? 0
-        if requestedLo == nil, !values.isEmpty {
-            lo = values.min()! / unit * 100
+        var bounds = bounds
+        if bounds == nil, !values.isEmpty {
+            var smallest = Int64.max, largest = Int64.min
+            for value in values {
+                smallest = min(smallest, value)
+                largest = max(largest, value)
+            }
+            bounds = smallest...largest
+        }
+        if requestedLo == nil, let bounds {
+            lo = bounds.lowerBound / unit * 100
         }
         if requestedHi == nil {
-            if values.isEmpty {
-                hi = lo + 100
-            } else {
-                let cut = defaultHighCut(values)
+            if let bounds {
+                let cut = defaultHighCut(values, bounds: bounds)
                 hi = (cut + unit - 1) / unit * 100
+            } else {
+                hi = lo + 100
             }
             if hi <= lo { hi = lo + 100 }
         } else if requestedLo == nil, lo >= hi {
@@ -102,12 +114,14 @@ extension PriceHistogram {
     /// The default high end before rounding, on the values' own scale: the smaller of the nearest-rank
     /// 95th percentile and Q3 + 3 × (Q3 − Q1). Nightly prices are totals ÷ nights, so ranks and the
     /// fence on totals are those of the nightly prices times nights, exactly.
-    /// - Parameter values: not empty; reordered in place.
-    static func defaultHighCut(_ values: UnsafeMutableBufferPointer<Int64>) -> Int64 {
+    /// - Parameters:
+    ///   - values: not empty; reordered in place.
+    ///   - bounds: the smallest and largest of `values`.
+    static func defaultHighCut(_ values: UnsafeMutableBufferPointer<Int64>, bounds: ClosedRange<Int64>) -> Int64 {
         let count = values.count
         let (q1, q3, p95) = Selection.elements(
             atRanks: (rank(ofPercentile: 25, count: count), rank(ofPercentile: 75, count: count),
-                      rank(ofPercentile: defaultHighPercentile, count: count)), in: values)
+                      rank(ofPercentile: defaultHighPercentile, count: count)), in: values, bounds: bounds)
         let fence = q3 + outlierFenceWidth * (q3 - q1)
         return min(p95, fence)
     }
@@ -147,18 +161,23 @@ enum Selection {
     /// Large inputs are narrowed first by one counting pass over the top bits (a radix step) shared by
     /// the three ranks, so that only the values sharing an answer's bucket are selected among. Two
     /// allocations however large the input: the bucket counts and the candidates of the three buckets.
+    /// - Parameter bounds: the smallest and largest of `values`, when known (saves a pass).
     /// - Complexity: O(*n*).
-    static func elements(atRanks ranks: (Int, Int, Int), in values: UnsafeMutableBufferPointer<Int64>) -> (Int64, Int64, Int64) {
+    static func elements(
+        atRanks ranks: (Int, Int, Int), in values: UnsafeMutableBufferPointer<Int64>, bounds: ClosedRange<Int64>? = nil
+    ) -> (Int64, Int64, Int64) {
         precondition(ranks.0 <= ranks.1 && ranks.1 <= ranks.2 && ranks.0 >= 0 && ranks.2 < values.count, "ranks out of order")
         guard values.count > 4_096 else {
             return (quickSelect(atRank: ranks.0, in: values), quickSelect(atRank: ranks.1, in: values),
                     quickSelect(atRank: ranks.2, in: values))
         }
-        var smallest = Int64.max
-        var largest = Int64.min
-        for value in values {
-            smallest = min(smallest, value)
-            largest = max(largest, value)
+        var smallest = bounds?.lowerBound ?? Int64.max
+        var largest = bounds?.upperBound ?? Int64.min
+        if bounds == nil {
+            for value in values {
+                smallest = min(smallest, value)
+                largest = max(largest, value)
+            }
         }
         let span = UInt64(bitPattern: largest &- smallest)
         let bucketBits = 16

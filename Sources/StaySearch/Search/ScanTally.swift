@@ -7,4 +7,7 @@ struct ScanTally {
     var blockSum: Int64 = 0
     /// Rows that also pass the price range.
     var total = 0
+    /// The smallest and largest value written (`Int64.max` and `Int64.min` before the first).
+    var smallest = Int64.max
+    var largest = Int64.min
 }
