@@ -25,6 +25,13 @@ public struct Column<Element: BitwiseCopyable>: @unchecked Sendable {
         self.count = elements.count
     }
 
+    /// Takes `buffer`, already holding `count` elements, as the column's own memory (no copy).
+    init(owning buffer: ColumnBuffer, count: Int) {
+        self.owner = buffer
+        self.base = UnsafePointer(buffer.pointer.assumingMemoryBound(to: Element.self))
+        self.count = count
+    }
+
     /// A column of no elements, sharing one owner: the placeholder of a column about to be filled.
     public static var empty: Column<Element> {
         Column(borrowing: UnsafeRawPointer(EmptyColumnOwner.shared.pointer), count: 0, owner: EmptyColumnOwner.shared)

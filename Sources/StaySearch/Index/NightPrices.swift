@@ -71,24 +71,6 @@ public struct NightPrices: Sendable {
         }
     }
 
-    /// Turns dense rows laid one after the other (`rowMajor`, `dayCount` codes each) day-major.
-    static func dayMajor(_ rowMajor: [UInt16], dayCount: Int) -> [UInt16] {
-        guard dayCount > 0, !rowMajor.isEmpty else { return [] }
-        let rows = rowMajor.count / dayCount
-        return [UInt16](unsafeUninitializedCapacity: rowMajor.count) { buffer, initialized in
-            rowMajor.withUnsafeBufferPointer { source in
-                for row in 0..<rows {
-                    var target = row
-                    for day in 0..<dayCount {
-                        buffer[target] = source[row * dayCount + day]
-                        target += rows
-                    }
-                }
-            }
-            initialized = rowMajor.count
-        }
-    }
-
     /// The dense codes of a row's values by day, or nil when a price is not whole units or is too high.
     static func denseCodes(of days: [Int32]) -> [UInt16]? {
         var codes: [UInt16] = []

@@ -12,9 +12,8 @@ struct RowAssembler {
     var pricedWithoutDates: [UInt64]
     var basePrices: [Int32] = []
     var prices: RunsWriter<Int32>
-    /// The day-by-day prices of the rows stored densely, row after row (day-major in the index: see
-    /// ``NightPrices``).
-    var densePrices: [UInt16] = []
+    /// The day-by-day prices of the rows stored densely (day-major in the index: see ``NightPrices``).
+    var densePrices: DenseRowsWriter
     var rules: RunsWriter<UInt32>
     /// One row's values by day, reused from row to row.
     private var dayPrices: [Int32] = []
@@ -26,6 +25,7 @@ struct RowAssembler {
         wordsPerDay = (rowCount + 63) / 64
         bookable = [UInt64](repeating: 0, count: dayCount * wordsPerDay)
         pricedWithoutDates = [UInt64](repeating: 0, count: wordsPerDay)
+        densePrices = DenseRowsWriter(dayCount: dayCount)
         basePrices.reserveCapacity(rowCount)
         let firstWeekday = Day(daysSinceEpoch: firstDay).weekdayFromMonday
         prices = RunsWriter(rowCount: rowCount, firstWeekday: firstWeekday)
@@ -95,15 +95,15 @@ struct RowAssembler {
     private mutating func appendPrices() {
         let plan = prices.plan(dayPrices)
         if dayCount > 0, plan.size > dayCount * 2, let codes = NightPrices.denseCodes(of: dayPrices) {
-            prices.appendSingleRun(.denseReference(densePrices.count / dayCount))
-            densePrices.append(contentsOf: codes)
+            prices.appendSingleRun(.denseReference(densePrices.rowCount))
+            densePrices.append(codes)
         } else {
             prices.appendRow(dayPrices, plan: plan)
         }
     }
 
     /// The index of the rows appended, in the order of `layout`.
-    func finish(listings: [ListingRecord], layout: RegionLayout, roomTypeNames: [String]) -> ListingIndex {
+    mutating func finish(listings: [ListingRecord], layout: RegionLayout, roomTypeNames: [String]) -> ListingIndex {
         var roomTypeCodes: [String: UInt8] = [:]
         for (code, name) in roomTypeNames.enumerated() { roomTypeCodes[name] = UInt8(code) }
         func column<T: BitwiseCopyable>(_ value: (ListingRecord) -> T) -> Column<T> {
@@ -128,7 +128,7 @@ struct RowAssembler {
         storage.bookable = Column(bookable)
         storage.pricedWithoutDates = Column(pricedWithoutDates)
         (storage.priceRunOffsets, storage.priceRunStarts, storage.priceRunValues, storage.pricePatterns) = prices.finish()
-        storage.densePrices = Column(NightPrices.dayMajor(densePrices, dayCount: dayCount))
+        storage.densePrices = densePrices.finish()
         (storage.ruleRunOffsets, storage.ruleRunStarts, storage.ruleRunValues, storage.rulePatterns) = rules.finish()
         let roomTypes = StringColumn(roomTypeNames)
         storage.roomTypeNameBytes = roomTypes.bytes
