@@ -41,11 +41,13 @@ extension InsideAirbnbLoader {
         })
         var rejections: [Rejection] = []
         var next = 0
+        // Each piece's result is dropped from `work` as it is taken, so that its nights are freed once
+        // merged: the peak is the merged nights plus those not merged yet, not twice everything.
         for number in cities.indices {
             rejections += state.report.rejections[listingRejections[number]]
             let fileIndex = 2 * number + 1
             let piece = pieces[next]
-            let result = work.results[next]!
+            let result = work.take(next)
             next += 1
             guard case .success(let first) = result.state else {
                 if case .failure(let error) = result.state { throw error }
@@ -53,7 +55,7 @@ extension InsideAirbnbLoader {
             }
             Self.merge(first, fileIndex: fileIndex, lineOffset: 0, into: &state, rejections: &rejections)
             guard case .head(let split) = piece.part else { continue }
-            let tail = work.results[next]!
+            let tail = work.take(next)
             next += 1
             let lineOffset = result.nextLine - 1
             if result.stoppedAt == split.offset {
@@ -156,6 +158,12 @@ extension InsideAirbnbLoader {
             self.files = files
             self.pieces = pieces
             results = Array(repeating: nil, count: pieces.count)
+        }
+
+        /// The result of piece `position`, handed over: `results` no longer holds it.
+        func take(_ position: Int) -> PieceResult {
+            defer { results[position] = nil }
+            return results[position]!
         }
 
         func read(piece position: Int) {
