@@ -9,7 +9,7 @@ same answer to every query (total, ids in order, histogram), and print one table
 Each engine runs in its own child process, so that its peak memory (max RSS) is its own.
 Run it through run.sh, which makes the virtual environment with the Python packages.
 
-usage: peers.py [--listings N] [--queries Q] [--seed S] [--engines staysearch,duckdb,sqlite] [--work DIR]
+usage: peers.py [--listings N] [--queries Q] [--seed S] [--pricing calibrated|dynamic] [--gzip] [--engines staysearch,duckdb,sqlite] [--work DIR]
 """
 import argparse
 import json
@@ -30,6 +30,7 @@ FIRST_DAY = date(2025, 6, 1)  # the generator's first calendar day
 DAYS = 365
 BINS = 30
 HIGH_PERCENTILE = 95
+ONE_CORE = "staysearch 1 core"
 
 # ---------------------------------------------------------------------------------------------
 # The query mix
@@ -206,6 +207,48 @@ def csv_folders(data):
         return [tuple(line.rstrip("\n").split("=", 1)) for line in f if "=" in line]
 
 
+def data_file(folder, base):
+    """`base.csv` in `folder`, or `base.csv.gz` when only that is there (as Inside Airbnb ships them)."""
+    plain = os.path.join(folder, base + ".csv")
+    return plain if os.path.exists(plain) else plain + ".gz"
+
+
+def open_text(path):
+    import gzip
+    return gzip.open(path, "rt", newline="", encoding="utf-8") if path.endswith(".gz") \
+        else open(path, newline="", encoding="utf-8")
+
+
+def gzip_copy(data):
+    """A copy of the generated folder with every CSV file gzipped (default level, two files at a time), as
+    Inside Airbnb publishes them; made once and kept beside the plain one."""
+    target = data + "-gz"
+    if os.path.exists(os.path.join(target, "folders.txt")):
+        return target
+    shutil.rmtree(target, ignore_errors=True)
+    lines, jobs = [], []
+    for city, folder in csv_folders(data):
+        copy = os.path.join(target, os.path.relpath(folder, data))
+        os.makedirs(copy, exist_ok=True)
+        lines.append(f"{city}={copy}\n")
+        for name in ("listings.csv", "calendar.csv"):
+            jobs.append((os.path.join(folder, name), os.path.join(copy, name + ".gz")))
+    start = time.perf_counter()
+    running = []
+    for source, destination in jobs:
+        if len(running) == 2:
+            running.pop(0).wait()
+        with open(source, "rb") as input_, open(destination, "wb") as output:
+            running.append(subprocess.Popen(["gzip", "-c"], stdin=input_, stdout=output))
+    for process in running:
+        if process.wait() != 0:
+            sys.exit("peers: gzip failed")
+    with open(os.path.join(target, "folders.txt"), "w", encoding="utf-8") as f:
+        f.write("".join(lines))
+    print(f"gzipped the CSV files in {time.perf_counter() - start:.1f} s", file=sys.stderr)
+    return target
+
+
 def load_duckdb(data, database):
     import duckdb
     db = duckdb.connect(database)
@@ -222,14 +265,14 @@ def load_duckdb(data, database):
                        FROM read_csv(?, header = true, delim = ',', quote = '"', escape = '"',
                                      types = {{'id': 'BIGINT', 'price': 'VARCHAR',
                                                'neighbourhood_group_cleansed': 'VARCHAR'}})""",
-                   (city, os.path.join(folder, "listings.csv")))
+                   (city, data_file(folder, "listings")))
         db.execute(f"""INSERT INTO calendar SELECT listing_id, date, available = 't', {money.format('price')},
                        minimum_nights, maximum_nights
                        FROM read_csv(?, header = true, delim = ',', quote = '"', escape = '"',
                                      columns = {{'listing_id': 'BIGINT', 'date': 'DATE', 'available': 'VARCHAR',
                                                  'price': 'VARCHAR', 'adjusted_price': 'VARCHAR',
                                                  'minimum_nights': 'INTEGER', 'maximum_nights': 'INTEGER'}})""",
-                   (os.path.join(folder, "calendar.csv"),))
+                   (data_file(folder, "calendar"),))
     # The price without dates: the listing's, else its first priced night.
     db.execute("""UPDATE listings SET base_price = COALESCE(listings.price, f.first_price)
                   FROM (SELECT listing_id, arg_min(price, date) FILTER (WHERE price IS NOT NULL) AS first_price
@@ -265,14 +308,14 @@ def load_sqlite(data, database):
 
     db.execute("BEGIN")
     for city, folder in csv_folders(data):
-        with open(os.path.join(folder, "listings.csv"), newline="", encoding="utf-8") as f:
+        with open_text(data_file(folder, "listings")) as f:
             rows = csv.DictReader(f)
             db.executemany("INSERT INTO listings VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)", (
                 (int(r["id"]), city, r["neighbourhood_group_cleansed"] or None, r["neighbourhood_cleansed"],
                  r["room_type"], int(r["accommodates"]), money(r["price"]), integer(r["minimum_nights"]),
                  integer(r["maximum_nights"]), int(r["number_of_reviews"]),
                  float(r["review_scores_rating"]) if r["review_scores_rating"] else None) for r in rows))
-        with open(os.path.join(folder, "calendar.csv"), newline="", encoding="utf-8") as f:
+        with open_text(data_file(folder, "calendar")) as f:
             rows = csv.reader(f)
             next(rows)
             db.executemany("INSERT INTO calendar VALUES (?, ?, ?, ?, ?, ?)", (
@@ -361,6 +404,8 @@ def main():
     parser.add_argument("--pricing", choices=["calibrated", "dynamic"], default="calibrated",
                         help="the generator's pricing: flat calendars as in the samples, or prices that change most days")
     parser.add_argument("--engines", default="staysearch,duckdb,sqlite")
+    parser.add_argument("--gzip", action="store_true",
+                        help="import and load .csv.gz files (as Inside Airbnb ships them) instead of plain CSV")
     parser.add_argument("--work", default=os.path.join(HERE, ".work"))
     parser.add_argument("--emit-queries", metavar="INDEX",
                         help="only print the query mix (JSON lines) for a saved index's regions, and exit")
@@ -393,6 +438,9 @@ def main():
                     for name in ("listings.csv", "calendar.csv"))
     calendar_rows = sum(1 for _, folder in folders for _ in open(os.path.join(folder, "calendar.csv"), "rb")) - len(folders)
 
+    if args.gzip:
+        data = gzip_copy(data)
+        folders = csv_folders(data)
     regions = [{"name": city, "level": "city"} for city, _ in folders]
     index = os.path.join(args.work, f"index-{args.listings}-{args.seed}.ssx")
     answers, loads, memory = {}, {}, {}
@@ -411,10 +459,17 @@ def main():
             f.write(json.dumps({k: v for k, v in q.items() if not k.startswith("_")}, ensure_ascii=False) + "\n")
 
     if "staysearch" in engines:
+        # A first pass reads the index file into the page cache (the SQL engines query what they just
+        # loaded); the answers and times are the second pass's.
+        run_child([BINARY, "batch", "--threads", "1", "--index", index, "--queries", queries_path])
         output, seconds, rss = run_child([BINARY, "batch", "--index", index, "--queries", queries_path])
         answers["staysearch"] = [staysearch_answer(line) for line in output.splitlines()]
         memory["staysearch"] = rss
-    sizes = {"staysearch": os.path.getsize(index)}
+        # The same on one core (the default uses every core for a scan large enough to split).
+        output, seconds, rss = run_child([BINARY, "batch", "--threads", "1", "--index", index, "--queries", queries_path])
+        answers[ONE_CORE] = [staysearch_answer(line) for line in output.splitlines()]
+        memory[ONE_CORE], loads[ONE_CORE] = rss, loads["staysearch"]
+    sizes = {"staysearch": os.path.getsize(index), ONE_CORE: os.path.getsize(index)}
     for engine in ("duckdb", "sqlite"):
         if engine not in engines:
             continue
@@ -442,7 +497,8 @@ def main():
                           f"  staysearch: {json.dumps(a)}\n  {engine}: {json.dumps(b)}", file=sys.stderr)
 
     # The table.
-    print(f"\n{args.listings:,} listings, {calendar_rows:,} calendar rows ({csv_bytes / 2**20:,.0f} MiB of CSV), "
+    print(f"\n{args.listings:,} listings, {args.pricing} pricing, {calendar_rows:,} calendar rows "
+          f"({csv_bytes / 2**20:,.0f} MiB of CSV{', imported and loaded from .csv.gz' if args.gzip else ''}), "
           f"{len(queries)} queries (seed {args.seed}): {', '.join(KINDS)} in turn; histogram of 30 bins and top 20 each")
     print(f"machine: {os.cpu_count()} cores, {os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**30:.0f} GiB; "
           f"times per query: staysearch `took_us` (engine), SQL engines wall clock around their statements\n")
@@ -450,13 +506,14 @@ def main():
     print(header)
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     base = None
-    for engine in ["staysearch", "duckdb", "sqlite"]:
+    for engine in ["staysearch", ONE_CORE, "duckdb", "sqlite"]:
         if engine not in answers:
             continue
         times = [a["took_us"] for a in answers[engine]]
         p50, p90, p99 = (percentile(times, p) for p in (50, 90, 99))
         base = base or p50
-        ratio = "1×" if engine == "staysearch" else f"{p50 / base:,.0f}× slower"
+        ratio = "1×" if engine == "staysearch" else f"{p50 / base:,.2f}×" if engine == ONE_CORE \
+            else f"{p50 / base:,.0f}× slower"
         print(f"| {engine} | {p50:,.0f} | {p90:,.0f} | {p99:,.0f} | {ratio} | {loads[engine]:,.1f} | "
               f"{calendar_rows / loads[engine] / 1e6:,.2f}M | {memory[engine]:,.0f} | {sizes[engine] / 2**20:,.0f} |")
     if "staysearch import" in memory:
@@ -470,7 +527,7 @@ def main():
     print("|---|" + "---:|" * len(answers))
     for kind in KINDS:
         print(f"| {kind} | " + " | ".join(f"{percentile(by_kind[kind][e], 50):,.0f}" for e in answers) + " |")
-    compared = len(answers) - 1
+    compared = len([e for e in answers if e != "staysearch"])
     print(f"\nanswers: {'identical' if mismatches == 0 else f'{mismatches} MISMATCHES'} "
           f"on {len(queries)} queries across {compared} peer engine(s) (total, ids in order, histogram)")
     sys.exit(1 if mismatches else 0)
