@@ -4,7 +4,8 @@ import StaySearch
 enum BatchQuery {
     /// The keys a line may have.
     static let keys = ["region", "checkin", "checkout", "adults", "children", "infants", "min_price", "max_price",
-                       "room_type", "sort", "limit", "offset", "bins", "hist_min", "hist_max"]
+                       "room_type", "sort", "limit", "offset", "bins", "hist_min", "hist_max", "bedrooms", "beds", "bathrooms",
+                       "property_type", "amenities", "instant_bookable", "superhost", "bbox", "near", "radius_km"]
 
     /// Parses and validates one line.
     /// - Throws: ``BatchLineError`` or ``QueryError``.
@@ -29,6 +30,20 @@ enum BatchQuery {
             case "bins": query.bins = try integer(value, key)
             case "hist_min": query.histogramMinimum = try money(value, key)
             case "hist_max": query.histogramMaximum = try money(value, key)
+            case "bedrooms": query.bedrooms = try integer(value, key)
+            case "beds": query.beds = try integer(value, key)
+            case "bathrooms": query.bathroomHalves = try QueryParsing.bathroomHalves(try numberText(value, key))
+            case "property_type": query.propertyTypes = try strings(value, key)
+            case "amenities": query.amenities = try strings(value, key)
+            case "instant_bookable": query.instantBookableOnly = try bool(value, key)
+            case "superhost": query.superhostsOnly = try bool(value, key)
+            case "bbox":
+                let edges = try numbers(value, key, count: 4, shape: "[south, west, north, east]")
+                query.boundingBox = MapBox(south: edges[0], west: edges[1], north: edges[2], east: edges[3])
+            case "near":
+                let point = try numbers(value, key, count: 2, shape: "[lat, lon]")
+                query.near = GeoPoint(latitude: point[0], longitude: point[1])
+            case "radius_km": query.radiusKilometres = try QueryParsing.kilometres(try numberText(value, key))
             default:
                 throw BatchLineError("unknown key '\(key)'; keys are \(keys.joined(separator: ", "))")
             }
@@ -40,6 +55,41 @@ enum BatchQuery {
     private static func string(_ value: FlatJSONObject.Value, _ key: String) throws -> String {
         guard case .string(let text) = value else { throw BatchLineError("\(key) must be a string") }
         return text
+    }
+
+    private static func bool(_ value: FlatJSONObject.Value, _ key: String) throws -> Bool {
+        guard case .bool(let flag) = value else { throw BatchLineError("\(key) must be true or false") }
+        return flag
+    }
+
+    private static func numberText(_ value: FlatJSONObject.Value, _ key: String) throws -> String {
+        guard case .number(let text) = value else { throw BatchLineError("\(key) must be a number") }
+        return text
+    }
+
+    /// A string, or an array of strings.
+    private static func strings(_ value: FlatJSONObject.Value, _ key: String) throws -> [String] {
+        switch value {
+        case .string(let text): return [text]
+        case .array(let elements):
+            return try elements.map { element in
+                guard case .string(let text) = element else { throw BatchLineError("\(key) must be a string or an array of strings") }
+                return text
+            }
+        default: throw BatchLineError("\(key) must be a string or an array of strings")
+        }
+    }
+
+    private static func numbers(_ value: FlatJSONObject.Value, _ key: String, count: Int, shape: String) throws -> [Double] {
+        guard case .array(let elements) = value, elements.count == count else {
+            throw BatchLineError("\(key) must be an array of \(count) numbers, \(shape)")
+        }
+        return try elements.map { element in
+            guard case .number(let text) = element, let number = Double(text), number.isFinite else {
+                throw BatchLineError("\(key) must be an array of \(count) numbers, \(shape)")
+            }
+            return number
+        }
     }
 
     private static func integer(_ value: FlatJSONObject.Value, _ key: String) throws -> Int {

@@ -1,4 +1,4 @@
-/// A JSON object whose values are strings, numbers, booleans or null, read from one line.
+/// A JSON object whose values are strings, numbers, booleans, null, or arrays of those, read from one line.
 /// Numbers keep their text so that prices stay exact.
 struct FlatJSONObject {
     /// A value of the object.
@@ -7,6 +7,8 @@ struct FlatJSONObject {
         case number(String)
         case bool(Bool)
         case null
+        /// An array of strings, numbers, booleans or nulls (not of arrays or objects).
+        case array([Value])
     }
 
     /// The keys in order, with their values.
@@ -59,6 +61,26 @@ struct FlatJSONObject {
             position += 1
         }
 
+        /// Whether an array is being read (arrays do not nest).
+        var inArray = false
+
+        mutating func array() throws(BatchLineError) -> Value {
+            try expect(UInt8(ascii: "["))
+            inArray = true
+            defer { inArray = false }
+            var elements: [Value] = []
+            skipSpace()
+            if peek == UInt8(ascii: "]") { position += 1; return .array(elements) }
+            while true {
+                skipSpace()
+                elements.append(try value())
+                skipSpace()
+                if peek == UInt8(ascii: ",") { position += 1; continue }
+                try expect(UInt8(ascii: "]"))
+                return .array(elements)
+            }
+        }
+
         mutating func value() throws(BatchLineError) -> Value {
             guard let next = peek else { throw BatchLineError("a value is missing at the end of the line") }
             switch next {
@@ -67,7 +89,10 @@ struct FlatJSONObject {
             case UInt8(ascii: "f"): try word("false"); return .bool(false)
             case UInt8(ascii: "n"): try word("null"); return .null
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(number())
-            case UInt8(ascii: "{"), UInt8(ascii: "["): throw BatchLineError("values must be strings or numbers, not objects or arrays")
+            case UInt8(ascii: "["):
+                guard !inArray else { throw BatchLineError("arrays must hold strings or numbers, not arrays") }
+                return try array()
+            case UInt8(ascii: "{"): throw BatchLineError("values must be strings, numbers or arrays, not objects")
             default: throw BatchLineError("not a JSON value at column \(position + 1)")
             }
         }

@@ -20,8 +20,10 @@ struct QueryOptions: ParsableArguments {
     @Option(name: .customLong("room-type"), help: ArgumentHelp("Exact room type, e.g. 'Entire home/apt', 'Private room'.", valueName: "TYPE"))
     var roomType: String?
 
-    @Option(help: ArgumentHelp("price, price-desc, rating or reviews.", valueName: "ORDER"), transform: QueryParsing.sort)
+    @Option(help: ArgumentHelp("price, price-desc, rating, reviews or distance (with --near).", valueName: "ORDER"), transform: QueryParsing.sort)
     var sort: SortOrder = .price
+
+    @OptionGroup var details: DetailOptions
 
     @Option(parsing: .unconditional, help: "Results per page, 0 to 1000.")
     var limit: Int = 20
@@ -51,7 +53,59 @@ struct QueryOptions: ParsableArguments {
             region: region, minimumPrice: minimumPrice, maximumPrice: maximumPrice, roomType: roomType, sort: sort,
             limit: limit, offset: offset, bins: bins, histogramMinimum: histogramMinimum, histogramMaximum: histogramMaximum)
         stay.apply(to: &query)
+        details.apply(to: &query)
         return query
+    }
+}
+
+/// The listing-detail and map filters: rooms, property types, amenities, booking options, map area.
+struct DetailOptions: ParsableArguments {
+    @Option(parsing: .unconditional, help: "At least this many bedrooms.")
+    var bedrooms: Int?
+
+    @Option(parsing: .unconditional, help: "At least this many beds.")
+    var beds: Int?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("At least this many bathrooms, in halves (1.5).", valueName: "X"),
+            transform: QueryParsing.bathroomHalves)
+    var bathrooms: Int?
+
+    @Option(name: .customLong("property-type"), help: ArgumentHelp("A property type, e.g. 'Entire condo'; repeat for any of several.", valueName: "TYPE"))
+    var propertyTypes: [String] = []
+
+    @Option(name: .customLong("amenity"), help: ArgumentHelp("An amenity the listing must have, e.g. Wifi; repeat for all of several.", valueName: "NAME"))
+    var amenities: [String] = []
+
+    @Flag(name: .customLong("instant-book"), help: "Only listings that can be booked instantly.")
+    var instantBook = false
+
+    @Flag(help: "Only listings of superhosts.")
+    var superhost = false
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Only listings in this map area (degrees; WEST > EAST crosses the antimeridian).",
+                                                        valueName: "SOUTH,WEST,NORTH,EAST"), transform: QueryParsing.box)
+    var bbox: MapBox?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Measure distances from this point (results show them).", valueName: "LAT,LON"),
+            transform: QueryParsing.point)
+    var near: GeoPoint?
+
+    @Option(name: .customLong("radius-km"), parsing: .unconditional,
+            help: ArgumentHelp("Only listings at most this far from --near.", valueName: "KM"), transform: QueryParsing.kilometres)
+    var radiusKilometres: Double?
+
+    /// Sets these filters on `query`.
+    func apply(to query: inout SearchQuery) {
+        query.bedrooms = bedrooms
+        query.beds = beds
+        query.bathroomHalves = bathrooms
+        query.propertyTypes = propertyTypes
+        query.amenities = amenities
+        query.instantBookableOnly = instantBook
+        query.superhostsOnly = superhost
+        query.boundingBox = bbox
+        query.near = near
+        query.radiusKilometres = radiusKilometres
     }
 }
 
@@ -105,6 +159,44 @@ enum QueryParsing {
     /// Reads a sort order.
     @Sendable static func sort(_ text: String) throws -> SortOrder {
         try SortOrder(parsing: text)
+    }
+
+    /// Reads bathrooms such as `1.5` as halves (3).
+    @Sendable static func bathroomHalves(_ text: String) throws -> Int {
+        guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite, value >= 0,
+              (value * 2).rounded() == value * 2, value < 1_000 else {
+            throw ValidationError("bathrooms '\(text)' is not a number of halves such as 1 or 1.5")
+        }
+        return Int(value * 2)
+    }
+
+    /// Reads `SOUTH,WEST,NORTH,EAST`.
+    @Sendable static func box(_ text: String) throws -> MapBox {
+        let numbers = try coordinates(text, count: 4, shape: "SOUTH,WEST,NORTH,EAST", field: "bbox")
+        return MapBox(south: numbers[0], west: numbers[1], north: numbers[2], east: numbers[3])
+    }
+
+    /// Reads `LAT,LON`.
+    @Sendable static func point(_ text: String) throws -> GeoPoint {
+        let numbers = try coordinates(text, count: 2, shape: "LAT,LON", field: "near")
+        return GeoPoint(latitude: numbers[0], longitude: numbers[1])
+    }
+
+    /// Reads a radius in kilometres.
+    @Sendable static func kilometres(_ text: String) throws -> Double {
+        guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite else {
+            throw ValidationError("radius km '\(text)' is not a number of kilometres such as 2.5")
+        }
+        return value
+    }
+
+    private static func coordinates(_ text: String, count: Int, shape: String, field: String) throws -> [Double] {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        let numbers = parts.compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }.filter(\.isFinite)
+        guard parts.count == count, numbers.count == count else {
+            throw ValidationError("\(field) '\(text)' is not \(shape) in degrees, e.g. \(count == 4 ? "51.19,4.38,51.23,4.43" : "51.2172,4.4212")")
+        }
+        return numbers
     }
 
     static func day(_ text: String, field: String) throws(QueryError) -> Day {

@@ -1,3 +1,4 @@
+import Foundation
 import StaySearch
 
 /// Turning search results into JSON, CSV and tables.
@@ -14,7 +15,9 @@ enum ResultFormatting {
             listingObject(&json, id: match.id, name: match.name, region: match.region, roomType: match.roomType,
                           accommodates: match.accommodates, nightlyPrice: match.nightlyPrice, totalPrice: match.totalPrice,
                           ratingHundredths: match.ratingHundredths, reviewCount: match.reviewCount,
-                          latitude: match.latitude, longitude: match.longitude)
+                          latitude: match.latitude, longitude: match.longitude) { json in
+                if let distance = match.distanceKilometres { json.field("distance_km", number: kilometres(distance)) }
+            }
         }
         json.endArray()
         json.key("histogram")
@@ -77,6 +80,13 @@ enum ResultFormatting {
         return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
     }
 
+    /// A distance in kilometres to three decimals (metres), as JSON shows it.
+    static func kilometres(_ value: Double) -> String {
+        let metres = Int64((value * 1000).rounded())
+        let fraction = String(metres % 1000)
+        return "\(metres / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+    }
+
     static func coordinate(_ value: Double) -> String {
         value.isFinite ? "\(value)" : "null"
     }
@@ -103,7 +113,9 @@ enum ResultFormatting {
 
     /// A table for people, with a summary of the histogram under it.
     static func table(_ result: SearchResult, query: SearchQuery) -> String {
-        var rows: [[String]] = [["#", "Name", "Neighbourhood", "Room type", "Guests", "Nightly", "Total", "Rating"]]
+        let showsDistance = query.near != nil
+        var rows: [[String]] = [["#", "Name", "Neighbourhood", "Room type", "Guests", "Nightly", "Total", "Rating"]
+            + (showsDistance ? ["Distance"] : [])]
         for (position, match) in result.matches.enumerated() {
             rows.append([
                 String(query.offset + position + 1),
@@ -114,9 +126,9 @@ enum ResultFormatting {
                 match.nightlyPrice.formatted(),
                 match.totalPrice?.formatted() ?? "-",
                 match.ratingHundredths.map { ratingText($0) + " (\(match.reviewCount))" } ?? "- (\(match.reviewCount))",
-            ])
+            ] + (showsDistance ? [match.distanceKilometres.map { String(format: "%.2f km", $0) } ?? "-"] : []))
         }
-        let rightAligned: Set<Int> = [0, 4, 5, 6]
+        let rightAligned: Set<Int> = [0, 4, 5, 6, 8]
         var widths = [Int](repeating: 0, count: rows[0].count)
         for row in rows { for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.count) } }
         var output = ""

@@ -61,6 +61,9 @@ import Testing
             #expect(results.map { Int64($0["id"] as! String)! } == expected.ids, "\(query)")
             #expect(results.map { cents($0["nightly_price"]) } == expected.nightlyPrices, "\(query)")
             #expect(results.map { $0["total_price"] is NSNull ? nil : cents($0["total_price"]) } == expected.totalPrices)
+            // distance_km: the exact distance rounded to metres.
+            let distances = results.map { ($0["distance_km"] as? NSNumber)?.doubleValue }
+            #expect(distances == expected.distances.map { $0.map { ($0 * 1000).rounded() / 1000 } }, "\(query)")
             for (result, id) in zip(results, expected.ids) {
                 #expect(result["name"] as? String == data.listings.first { $0.id == id }!.name)
             }
@@ -98,6 +101,16 @@ import Testing
         fields.append("\"bins\": \(query.bins)")
         if let money = query.histogramMinimum { fields.append("\"hist_min\": \(money.decimalText)") }
         if let money = query.histogramMaximum { fields.append("\"hist_max\": \(money.decimalText)") }
+        if let count = query.bedrooms { fields.append("\"bedrooms\": \(count)") }
+        if let count = query.beds { fields.append("\"beds\": \(count)") }
+        if let halves = query.bathroomHalves { fields.append("\"bathrooms\": \(halves / 2)\(halves % 2 == 1 ? ".5" : "")") }
+        if !query.propertyTypes.isEmpty { fields.append("\"property_type\": [\(query.propertyTypes.map(quoted).joined(separator: ", "))]") }
+        if !query.amenities.isEmpty { fields.append("\"amenities\": [\(query.amenities.map(quoted).joined(separator: ", "))]") }
+        if query.instantBookableOnly { fields.append("\"instant_bookable\": true") }
+        if query.superhostsOnly { fields.append("\"superhost\": true") }
+        if let box = query.boundingBox { fields.append("\"bbox\": [\(box.south), \(box.west), \(box.north), \(box.east)]") }
+        if let point = query.near { fields.append("\"near\": [\(point.latitude), \(point.longitude)]") }
+        if let radius = query.radiusKilometres { fields.append("\"radius_km\": \(radius)") }
         return "{" + fields.joined(separator: ", ") + "}"
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import StaySearch
 
 /// What a search answers, in a form both the engine and the reference produce.
@@ -8,6 +9,8 @@ public struct ReferenceAnswer: Equatable, CustomStringConvertible {
     public var nightlyPrices: [Int64]
     public var totalPrices: [Int64?]
     public var histogram: PriceHistogram
+    /// Each result's distance from `near`, when the query has one.
+    public var distances: [Double?]
 
     /// The answer part of an engine result.
     public init(_ result: SearchResult) {
@@ -17,9 +20,12 @@ public struct ReferenceAnswer: Equatable, CustomStringConvertible {
         nightlyPrices = result.matches.map(\.nightlyPrice.minorUnits)
         totalPrices = result.matches.map { $0.totalPrice?.minorUnits }
         histogram = result.histogram
+        distances = result.matches.map(\.distanceKilometres)
     }
 
-    init(total: Int, nights: Int?, ids: [Int64], nightlyPrices: [Int64], totalPrices: [Int64?], histogram: PriceHistogram) {
+    init(total: Int, nights: Int?, ids: [Int64], nightlyPrices: [Int64], totalPrices: [Int64?], histogram: PriceHistogram,
+         distances: [Double?]) {
+        self.distances = distances
         self.total = total
         self.nights = nights
         self.ids = ids
@@ -32,7 +38,7 @@ public struct ReferenceAnswer: Equatable, CustomStringConvertible {
         "total \(total), nights \(String(describing: nights)), ids \(ids), nightly \(nightlyPrices), totals \(totalPrices), "
             + "histogram lo \(histogram.lo.minorUnits) hi \(histogram.hi.minorUnits) counts \(histogram.counts) "
             + "under \(histogram.underflow) over \(histogram.overflow) count \(histogram.count) "
-            + "average \(String(describing: histogram.averageNightlyPrice?.minorUnits))"
+            + "average \(String(describing: histogram.averageNightlyPrice?.minorUnits)) distances \(distances)"
     }
 }
 
@@ -81,12 +87,47 @@ public enum ReferenceSearch {
             guard known.contains(roomType) else { throw .unknownRoomType(roomType, known: []) }
         }
 
+        for name in query.propertyTypes {
+            let known = Set(data.listings.map(\.propertyType).filter { !$0.isEmpty }.map(TextFolding.fold))
+            guard known.contains(TextFolding.fold(name)) else { throw .unknownPropertyType(name, suggestions: []) }
+        }
+        for name in query.amenities {
+            let known = Set(data.listings.flatMap(\.amenities).map(TextFolding.fold).filter { !$0.isEmpty })
+            guard known.contains(TextFolding.fold(name)) else { throw .unknownAmenity(name, suggestions: []) }
+        }
+        let wantedTypes = Set(query.propertyTypes.map(TextFolding.fold))
+        let wantedAmenities = Set(query.amenities.map(TextFolding.fold))
+        func stored(_ degrees: Double) -> Int64 { Int64((degrees * 1e7).rounded()) }
+        func position(_ listing: ListingRecord) -> GeoPoint {
+            GeoPoint(latitude: Double(stored(listing.latitude)) / 1e7, longitude: Double(stored(listing.longitude)) / 1e7)
+        }
+        func distance(_ listing: ListingRecord) -> Double? {
+            query.near.map { kilometres(from: $0, to: position(listing)) }
+        }
+
         let nights = query.nights
         var candidates: [(listing: ListingRecord, value: Int64)] = []
         for listing in data.listings {
             if let regionFilter, !regionFilter(listing) { continue }
             if query.adults + query.children > listing.accommodates { continue }
             if let roomType = query.roomType, listing.roomType != roomType { continue }
+            if let minimum = query.bedrooms { guard let value = listing.bedrooms, value >= minimum else { continue } }
+            if let minimum = query.beds { guard let value = listing.beds, value >= minimum else { continue } }
+            if let minimum = query.bathroomHalves { guard let value = listing.bathroomHalves, value >= minimum else { continue } }
+            if !wantedTypes.isEmpty {
+                guard !listing.propertyType.isEmpty, wantedTypes.contains(TextFolding.fold(listing.propertyType)) else { continue }
+            }
+            if !wantedAmenities.isSubset(of: Set(listing.amenities.map(TextFolding.fold))) { continue }
+            if query.instantBookableOnly, !listing.isInstantBookable { continue }
+            if query.superhostsOnly, !listing.isSuperhost { continue }
+            if let box = query.boundingBox {
+                let latitude = stored(listing.latitude), longitude = stored(listing.longitude)
+                guard latitude >= stored(box.south), latitude <= stored(box.north) else { continue }
+                let west = stored(box.west), east = stored(box.east)
+                let inside = box.west > box.east ? longitude >= west || longitude <= east : longitude >= west && longitude <= east
+                guard inside else { continue }
+            }
+            if let radius = query.radiusKilometres, let distance = distance(listing), distance > radius { continue }
             let calendar = calendars[listing.id] ?? [:]
             if let checkIn = query.checkIn, let checkOut = query.checkOut, let nights {
                 var total: Int64 = 0
@@ -124,7 +165,11 @@ public enum ReferenceSearch {
                 case .priceDescending: return [-entry.value]
                 case .rating: return [entry.listing.ratingHundredths == nil ? 1 : 0, -Int64(entry.listing.ratingHundredths ?? 0), -Int64(entry.listing.reviewCount)]
                 case .reviews: return [-Int64(entry.listing.reviewCount)]
+                case .distance: return []
                 }
+            }
+            if query.sort == .distance, let left = distance(a.listing), let right = distance(b.listing), left != right {
+                return left < right
             }
             let (left, right) = (rank(a) + [a.listing.id], rank(b) + [b.listing.id])
             return left.lexicographicallyPrecedes(right)
@@ -133,7 +178,18 @@ public enum ReferenceSearch {
         return ReferenceAnswer(
             total: matches.count, nights: nights, ids: page.map(\.listing.id),
             nightlyPrices: page.map { roundedDivision($0.value, by: n) },
-            totalPrices: page.map { nights == nil ? nil : $0.value }, histogram: histogram)
+            totalPrices: page.map { nights == nil ? nil : $0.value }, histogram: histogram,
+            distances: page.map { distance($0.listing) })
+    }
+
+    /// The haversine distance in kilometres on SPEC's sphere (radius 6371.0088 km).
+    public static func kilometres(from a: GeoPoint, to b: GeoPoint) -> Double {
+        let radians = Double.pi / 180
+        let halfLatitude = (b.latitude - a.latitude) * radians / 2
+        let halfLongitude = (b.longitude - a.longitude) * radians / 2
+        let h = sin(halfLatitude) * sin(halfLatitude)
+            + cos(a.latitude * radians) * cos(b.latitude * radians) * sin(halfLongitude) * sin(halfLongitude)
+        return 2 * 6371.0088 * asin(min(1, h.squareRoot()))
     }
 
     static func roundedDivision(_ value: Int64, by divisor: Int64) -> Int64 {

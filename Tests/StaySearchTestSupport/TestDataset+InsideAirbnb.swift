@@ -13,7 +13,8 @@ extension TestDataset {
             let cityListings = listings.filter { $0.region.city == city }
             let ids = Set(cityListings.map(\.id))
             var text = "id,listing_url,name,neighbourhood_cleansed,neighbourhood_group_cleansed,latitude,longitude,room_type,"
-                + "accommodates,price,minimum_nights,maximum_nights,number_of_reviews,review_scores_rating\n"
+                + "accommodates,price,minimum_nights,maximum_nights,number_of_reviews,review_scores_rating,"
+                + "property_type,bathrooms,bathrooms_text,bedrooms,beds,amenities,instant_bookable,host_is_superhost\n"
             for listing in cityListings {
                 let fields = [
                     String(listing.id), "https://example.invalid/\(listing.id)", listing.name, listing.region.neighbourhood,
@@ -21,7 +22,7 @@ extension TestDataset {
                     String(listing.accommodates), listing.price.map(Self.airbnbMoney) ?? "", String(listing.minimumNights),
                     String(listing.maximumNights), String(listing.reviewCount),
                     listing.ratingHundredths.map { "\($0 / 100).\($0 % 100 < 10 ? "0" : "")\($0 % 100)" } ?? "",
-                ]
+                ] + Self.detailFields(listing)
                 text += fields.map(Self.csvField).joined(separator: ",") + "\r\n"
             }
             try text.write(toFile: "\(folder)/listings.csv", atomically: true, encoding: .utf8)
@@ -34,6 +35,27 @@ extension TestDataset {
             arguments.append("\(city)=\(folder)")
         }
         return arguments
+    }
+
+    /// The detail columns, bathrooms in the forms real files use: a number in `bathrooms`, or only text
+    /// (`1.5 shared baths`, `Shared half-bath`); amenities as a JSON list with `\u` escapes.
+    static func detailFields(_ listing: ListingRecord) -> [String] {
+        var bathrooms = "", text = ""
+        if let halves = listing.bathroomHalves {
+            let number = halves % 2 == 0 ? "\(halves / 2)" : "\(halves / 2).5"
+            switch listing.id % 3 {
+            case 0: bathrooms = halves % 2 == 0 ? "\(halves / 2).0" : number
+            case 1: text = halves == 1 ? "Shared half-bath" : "\(number) shared baths"
+            default: text = halves == 1 ? "Half-bath" : "\(number) baths"
+            }
+        }
+        let amenities = "[" + listing.amenities.map { name in
+            "\"" + name.unicodeScalars.map { scalar in
+                scalar == "\"" ? "\\\"" : scalar.isASCII ? String(scalar) : String(format: "\\u%04x", scalar.value)
+            }.joined() + "\""
+        }.joined(separator: ", ") + "]"
+        return [listing.propertyType, bathrooms, text, listing.bedrooms.map(String.init) ?? "", listing.beds.map(String.init) ?? "",
+                amenities, listing.isInstantBookable ? "t" : "f", listing.isSuperhost ? "t" : ""]
     }
 
     /// `$1,350.00`, as Inside Airbnb writes money.

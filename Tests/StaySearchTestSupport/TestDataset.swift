@@ -59,6 +59,12 @@ public struct TestDataset: Sendable {
                 latitude: Double.random(in: -80...80, using: &random), longitude: Double.random(in: -170...170, using: &random)))
         }
 
+        // Listing details from a generator of their own, so the rest of a seed's data stays as it was.
+        var details = SeededGenerator(seed: seed ^ 0xD15C_0DE5)
+        for position in listings.indices {
+            addDetails(to: &listings[position], using: &details)
+        }
+
         var nights: [(Int64, CalendarNight)] = []
         for listing in listings {
             let start = Int.random(in: -2...4, using: &random)
@@ -108,6 +114,29 @@ public struct TestDataset: Sendable {
         return TestDataset(listings: listings, nights: nights)
     }
 
+    /// Property types and amenities with spellings that fold together, a name that is also a prefix of
+    /// another, and non-ASCII letters.
+    static let propertyTypeNames = ["Entire condo", "entire CONDO", "Entire rental unit", "Private room in home", "Cabaña", "Cabana"]
+    static let amenityNames = ["Wifi", "wifi", "Kitchen", "Fast wifi – 500 Mbps", "Pool", "Hot tub", "Café machine", "  Pool  "]
+    /// Coordinates on a coarse grid (so that points fall on box edges and share positions) and near
+    /// the antimeridian.
+    static let latitudes: [Double] = [-10, 0, 10, 10.5, 45.25, 51.2194475]
+    static let longitudes: [Double] = [-180, -179.5, 0, 4.4024643, 10, 179.9999999, 180]
+
+    private static func addDetails(to listing: inout ListingRecord, using random: inout SeededGenerator) {
+        listing.bedrooms = random.pick([nil, 0, 1, 1, 2, 3])
+        listing.beds = random.pick([nil, 0, 1, 2, 4])
+        listing.bathroomHalves = random.pick([nil, 0, 1, 2, 3, 4])
+        listing.propertyType = random.chance(0.15) ? "" : random.pick(propertyTypeNames)
+        listing.amenities = (0..<Int.random(in: 0...4, using: &random)).map { _ in random.pick(amenityNames) }
+        listing.isInstantBookable = random.chance(0.4)
+        listing.isSuperhost = random.chance(0.3)
+        if random.chance(0.6) {
+            listing.latitude = random.pick(latitudes)
+            listing.longitude = random.pick(longitudes)
+        }
+    }
+
     /// A random query over this data set's names, dates and prices.
     public func randomQuery(using random: inout SeededGenerator) -> SearchQuery {
         var query = SearchQuery()
@@ -143,7 +172,7 @@ public struct TestDataset: Sendable {
         if let low = query.minimumPrice, let high = query.maximumPrice, low > high { swap(&query.minimumPrice, &query.maximumPrice) }
         if random.chance(0.3) { query.roomType = random.pick(ListingIndex.standardRoomTypes) }
         if random.chance(0.02) { query.roomType = "Castle" }
-        query.sort = random.pick(SortOrder.allCases)
+        query.sort = random.pick([SortOrder.price, .priceDescending, .rating, .reviews])
         query.limit = random.pick([0, 1, 5, 20])
         query.offset = random.pick([0, 0, 3, 50])
         query.bins = random.pick([1, 3, 10, 30])
@@ -152,6 +181,46 @@ public struct TestDataset: Sendable {
         if let low = query.histogramMinimum, let high = query.histogramMaximum, high <= low {
             query.histogramMaximum = Money(minorUnits: low.minorUnits + 100)
         }
+        addDetailFilters(to: &query, using: &random)
         return query
+    }
+
+    /// Listing-detail and map filters, now and then.
+    private func addDetailFilters(to query: inout SearchQuery, using random: inout SeededGenerator) {
+        if random.chance(0.15) { query.bedrooms = Int.random(in: 0...3, using: &random) }
+        if random.chance(0.1) { query.beds = Int.random(in: 0...3, using: &random) }
+        if random.chance(0.1) { query.bathroomHalves = Int.random(in: 0...4, using: &random) }
+        if random.chance(0.15) {
+            query.propertyTypes = (0..<Int.random(in: 1...2, using: &random)).map { _ in random.pick(TestDataset.propertyTypeNames) }
+            if random.chance(0.05) { query.propertyTypes.append("Igloo") }
+        }
+        if random.chance(0.2) {
+            query.amenities = (0..<Int.random(in: 1...2, using: &random)).map { _ in
+                random.pick(["WIFI", "kitchen", "pool", "Fast wifi – 500 Mbps", "cafe machine", "Hot tub"])
+            }
+            if random.chance(0.05) { query.amenities.append("Helipad") }
+        }
+        if random.chance(0.1) { query.instantBookableOnly = true }
+        if random.chance(0.1) { query.superhostsOnly = true }
+        if random.chance(0.15) {
+            var south = random.pick(TestDataset.latitudes), north = random.pick(TestDataset.latitudes + [90])
+            if south > north { swap(&south, &north) }
+            query.boundingBox = MapBox(south: south, west: random.pick(TestDataset.longitudes), north: north,
+                                       east: random.pick(TestDataset.longitudes))
+        }
+        if random.chance(0.3), !listings.isEmpty {
+            let centre = random.pick(listings)
+            query.near = GeoPoint(latitude: centre.latitude, longitude: centre.longitude)
+            if random.chance(0.7) {
+                // Often exactly the distance to another listing, which must then be included.
+                let other = random.pick(listings)
+                let stored = { (degrees: Double) in (degrees * 1e7).rounded() / 1e7 }
+                let exact = ReferenceSearch.kilometres(
+                    from: GeoPoint(latitude: centre.latitude, longitude: centre.longitude),
+                    to: GeoPoint(latitude: stored(other.latitude), longitude: stored(other.longitude)))
+                query.radiusKilometres = exact > 0 && random.chance(0.7) ? exact : random.pick([0.5, 100, 1_500, 20_000])
+            }
+            if random.chance(0.5) { query.sort = .distance }
+        }
     }
 }

@@ -7,6 +7,7 @@ import Testing
     /// The random queries must exercise the engine: many answers with matches, with dates, with errors.
     @Test func randomQueriesAreNotTrivial() throws {
         var withMatches = 0, withDatedMatches = 0, errors = 0, paged = 0, withPatterns = 0, withDenseRows = 0
+        var detailed = 0, amenityMatches = 0, crossingBoxMatches = 0, radiusMatches = 0, distanceSorted = 0, detailErrors = 0
         for seed in 0..<60 {
             let data = TestDataset.random(seed: UInt64(seed))
             let index = data.makeIndex().index
@@ -15,15 +16,36 @@ import Testing
             var random = SeededGenerator(seed: UInt64(seed) &* 7919)
             for _ in 0..<60 {
                 let query = data.randomQuery(using: &random)
-                guard let answer = try? ReferenceSearch.search(query, in: data) else { errors += 1; continue }
+                let answer: ReferenceAnswer
+                do throws(QueryError) {
+                    answer = try ReferenceSearch.search(query, in: data)
+                } catch {
+                    errors += 1
+                    if case .unknownAmenity = error { detailErrors += 1 }
+                    if case .unknownPropertyType = error { detailErrors += 1 }
+                    continue
+                }
                 if answer.total > 0 { withMatches += 1 }
+                let hasDetails = query.bedrooms != nil || query.beds != nil || query.bathroomHalves != nil
+                    || !query.propertyTypes.isEmpty || query.instantBookableOnly || query.superhostsOnly
+                if hasDetails, answer.total > 0 { detailed += 1 }
+                if !query.amenities.isEmpty, answer.total > 0 { amenityMatches += 1 }
+                if let box = query.boundingBox, box.crossesAntimeridian, answer.total > 0 { crossingBoxMatches += 1 }
+                if query.radiusKilometres != nil, answer.total > 0 { radiusMatches += 1 }
+                if query.sort == .distance, answer.ids.count > 1 { distanceSorted += 1 }
                 if answer.total > 0, answer.nights != nil { withDatedMatches += 1 }
                 if answer.ids.count > 1 { paged += 1 }
             }
         }
         #expect(withMatches > 600)
         #expect(withDatedMatches > 200)
-        #expect(paged > 200)
+        #expect(paged > 150)
+        #expect(detailed > 150)            // the listing-detail filters leave matches
+        #expect(amenityMatches > 50)
+        #expect(crossingBoxMatches > 5)    // boxes across the antimeridian
+        #expect(radiusMatches > 30)
+        #expect(distanceSorted > 25)
+        #expect(detailErrors > 5)          // unknown property types and amenities
         #expect(withPatterns > 20)      // weekly patterns are exercised
         #expect(withDenseRows > 20)     // and prices stored densely
         #expect(errors > 20 && errors < 1_000)
@@ -67,7 +89,8 @@ import Testing
 
     private func sameKind(_ a: QueryError, _ b: QueryError) -> Bool {
         switch (a, b) {
-        case (.unknownRegion, .unknownRegion), (.unknownRoomType, .unknownRoomType): return true
+        case (.unknownRegion, .unknownRegion), (.unknownRoomType, .unknownRoomType), (.unknownPropertyType, .unknownPropertyType),
+             (.unknownAmenity, .unknownAmenity): return true
         default: return a == b
         }
     }

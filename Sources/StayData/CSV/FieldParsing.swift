@@ -85,6 +85,34 @@ enum FieldParsing {
         return value
     }
 
+    /// A count such as `2` (or `2.0`, as some scrapes write it); nil when empty or anything else.
+    static func wholeCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let hundredths = hundredths(bytes), hundredths % 100 == 0 else { return nil }
+        return Int(hundredths / 100)
+    }
+
+    /// A `bathrooms` value such as `1.5` in halves (3); nil when empty or not a whole number of halves.
+    static func bathroomHalves(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let hundredths = hundredths(bytes), hundredths % 50 == 0 else { return nil }
+        return Int(hundredths / 50)
+    }
+
+    /// The bathrooms of a `bathrooms_text` value in halves: the number it starts with (`1.5 shared baths`
+    /// is 3), or 1 for a half-bath (`Half-bath`, `Shared half-bath`, `Private half-bath`); nil otherwise.
+    static func bathroomHalves(text: String) -> Int? {
+        let number = text.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
+        if !number.isEmpty {
+            let bytes = Array(number.utf8)
+            return bytes.withUnsafeBufferPointer { bathroomHalves($0) }
+        }
+        return text.lowercased().contains("half-bath") ? 1 : nil
+    }
+
+    /// Whether a `t`/`f` field is `t`.
+    static func isTrue(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.count == 1 && bytes[0] == UInt8(ascii: "t")
+    }
+
     /// The text of a field as a short quotable excerpt for messages.
     static func excerpt(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         let text = String(decoding: bytes.prefix(40), as: UTF8.self)

@@ -1,4 +1,6 @@
-/// The layout of a saved index (`.ssx`) file, version 2 (version 1 had no dense prices). All numbers are little-endian.
+/// The layout of a saved index (`.ssx`) file, version 3 (version 2 had no listing details: bedrooms, beds,
+/// bathrooms, property types, amenities, instant book, superhost; version 1 no dense prices). All numbers
+/// are little-endian.
 ///
 /// ```
 /// header   64 bytes: magic "STAYSRCH", format version (UInt32), header size (UInt32),
@@ -15,7 +17,7 @@
 /// column table (`IndexStorage.table`): the writer and the reader both walk it.
 enum IndexFileFormat {
     static let magic: [UInt8] = Array("STAYSRCH".utf8)
-    static let version: UInt32 = 2
+    static let version: UInt32 = 3
     static let headerSize = 64
     static let sectionEntrySize = 32
     static let alignment = 64

@@ -62,12 +62,28 @@ extension InsideAirbnbLoader {
                 }
                 coordinates.append(value)
             }
+            var amenities: [String] = []
+            if let position = column.amenities, !bytes(position).isEmpty {
+                // The field is quoted in the file (its quotes doubled): parse its unescaped text.
+                var field = record.string(at: position)
+                if let parsed = field.withUTF8({ AmenityList.parse($0) }) {
+                    amenities = parsed
+                } else {
+                    state.report.rejectField(fileIndex: fileIndex, line: line, reason: .malformedAmenities,
+                                             detail: "listing \(id): amenities '\(FieldParsing.excerpt(bytes(position)))' is not a JSON list of strings; loaded without amenities")
+                }
+            }
             let listing = ListingRecord(
                 id: id, name: text(column.name),
                 region: RegionPath(city: city, neighbourhoodGroup: text(column.neighbourhoodGroup), neighbourhood: text(column.neighbourhood)),
                 roomType: roomType, accommodates: Int(accommodates), price: price,
                 minimumNights: numbers[0], maximumNights: numbers[1], ratingHundredths: rating,
-                reviewCount: numbers[2], latitude: coordinates[0], longitude: coordinates[1])
+                reviewCount: numbers[2], latitude: coordinates[0], longitude: coordinates[1],
+                bedrooms: FieldParsing.wholeCount(bytes(column.bedrooms)), beds: FieldParsing.wholeCount(bytes(column.beds)),
+                bathroomHalves: FieldParsing.bathroomHalves(bytes(column.bathrooms)) ?? FieldParsing.bathroomHalves(text: text(column.bathroomsText)),
+                propertyType: text(column.propertyType), amenities: amenities,
+                isInstantBookable: FieldParsing.isTrue(bytes(column.instantBookable)),
+                isSuperhost: FieldParsing.isTrue(bytes(column.superhost)))
             if let first = state.listingLines[id] {
                 return try reject(&state, fileIndex: fileIndex, line: line, .duplicateListing,
                                   "duplicate listing id \(id) (first seen at \(first))")
@@ -92,6 +108,7 @@ extension InsideAirbnbLoader {
 private struct ListingColumns {
     let id, roomType, accommodates, neighbourhood: Int
     let name, neighbourhoodGroup, price, minimumNights, maximumNights, reviewCount, rating, latitude, longitude: Int?
+    let bedrooms, beds, bathrooms, bathroomsText, propertyType, amenities, instantBookable, superhost: Int?
 
     init(header: CSVHeader) {
         id = header.position(of: "id")!
@@ -107,5 +124,13 @@ private struct ListingColumns {
         rating = header.position(of: "review_scores_rating")
         latitude = header.position(of: "latitude")
         longitude = header.position(of: "longitude")
+        bedrooms = header.position(of: "bedrooms")
+        beds = header.position(of: "beds")
+        bathrooms = header.position(of: "bathrooms")
+        bathroomsText = header.position(of: "bathrooms_text")
+        propertyType = header.position(of: "property_type")
+        amenities = header.position(of: "amenities")
+        instantBookable = header.position(of: "instant_bookable")
+        superhost = header.position(of: "host_is_superhost")
     }
 }

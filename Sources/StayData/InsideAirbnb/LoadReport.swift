@@ -27,10 +27,22 @@ public struct LoadReport: Sendable, Equatable {
     /// Calendar rows loaded, over all files.
     public var calendarRowsLoaded = 0
 
+    /// Fields left out of records that were loaded (a malformed amenities list: the listing loads
+    /// without amenities), with the first of them by file and line.
+    public var rejectedFieldCount = 0
+    public var fieldRejections: [Rejection] = []
+
     /// Records left out, over all files.
     public var rejectedCount: Int { files.reduce(0) { $0 + $1.rejected } }
     /// Records read, over all files.
     public var recordsRead: Int { files.reduce(0) { $0 + $1.recordsRead } }
+
+    mutating func rejectField(fileIndex: Int, line: Int, reason: Rejection.Reason, detail: String) {
+        rejectedFieldCount += 1
+        if fieldRejections.count < LoadReport.keptRejectionLimit {
+            fieldRejections.append(Rejection(path: files[fileIndex].path, line: line, reason: reason, detail: detail))
+        }
+    }
 
     mutating func reject(fileIndex: Int, line: Int, reason: Rejection.Reason, detail: String) {
         files[fileIndex].rejectedByReason[reason.rawValue, default: 0] += 1
@@ -56,6 +68,7 @@ public struct Rejection: Sendable, Equatable, CustomStringConvertible {
         case unknownListing = "calendar row for an unknown listing"
         case duplicateDate = "duplicate calendar date"
         case other = "cannot be indexed"
+        case malformedAmenities = "amenities is not a JSON list of strings"
     }
 
     /// The file.

@@ -11,7 +11,8 @@ public enum InsideAirbnbWriter {
     static let listingColumns = [
         "id", "listing_url", "name", "neighbourhood_cleansed", "neighbourhood_group_cleansed", "latitude", "longitude",
         "property_type", "room_type", "accommodates", "price", "minimum_nights", "maximum_nights", "number_of_reviews",
-        "review_scores_rating",
+        "review_scores_rating", "host_is_superhost", "bathrooms", "bathrooms_text", "bedrooms", "beds", "amenities",
+        "instant_bookable",
     ]
 
     /// Writes `dataset` under `directory`, one folder per city (named by the city, folded to ASCII).
@@ -31,14 +32,15 @@ public enum InsideAirbnbWriter {
             calendar.append("listing_id,date,available,price,adjusted_price,minimum_nights,maximum_nights\n")
             for position in positionsByCity[city]! {
                 let listing = dataset.listings[position]
-                let fields = [
-                    String(listing.id), "https://www.airbnb.com/rooms/\(listing.id)", listing.name, listing.region.neighbourhood,
-                    listing.region.neighbourhoodGroup, "\(listing.latitude)", "\(listing.longitude)",
-                    listing.roomType == "Private room" ? "Private room in rental unit" : "Entire rental unit", listing.roomType,
-                    String(listing.accommodates), listing.price?.formatted() ?? "", String(listing.minimumNights),
-                    String(listing.maximumNights), String(listing.reviewCount),
-                    listing.ratingHundredths.map { "\($0 / 100).\($0 % 100 < 10 ? "0" : "")\($0 % 100)" } ?? "",
-                ]
+                let rating = listing.ratingHundredths.map { "\($0 / 100).\($0 % 100 < 10 ? "0" : "")\($0 % 100)" } ?? ""
+                let bathrooms = listing.bathroomHalves.map { "\($0 / 2).\($0 % 2 * 5)" } ?? ""
+                var fields: [String] = [String(listing.id), "https://www.airbnb.com/rooms/\(listing.id)", listing.name]
+                fields += [listing.region.neighbourhood, listing.region.neighbourhoodGroup, "\(listing.latitude)", "\(listing.longitude)"]
+                fields += [listing.propertyType, listing.roomType, String(listing.accommodates), listing.price?.formatted() ?? ""]
+                fields += [String(listing.minimumNights), String(listing.maximumNights), String(listing.reviewCount), rating]
+                fields += [listing.isSuperhost ? "t" : "f", bathrooms, bathroomsText(listing.bathroomHalves)]
+                fields += [listing.bedrooms.map(String.init) ?? "", listing.beds.map(String.init) ?? ""]
+                fields += [jsonList(listing.amenities), listing.isInstantBookable ? "t" : "f"]
                 listings.append(fields.map(csvField).joined(separator: ",") + "\n")
                 let id = String(listing.id)
                 for night in dataset.calendar(ofListingAt: position) {
@@ -61,6 +63,33 @@ public enum InsideAirbnbWriter {
             arguments.append("\(city)=\(folder)")
         }
         return arguments
+    }
+
+    /// `bathrooms_text` as Inside Airbnb writes it: `1 bath`, `1.5 baths`, `Half-bath`.
+    static func bathroomsText(_ halves: Int?) -> String {
+        guard let halves else { return "" }
+        if halves == 1 { return "Half-bath" }
+        let number = halves % 2 == 0 ? "\(halves / 2)" : "\(halves / 2).5"
+        return halves == 2 ? "1 bath" : "\(number) baths"
+    }
+
+    /// A JSON list of strings, non-ASCII letters escaped as `\uXXXX` the way Inside Airbnb writes them.
+    static func jsonList(_ strings: [String]) -> String {
+        var text = "["
+        for (position, string) in strings.enumerated() {
+            if position > 0 { text += ", " }
+            text += "\""
+            for unit in string.utf16 {
+                switch unit {
+                case 0x22: text += "\\\""
+                case 0x5C: text += "\\\\"
+                case 0x20..<0x7F: text.unicodeScalars.append(Unicode.Scalar(UInt8(unit)))
+                default: text += "\\u" + String(repeating: "0", count: 4 - String(unit, radix: 16).count) + String(unit, radix: 16)
+                }
+            }
+            text += "\""
+        }
+        return text + "]"
     }
 
     static func csvField(_ text: String) -> String {

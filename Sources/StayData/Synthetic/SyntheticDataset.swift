@@ -95,10 +95,13 @@ public struct SyntheticDataset: Sendable {
         let name = "\(adjectives[Int(random.next() % UInt64(adjectives.count))]) \(kinds[Int(random.next() % UInt64(kinds.count))]) in \(neighbourhood)"
         let latitude = ((city.latitude + random.normal() * 0.03) * 1e7).rounded() / 1e7
         let longitude = ((city.longitude + random.normal() * 0.045) * 1e7).rounded() / 1e7
-        return ListingRecord(
+        var listing = ListingRecord(
             id: id, name: name, region: RegionPath(city: city.name, neighbourhoodGroup: group.name, neighbourhood: neighbourhood),
             roomType: roomType, accommodates: accommodates, price: price, minimumNights: minimum, maximumNights: maximum,
             ratingHundredths: rating, reviewCount: reviews, latitude: latitude, longitude: longitude)
+        var detailRandom = SyntheticDataset.random(seed: seed, position: position, stream: 4)
+        SyntheticDetails.fill(&listing, random: &detailRandom)
+        return listing
     }
 
     /// The calendar of the listing at `position`: one night per day of the span, in date order.

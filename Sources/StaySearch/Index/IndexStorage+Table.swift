@@ -90,6 +90,19 @@ extension IndexStorage {
         StoredColumn(28, "region parents", \.nodeParents, .free),
         StoredColumn(29, "region row starts", \.nodeRowStarts, .free),
         StoredColumn(30, "region row ends", \.nodeRowEnds, .free),
+        StoredColumn(34, "bedrooms", \.bedrooms, .rows),
+        StoredColumn(35, "beds", \.beds, .rows),
+        StoredColumn(36, "bathroom halves", \.bathroomHalves, .rows),
+        StoredColumn(37, "property types", \.propertyTypes, .rows),
+        StoredColumn(38, "amenity offsets", \.amenityOffsets, .rowsPlusOne),
+        StoredColumn(39, "amenity codes", \.amenityCodes, .free),
+        StoredColumn(40, "instant bookable", \.instantBookable, .rowBitSet),
+        StoredColumn(41, "superhosts", \.superhosts, .rowBitSet),
+        StoredColumn(42, "amenity bit sets", \.amenityBitSets, .free),
+        StoredColumn(43, "property type name bytes", \.propertyTypeNameBytes, .free),
+        StoredColumn(44, "property type name offsets", \.propertyTypeNameOffsets, .free),
+        StoredColumn(45, "amenity name bytes", \.amenityNameBytes, .free),
+        StoredColumn(46, "amenity name offsets", \.amenityNameOffsets, .free),
     ]
 }
 

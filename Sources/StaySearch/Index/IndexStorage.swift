@@ -34,6 +34,21 @@ package struct IndexStorage: Sendable {
     /// Latitudes and longitudes in units of 10⁻⁷ degree (about a centimetre).
     package var latitudes = Column<Int32>.empty
     package var longitudes = Column<Int32>.empty
+    /// Bedrooms, beds and bathrooms (in halves), capped at 254; ``ListingIndex/unknownCount`` when unknown.
+    package var bedrooms = Column<UInt8>.empty
+    package var beds = Column<UInt8>.empty
+    package var bathroomHalves = Column<UInt8>.empty
+    /// Property type codes: positions in the property type table, or ``ListingIndex/noPropertyType``.
+    package var propertyTypes = Column<UInt16>.empty
+    /// Each row's amenity codes, ascending and without repeats: `rows + 1` offsets into the codes.
+    package var amenityOffsets = Column<UInt32>.empty
+    package var amenityCodes = Column<UInt16>.empty
+    /// `wordsPerDay` words each: bit *r* is set when row *r* is instant bookable, or its host a superhost.
+    package var instantBookable = Column<UInt64>.empty
+    package var superhosts = Column<UInt64>.empty
+    /// Row bit sets of the most frequent amenities, codes 0, 1, … in turn, `wordsPerDay` words each (see
+    /// ``ListingIndex/amenityBitSetCount``).
+    package var amenityBitSets = Column<UInt64>.empty
 
     // MARK: Calendar
 
@@ -61,6 +76,13 @@ package struct IndexStorage: Sendable {
     /// Room type names by code.
     package var roomTypeNameBytes = Column<UInt8>.empty
     package var roomTypeNameOffsets = Column<UInt32>.empty
+    /// Property type names by code, most listings first, each the first spelling seen of its folded name.
+    package var propertyTypeNameBytes = Column<UInt8>.empty
+    package var propertyTypeNameOffsets = Column<UInt32>.empty
+    /// Amenity names by code, most listings first (ties: folded name), each the first spelling seen of its
+    /// folded name.
+    package var amenityNameBytes = Column<UInt8>.empty
+    package var amenityNameOffsets = Column<UInt32>.empty
     /// Region nodes in depth-first order: names, levels, parents (-1 for a city) and row ranges.
     package var nodeNameBytes = Column<UInt8>.empty
     package var nodeNameOffsets = Column<UInt32>.empty

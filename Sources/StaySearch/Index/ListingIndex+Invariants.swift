@@ -45,6 +45,7 @@ extension IndexStorage {
         }
         try checkRegionNodes(count: nodeCount, rows: rows)
         try checkRowCodes(rows: rows, nodeCount: nodeCount, roomTypeCount: roomTypeCount)
+        try checkListingDetails(shape: shape)
 
         let priceRuns = DayRuns(offsets: priceRunOffsets, starts: priceRunStarts, values: priceRunValues,
                                 patterns: pricePatterns, firstWeekday: 0)
@@ -113,6 +114,45 @@ extension IndexStorage {
             }
         }
         guard sound else { throw IndexCorruption("a listing points outside the region or room type tables") }
+    }
+
+    /// Property types and amenities point into their tables; each row's amenities rise; the amenity bit
+    /// sets are whole and no more than the amenities.
+    private func checkListingDetails(shape: IndexShape) throws(IndexCorruption) {
+        guard propertyTypeNameOffsets.count >= 1, propertyTypeNameOffsets.count <= Int(ListingIndex.noPropertyType) else {
+            throw IndexCorruption("the property type table is damaged")
+        }
+        let propertyTypeCount = propertyTypeNameOffsets.count - 1
+        try Self.checkOffsets(propertyTypeNameOffsets, count: propertyTypeCount, total: propertyTypeNameBytes.count,
+                              what: "property type")
+        guard amenityNameOffsets.count >= 1, amenityNameOffsets.count <= Int(UInt16.max) else {
+            throw IndexCorruption("the amenity table is damaged")
+        }
+        let amenityCount = amenityNameOffsets.count - 1
+        try Self.checkOffsets(amenityNameOffsets, count: amenityCount, total: amenityNameBytes.count, what: "amenity name")
+        try Self.checkOffsets(amenityOffsets, count: shape.rows, total: amenityCodes.count, what: "amenity")
+        let typesSound = propertyTypes.withUnsafeBufferPointer { types in
+            types.allSatisfy { $0 == ListingIndex.noPropertyType || Int($0) < propertyTypeCount }
+        }
+        guard typesSound else { throw IndexCorruption("a listing points outside the property type table") }
+        let amenitiesSound = amenityCodes.withUnsafeBufferPointer { codes in
+            amenityOffsets.withUnsafeBufferPointer { offsets in
+                for row in 0..<shape.rows {
+                    var previous = -1
+                    for position in Int(offsets[row])..<Int(offsets[row + 1]) {
+                        let code = Int(codes[position])
+                        guard code > previous, code < amenityCount else { return false }
+                        previous = code
+                    }
+                }
+                return true
+            }
+        }
+        guard amenitiesSound else { throw IndexCorruption("a listing's amenities are out of order or outside the amenity table") }
+        let words = shape.wordsPerDay
+        guard words == 0 ? amenityBitSets.count == 0 : amenityBitSets.count % words == 0 && amenityBitSets.count / words <= amenityCount else {
+            throw IndexCorruption("the amenity bit sets are not whole")
+        }
     }
 
     /// Checks that `offsets` has `count + 1` rising values from 0 to `total` (strictly rising with

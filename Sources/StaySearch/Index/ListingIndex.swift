@@ -22,6 +22,11 @@ public struct ListingIndex: Sendable {
     package let roomTypeNames: [String]
     /// Cities, neighbourhood groups and neighbourhoods with their row ranges.
     public let regions: RegionTree
+    /// Property type and amenity names by code, with their codes by folded name.
+    package let propertyTypes: NameTable
+    package let amenities: NameTable
+    /// How many amenities (codes 0 up) have a row bit set in ``IndexStorage/amenityBitSets``.
+    package let amenityBitSetCount: Int
 
     // MARK: Sentinels of the stored columns
 
@@ -33,6 +38,10 @@ public struct ListingIndex: Sendable {
     package static let noCalendarRow: Int32 = -2
     /// A listing without a rating.
     package static let noRating: Int16 = -1
+    /// Bedrooms, beds or bathrooms not known.
+    package static let unknownCount: UInt8 = 255
+    /// A listing without a property type.
+    package static let noPropertyType: UInt16 = .max
 
     /// Wraps storage the engine has just built; its invariants are checked in debug builds.
     init(storage: IndexStorage, shape: IndexShape) {
@@ -67,6 +76,9 @@ public struct ListingIndex: Sendable {
                             patterns: storage.rulePatterns, firstWeekday: firstWeekday)
         let roomTypes = StringColumn(bytes: storage.roomTypeNameBytes, offsets: storage.roomTypeNameOffsets)
         roomTypeNames = (0..<roomTypes.count).map { roomTypes[$0] }
+        propertyTypes = NameTable(StringColumn(bytes: storage.propertyTypeNameBytes, offsets: storage.propertyTypeNameOffsets))
+        amenities = NameTable(StringColumn(bytes: storage.amenityNameBytes, offsets: storage.amenityNameOffsets))
+        amenityBitSetCount = shape.wordsPerDay == 0 ? 0 : storage.amenityBitSets.count / shape.wordsPerDay
         let nodeNames = StringColumn(bytes: storage.nodeNameBytes, offsets: storage.nodeNameOffsets)
         regions = RegionTree(nodes: (0..<nodeNames.count).map { node in
             let name = nodeNames[node]

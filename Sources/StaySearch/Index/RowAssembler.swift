@@ -125,6 +125,7 @@ struct RowAssembler {
         storage.reviewCounts = column(\.reviewCount)
         storage.latitudes = column { IndexBuilder.storedCoordinate($0.latitude) }
         storage.longitudes = column { IndexBuilder.storedCoordinate($0.longitude) }
+        ListingDetailColumns.fill(&storage, listings: listings, listingOfRow: layout.listingOfRow)
         storage.bookable = Column(bookable)
         storage.pricedWithoutDates = Column(pricedWithoutDates)
         (storage.priceRunOffsets, storage.priceRunStarts, storage.priceRunValues, storage.pricePatterns) = prices.finish()

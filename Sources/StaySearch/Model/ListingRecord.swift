@@ -27,12 +27,28 @@ public struct ListingRecord: Sendable, Equatable {
     public var latitude: Double
     /// Longitude in degrees.
     public var longitude: Double
+    /// `bedrooms`, if known.
+    public var bedrooms: Int?
+    /// `beds`, if known.
+    public var beds: Int?
+    /// Bathrooms in halves (`1.5 baths` is 3), if known.
+    public var bathroomHalves: Int?
+    /// `property_type`, e.g. `Entire rental unit`; empty when unknown.
+    public var propertyType: String
+    /// The `amenities` strings, as listed.
+    public var amenities: [String]
+    /// `instant_bookable` is `t`.
+    public var isInstantBookable: Bool
+    /// `host_is_superhost` is `t`.
+    public var isSuperhost: Bool
 
     /// Creates a listing record.
     public init(
         id: Int64, name: String, region: RegionPath, roomType: String, accommodates: Int,
         price: Money?, minimumNights: Int32 = 1, maximumNights: Int32 = Int32.max,
-        ratingHundredths: Int32? = nil, reviewCount: Int32 = 0, latitude: Double = 0, longitude: Double = 0
+        ratingHundredths: Int32? = nil, reviewCount: Int32 = 0, latitude: Double = 0, longitude: Double = 0,
+        bedrooms: Int? = nil, beds: Int? = nil, bathroomHalves: Int? = nil, propertyType: String = "",
+        amenities: [String] = [], isInstantBookable: Bool = false, isSuperhost: Bool = false
     ) {
         self.id = id
         self.name = name
@@ -46,5 +62,12 @@ public struct ListingRecord: Sendable, Equatable {
         self.reviewCount = reviewCount
         self.latitude = latitude
         self.longitude = longitude
+        self.bedrooms = bedrooms
+        self.beds = beds
+        self.bathroomHalves = bathroomHalves
+        self.propertyType = propertyType
+        self.amenities = amenities
+        self.isInstantBookable = isInstantBookable
+        self.isSuperhost = isSuperhost
     }
 }

@@ -16,6 +16,14 @@ public enum QueryError: Error, Equatable, CustomStringConvertible {
     case minimumPriceAboveMaximum(Money, Money)
     case outOfRange(field: String, value: Int, range: ClosedRange<Int>)
     case histogramBoundsInverted(Money, Money)
+    case unknownPropertyType(String, suggestions: [String])
+    case unknownAmenity(String, suggestions: [String])
+    case invalidCoordinate(field: String, value: Double)
+    case boxSouthAboveNorth(south: Double, north: Double)
+    case invalidRadius(Double)
+    case radiusWithoutCentre
+    case distanceSortWithoutCentre
+    case invalidBathrooms(Double)
 
     /// One line that says what is wrong and how to put it right.
     public var description: String {
@@ -53,6 +61,27 @@ public enum QueryError: Error, Equatable, CustomStringConvertible {
             return "\(field) must be from \(range.lowerBound) to \(range.upperBound) (got \(value))"
         case let .histogramBoundsInverted(minimum, maximum):
             return "hist max \(maximum.decimalText) must be above hist min \(minimum.decimalText)"
+        case let .unknownPropertyType(name, suggestions):
+            return "unknown property type '\(name)'\(QueryError.hint(suggestions, list: "staysearch property-types"))"
+        case let .unknownAmenity(name, suggestions):
+            return "unknown amenity '\(name)'\(QueryError.hint(suggestions, list: "staysearch amenities --prefix …"))"
+        case let .invalidCoordinate(field, value):
+            let limit = field.contains("lon") || field.contains("west") || field.contains("east") ? 180 : 90
+            return "\(field) \(value) is not a coordinate from -\(limit) to \(limit) degrees"
+        case let .boxSouthAboveNorth(south, north):
+            return "bbox south \(south) is above north \(north); give SOUTH,WEST,NORTH,EAST"
+        case let .invalidRadius(radius):
+            return "radius km must be a number above 0 and at most 20,038 (got \(radius))"
+        case .radiusWithoutCentre:
+            return "radius km given without near; give near LAT,LON as well"
+        case .distanceSortWithoutCentre:
+            return "sort distance needs near LAT,LON"
+        case let .invalidBathrooms(value):
+            return "bathrooms must be 0 or more in halves, e.g. 1 or 1.5 (got \(value))"
         }
+    }
+
+    private static func hint(_ suggestions: [String], list: String) -> String {
+        suggestions.isEmpty ? "; see '\(list)'" : "; did you mean \(suggestions.map { "'\($0)'" }.joined(separator: ", "))?"
     }
 }

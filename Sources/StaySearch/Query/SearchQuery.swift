@@ -33,6 +33,25 @@ public struct SearchQuery: Sendable, Equatable {
     public var histogramMinimum: Money?
     /// The histogram's high end; by default the 95th percentile price, rounded up to a whole unit.
     public var histogramMaximum: Money?
+    /// At least this many bedrooms, beds, or bathrooms (in halves: 3 is 1.5); a listing whose count is
+    /// unknown never matches a set filter.
+    public var bedrooms: Int?
+    public var beds: Int?
+    public var bathroomHalves: Int?
+    /// Property types, any of them (compared folded); empty for any.
+    public var propertyTypes: [String] = []
+    /// Amenities the listing must all have (each compared folded and whole); empty for any.
+    public var amenities: [String] = []
+    /// Only instant-bookable listings.
+    public var instantBookableOnly = false
+    /// Only listings of superhosts.
+    public var superhostsOnly = false
+    /// Only listings inside this map area.
+    public var boundingBox: MapBox?
+    /// The point distances are measured from (results then carry their distance).
+    public var near: GeoPoint?
+    /// Only listings at most this many kilometres from `near`.
+    public var radiusKilometres: Double?
 
     /// The largest page that can be asked for.
     public static let limitRange = 0...1_000
@@ -100,5 +119,26 @@ public struct SearchQuery: Sendable, Equatable {
         if let histogramMaximum, histogramMaximum <= (histogramMinimum ?? Money(minorUnits: 0)) {
             throw .histogramBoundsInverted(histogramMinimum ?? Money(minorUnits: 0), histogramMaximum)
         }
+        for (field, value) in [("bedrooms", bedrooms), ("beds", beds)] {
+            if let value, value < 0 { throw .negative(field: field, value: value) }
+        }
+        if let bathroomHalves, bathroomHalves < 0 { throw .invalidBathrooms(Double(bathroomHalves) / 2) }
+        if let box = boundingBox {
+            for (field, value, limit) in [("bbox south", box.south, 90.0), ("bbox west", box.west, 180.0),
+                                          ("bbox north", box.north, 90.0), ("bbox east", box.east, 180.0)]
+            where !value.isFinite || abs(value) > limit {
+                throw .invalidCoordinate(field: field, value: value)
+            }
+            guard box.south <= box.north else { throw .boxSouthAboveNorth(south: box.south, north: box.north) }
+        }
+        if let near {
+            if !near.latitude.isFinite || abs(near.latitude) > 90 { throw .invalidCoordinate(field: "near latitude", value: near.latitude) }
+            if !near.longitude.isFinite || abs(near.longitude) > 180 { throw .invalidCoordinate(field: "near longitude", value: near.longitude) }
+        }
+        if let radiusKilometres {
+            guard near != nil else { throw .radiusWithoutCentre }
+            guard radiusKilometres.isFinite, radiusKilometres > 0, radiusKilometres <= 20_038 else { throw .invalidRadius(radiusKilometres) }
+        }
+        if sort == .distance, near == nil { throw .distanceSortWithoutCentre }
     }
 }

@@ -8,6 +8,8 @@ public enum SortOrder: String, CaseIterable, Sendable {
     case rating
     /// `number_of_reviews`, most first.
     case reviews
+    /// Great-circle distance from the query's `near` point, nearest first (needs `near`).
+    case distance
 
     /// Parses a sort name as the CLI and JSON spell it.
     /// - Throws: ``QueryError/unknownSort(_:)``.

@@ -40,19 +40,20 @@ extension ListingIndex {
             }
         }
 
+        let filter = try ListingFilter(query: query, index: self)
         let rowCount = ranges.reduce(0) { $0 + $1.count }
         let values = UnsafeMutableBufferPointer<Int64>.allocate(capacity: max(1, rowCount))
         defer { values.deallocate() }
         let partCount = max(1, min(threads, rowCount / max(1, minimumRowsPerPart)))
         guard partCount > 1 else {
-            var scan = Scan(index: self, query: query, roomCode: roomCode, values: values)
+            var scan = Scan(index: self, query: query, roomCode: roomCode, filter: filter, values: values)
             for range in ranges { scan.visit(range) }
             return result(of: query, values: UnsafeMutableBufferPointer(rebasing: values[0..<scan.valueCount]),
                           valueSum: scan.valueSum, bounds: scan.bounds, total: scan.total, page: scan.page.sorted())
         }
         // Parts scanned at once; their values moved together, every collector merged.
         let parts = ScanParts(ranges: ranges, rowCount: rowCount, count: partCount)
-        let scans = parts.scanInParallel(index: self, query: query, roomCode: roomCode, values: values)
+        let scans = parts.scanInParallel(index: self, query: query, roomCode: roomCode, filter: filter, values: values)
         var valueCount = 0
         var valueSum: Int128 = 0
         var total = 0
@@ -85,7 +86,7 @@ extension ListingIndex {
         let histogram = PriceHistogram.make(values: values, sum: valueSum, bounds: bounds, nights: nights, bins: query.bins,
                                             lo: query.histogramMinimum, hi: query.histogramMaximum)
         let matches = page.prefix(query.offset + query.limit).dropFirst(query.offset).map { ranked in
-            match(row: Int(ranked.row), value: ranked.value, nights: query.nights)
+            match(row: Int(ranked.row), value: ranked.value, nights: query.nights, near: query.near)
         }
         return SearchResult(total: total, nights: query.nights, matches: matches, histogram: histogram)
     }
@@ -94,8 +95,9 @@ extension ListingIndex {
     /// than it saves.
     static let rowsPerParallelPart = 32_768
 
-    /// The match record of one row for a stay of `nights` (or none) whose price is `value`.
-    func match(row: Int, value: Int64, nights: Int?) -> ListingMatch {
+    /// The match record of one row for a stay of `nights` (or none) whose price is `value`, with its
+    /// distance from `near` when given.
+    func match(row: Int, value: Int64, nights: Int?, near: GeoPoint? = nil) -> ListingMatch {
         let path = regionPath(ofRow: row)
         let rating = storage.ratings[row]
         return ListingMatch(
@@ -104,7 +106,8 @@ extension ListingIndex {
             nightlyPrice: Money.average(of: value, over: Int64(nights ?? 1)),
             totalPrice: nights == nil ? nil : Money(minorUnits: value),
             ratingHundredths: rating == ListingIndex.noRating ? nil : Int32(rating), reviewCount: storage.reviewCounts[row],
-            latitude: latitude(ofRow: row), longitude: longitude(ofRow: row))
+            latitude: latitude(ofRow: row), longitude: longitude(ofRow: row),
+            distanceKilometres: near.map { $0.kilometres(to: GeoPoint(latitude: latitude(ofRow: row), longitude: longitude(ofRow: row))) })
     }
 }
 
@@ -137,11 +140,14 @@ struct Scan {
     var block: [UInt64]
     /// The columns read per candidate.
     let columns: ScanColumns
+    /// The listing-detail filters.
+    let filter: ListingFilter
 
     static let blockWords = 64
 
-    init(index: ListingIndex, query: SearchQuery, roomCode: Int, values: UnsafeMutableBufferPointer<Int64>) {
+    init(index: ListingIndex, query: SearchQuery, roomCode: Int, filter: ListingFilter, values: UnsafeMutableBufferPointer<Int64>) {
         self.values = values
+        self.filter = filter
         self.index = index
         self.guests = query.guests
         self.roomCode = roomCode
@@ -254,7 +260,8 @@ struct Scan {
     @inline(__always)
     private func passesListingFilters(row: Int) -> Bool {
         guard Int(columns.accommodates[row]) >= guests else { return false }
-        return roomCode < 0 || Int(columns.roomTypes[row]) == roomCode
+        guard roomCode < 0 || Int(columns.roomTypes[row]) == roomCode else { return false }
+        return !filter.checksRows || filter.passes(row: row)
     }
 
     /// Whether the stay rule of row `row` for the check-in day allows the stay's length.
@@ -277,15 +284,19 @@ struct Scan {
                 index.storage.pricedWithoutDates.withUnsafeBufferPointer { priced in
                     for i in 0..<count { block[i] = priced[words.lowerBound + i] }
                 }
-                return
-            }
-            index.storage.bookable.withUnsafeBufferPointer { bookable in
-                var start = stayStart * wordsPerDay + words.lowerBound
-                for i in 0..<count { block[i] = bookable[start + i] }
-                for _ in (stayStart + 1)..<max(stayStart + 1, stayEnd) {
-                    start += wordsPerDay
-                    for i in 0..<count { block[i] &= bookable[start + i] }
+            } else {
+                index.storage.bookable.withUnsafeBufferPointer { bookable in
+                    var start = stayStart * wordsPerDay + words.lowerBound
+                    for i in 0..<count { block[i] = bookable[start + i] }
+                    for _ in (stayStart + 1)..<max(stayStart + 1, stayEnd) {
+                        start += wordsPerDay
+                        for i in 0..<count { block[i] &= bookable[start + i] }
+                    }
                 }
+            }
+            for set in filter.bitSets {
+                let words = set + words.lowerBound
+                for i in 0..<count { block[i] &= words[i] }
             }
         }
     }
@@ -313,6 +324,7 @@ struct Scan {
         case .priceDescending: return -value
         case .rating: return -((Int64(columns.ratings[row]) + 1) << 32 | Int64(columns.reviewCounts[row]))
         case .reviews: return -Int64(columns.reviewCounts[row])
+        case .distance: return Int64(bitPattern: filter.distance(row: row).bitPattern)   // ≥ 0: bits order as values
         }
     }
 }

@@ -44,4 +44,6 @@ public struct ListingMatch: Sendable, Equatable {
     public var latitude: Double
     /// Longitude in degrees.
     public var longitude: Double
+    /// The great-circle distance from the query's `near` point in kilometres, when it has one.
+    public var distanceKilometres: Double?
 }

@@ -1,0 +1,86 @@
+/// Reads Inside Airbnb's `amenities` field: a JSON array of strings, e.g. `["Wifi", "Kitchen"]`.
+enum AmenityList {
+    /// The strings of the array in `bytes`, trimmed, empty ones dropped; nil when the field is not a JSON
+    /// array of strings.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> [String]? {
+        var position = 0
+        func skipSpace() {
+            while position < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[position]) { position += 1 }
+        }
+        skipSpace()
+        guard position < bytes.count, bytes[position] == UInt8(ascii: "[") else { return nil }
+        position += 1
+        var names: [String] = []
+        skipSpace()
+        if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
+            position += 1
+        } else {
+            while true {
+                skipSpace()
+                guard let name = string(bytes, &position) else { return nil }
+                let trimmed = name.trimmingSpaces
+                if !trimmed.isEmpty { names.append(trimmed) }
+                skipSpace()
+                guard position < bytes.count else { return nil }
+                if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
+                guard bytes[position] == UInt8(ascii: "]") else { return nil }
+                position += 1
+                break
+            }
+        }
+        skipSpace()
+        return position == bytes.count ? names : nil
+    }
+
+    /// The JSON string starting at `position`, escapes decoded; nil when it is not one.
+    private static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ position: inout Int) -> String? {
+        guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { return nil }
+        position += 1
+        var utf8: [UInt8] = []
+        var pendingHighSurrogate: UInt32?
+        while position < bytes.count {
+            let byte = bytes[position]
+            position += 1
+            if byte == UInt8(ascii: "\"") {
+                return pendingHighSurrogate == nil ? String(decoding: utf8, as: UTF8.self) : nil
+            }
+            guard byte == UInt8(ascii: "\\") else {
+                guard byte >= 0x20, pendingHighSurrogate == nil else { return nil }
+                utf8.append(byte)
+                continue
+            }
+            guard position < bytes.count else { return nil }
+            let escaped = bytes[position]
+            position += 1
+            var scalar: UInt32
+            switch escaped {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): scalar = UInt32(escaped)
+            case UInt8(ascii: "n"): scalar = 0x0A
+            case UInt8(ascii: "t"): scalar = 0x09
+            case UInt8(ascii: "r"): scalar = 0x0D
+            case UInt8(ascii: "b"): scalar = 0x08
+            case UInt8(ascii: "f"): scalar = 0x0C
+            case UInt8(ascii: "u"):
+                guard position + 4 <= bytes.count,
+                      let code = UInt32(String(decoding: UnsafeBufferPointer(rebasing: bytes[position..<position + 4]), as: UTF8.self), radix: 16)
+                else { return nil }
+                position += 4
+                scalar = code
+            default: return nil
+            }
+            if let high = pendingHighSurrogate {
+                guard (0xDC00...0xDFFF).contains(scalar) else { return nil }
+                scalar = 0x10000 + ((high - 0xD800) << 10) + (scalar - 0xDC00)
+                pendingHighSurrogate = nil
+            } else if (0xD800...0xDBFF).contains(scalar) {
+                pendingHighSurrogate = scalar
+                continue
+            } else if (0xDC00...0xDFFF).contains(scalar) {
+                return nil
+            }
+            guard let unicode = Unicode.Scalar(scalar) else { return nil }
+            utf8.append(contentsOf: String(Character(unicode)).utf8)
+        }
+        return nil
+    }
+}

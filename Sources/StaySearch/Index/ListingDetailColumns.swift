@@ -1,0 +1,70 @@
+/// Fills the columns of the listing details that filters and facets read: bedrooms, beds, bathrooms,
+/// property types, amenities (a table of names, each row's codes, bit sets of the frequent ones),
+/// instant book and superhost bits.
+enum ListingDetailColumns {
+    /// An amenity gets a row bit set when at least one listing in this many has it (a bit set then
+    /// takes no more room than a list of its rows), up to ``maximumAmenityBitSets`` of them.
+    static let amenityBitSetShare = 32
+    static let maximumAmenityBitSets = 128
+
+    /// Sets the detail columns of `storage` for `listings` placed in rows by `listingOfRow`.
+    static func fill(_ storage: inout IndexStorage, listings: [ListingRecord], listingOfRow: [Int32]) {
+        let rows = listingOfRow.count
+        let wordsPerDay = (rows + 63) / 64
+        func count(_ value: Int?) -> UInt8 { value.map { UInt8(clamping: min(max($0, 0), 254)) } ?? ListingIndex.unknownCount }
+        storage.bedrooms = Column(listingOfRow.map { count(listings[Int($0)].bedrooms) })
+        storage.beds = Column(listingOfRow.map { count(listings[Int($0)].beds) })
+        storage.bathroomHalves = Column(listingOfRow.map { count(listings[Int($0)].bathroomHalves) })
+
+        let propertyTypes = FoldedNames(listingOfRow.lazy.map { [listings[Int($0)].propertyType].filter { !$0.isEmpty } })
+        storage.propertyTypes = Column(listingOfRow.map { listing in
+            let type = listings[Int(listing)].propertyType
+            let code = type.isEmpty ? Int(ListingIndex.noPropertyType) : propertyTypes.code(of: type)
+            return code < Int(ListingIndex.noPropertyType) ? UInt16(code) : ListingIndex.noPropertyType
+        })
+        let propertyTypeNames = StringColumn(Array(propertyTypes.names.prefix(Int(ListingIndex.noPropertyType) - 1)))
+        storage.propertyTypeNameBytes = propertyTypeNames.bytes
+        storage.propertyTypeNameOffsets = propertyTypeNames.offsets
+
+        let amenities = FoldedNames(listingOfRow.lazy.map { listings[Int($0)].amenities })
+        // Codes are 16 bits: past 65,534 distinct amenities (none of the real cities comes near), the
+        // rarest are left out.
+        let amenityLimit = Int(UInt16.max) - 1
+        var offsets: [UInt32] = [0]
+        offsets.reserveCapacity(rows + 1)
+        var codes: [UInt16] = []
+        var rowCodes: [UInt16] = []
+        let bitSetCount = min(maximumAmenityBitSets, amenities.counts.prefix { $0 * amenityBitSetShare >= rows && $0 > 0 }.count)
+        var bitSets = [UInt64](repeating: 0, count: bitSetCount * wordsPerDay)
+        for (row, listing) in listingOfRow.enumerated() {
+            rowCodes.removeAll(keepingCapacity: true)
+            for name in listings[Int(listing)].amenities {
+                let code = amenities.code(of: name)
+                if code < amenityLimit { rowCodes.append(UInt16(code)) }
+            }
+            rowCodes.sort()
+            var previous = -1
+            for code in rowCodes where Int(code) != previous {
+                codes.append(code)
+                previous = Int(code)
+                if Int(code) < bitSetCount { bitSets[Int(code) * wordsPerDay + row >> 6] |= 1 << UInt64(row & 63) }
+            }
+            offsets.append(UInt32(codes.count))
+        }
+        storage.amenityOffsets = Column(offsets)
+        storage.amenityCodes = Column(codes)
+        storage.amenityBitSets = Column(bitSets)
+        let amenityNames = StringColumn(Array(amenities.names.prefix(amenityLimit)))
+        storage.amenityNameBytes = amenityNames.bytes
+        storage.amenityNameOffsets = amenityNames.offsets
+
+        var instant = [UInt64](repeating: 0, count: wordsPerDay)
+        var superhosts = [UInt64](repeating: 0, count: wordsPerDay)
+        for (row, listing) in listingOfRow.enumerated() {
+            if listings[Int(listing)].isInstantBookable { instant[row >> 6] |= 1 << UInt64(row & 63) }
+            if listings[Int(listing)].isSuperhost { superhosts[row >> 6] |= 1 << UInt64(row & 63) }
+        }
+        storage.instantBookable = Column(instant)
+        storage.superhosts = Column(superhosts)
+    }
+}

@@ -1,0 +1,35 @@
+/// A table of names by code (property types, amenities), with each code found by its folded name.
+package struct NameTable: Sendable {
+    /// The names, by code, as the data spells them.
+    package let names: [String]
+    /// Codes by folded name.
+    private let codesByFoldedName: [String: Int]
+
+    /// The table of the names in `column`.
+    init(_ column: StringColumn) {
+        names = (0..<column.count).map { column[$0] }
+        var codes: [String: Int] = [:]
+        for (code, name) in names.enumerated() { codes[TextFolding.fold(name), default: code] = code }
+        codesByFoldedName = codes
+    }
+
+    /// The number of names.
+    package var count: Int { names.count }
+
+    /// The code of `name`, compared folded, if the table has it.
+    package func code(of name: String) -> Int? { codesByFoldedName[TextFolding.fold(name)] }
+
+    /// Up to three names closest to `name` (folded, by edit distance), for a "did you mean".
+    package func suggestions(for name: String) -> [String] {
+        let folded = TextFolding.fold(name)
+        let wanted = Array(folded.unicodeScalars)
+        let limit = max(2, wanted.count / 3)
+        var scored: [(distance: Int, name: String)] = []
+        for name in names {
+            let distance = RegionTree.editDistance(wanted, Array(TextFolding.fold(name).unicodeScalars))
+            if distance <= limit { scored.append((distance, name)) }
+        }
+        scored.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.name < $1.name }
+        return scored.prefix(3).map(\.name)
+    }
+}
