@@ -5,7 +5,8 @@ enum BatchQuery {
     /// The keys a line may have.
     static let keys = ["region", "checkin", "checkout", "adults", "children", "infants", "min_price", "max_price",
                        "room_type", "sort", "limit", "offset", "bins", "hist_min", "hist_max", "bedrooms", "beds", "bathrooms",
-                       "property_type", "amenities", "instant_bookable", "superhost", "bbox", "near", "radius_km"]
+                       "property_type", "amenities", "instant_bookable", "superhost", "bbox", "near", "radius_km", "facets",
+                       "facet_limit"]
 
     /// Parses and validates one line.
     /// - Throws: ``BatchLineError`` or ``QueryError``.
@@ -43,6 +44,13 @@ enum BatchQuery {
             case "near":
                 let point = try numbers(value, key, count: 2, shape: "[lat, lon]")
                 query.near = GeoPoint(latitude: point[0], longitude: point[1])
+            case "facets":
+                query.facets = []
+                for name in try strings(value, key) {
+                    let facet = try Facet(parsing: name)
+                    if !query.facets.contains(facet) { query.facets.append(facet) }
+                }
+            case "facet_limit": query.facetLimit = try integer(value, key)
             case "radius_km": query.radiusKilometres = try QueryParsing.kilometres(try numberText(value, key))
             default:
                 throw BatchLineError("unknown key '\(key)'; keys are \(keys.joined(separator: ", "))")

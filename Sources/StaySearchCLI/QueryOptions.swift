@@ -94,8 +94,17 @@ struct DetailOptions: ParsableArguments {
             help: ArgumentHelp("Only listings at most this far from --near.", valueName: "KM"), transform: QueryParsing.kilometres)
     var radiusKilometres: Double?
 
+    @Option(help: ArgumentHelp("Count matches by these: room_type, property_type, amenities, bedrooms, instant_bookable, superhost (comma-separated).",
+                               valueName: "NAMES"), transform: QueryParsing.facets)
+    var facets: [Facet] = []
+
+    @Option(name: .customLong("facet-limit"), parsing: .unconditional, help: "Values shown per facet, 1 to 100.")
+    var facetLimit: Int = 10
+
     /// Sets these filters on `query`.
     func apply(to query: inout SearchQuery) {
+        query.facets = facets
+        query.facetLimit = facetLimit
         query.bedrooms = bedrooms
         query.beds = beds
         query.bathroomHalves = bathrooms
@@ -168,6 +177,16 @@ enum QueryParsing {
             throw ValidationError("bathrooms '\(text)' is not a number of halves such as 1 or 1.5")
         }
         return Int(value * 2)
+    }
+
+    /// Reads a comma-separated list of facet names.
+    @Sendable static func facets(_ text: String) throws -> [Facet] {
+        var facets: [Facet] = []
+        for name in text.split(separator: ",") {
+            let facet = try Facet(parsing: String(name))
+            if !facets.contains(facet) { facets.append(facet) }
+        }
+        return facets
     }
 
     /// Reads `SOUTH,WEST,NORTH,EAST`.

@@ -35,6 +35,26 @@ enum ResultFormatting {
         json.field("count", number: histogram.count)
         json.field("average_nightly_price", number: histogram.averageNightlyPrice?.decimalText)
         json.endObject()
+        if !result.facets.isEmpty {
+            json.key("facets")
+            json.beginObject()
+            for facet in result.facets {
+                json.key(facet.facet.rawValue)
+                json.beginArray()
+                for entry in facet.entries {
+                    json.beginObject()
+                    switch entry.value {
+                    case .text(let text): json.field("value", string: text)
+                    case .number(let number): json.field("value", number: number)
+                    case .flag(let flag): json.field("value", bool: flag)
+                    }
+                    json.field("count", number: entry.count)
+                    json.endObject()
+                }
+                json.endArray()
+            }
+            json.endObject()
+        }
         if let tookMicroseconds { json.field("took_us", number: tookMicroseconds) }
         json.endObject()
         return json.text
@@ -111,6 +131,27 @@ enum ResultFormatting {
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
+    /// The "Filters" summary under a table: each facet's values with how many homes each leaves.
+    static func facetSummary(_ facets: [FacetCounts]) -> String {
+        guard !facets.isEmpty else { return "" }
+        var output = "\nFilters (homes each leaves):\n"
+        let titles: [Facet: String] = [.roomType: "Type of place", .propertyType: "Property type", .amenities: "Amenities",
+                                       .bedrooms: "Bedrooms", .instantBookable: "Instant Book", .superhost: "Superhost"]
+        for facet in facets {
+            let entries = facet.entries.map { entry -> String in
+                let value: String
+                switch entry.value {
+                case .text(let text): value = text
+                case .number(let number): value = String(number)
+                case .flag(let flag): value = flag ? "yes" : "no"
+                }
+                return "\(value) \(grouped(entry.count))"
+            }
+            output += "  \(titles[facet.facet]!): " + (entries.isEmpty ? "none" : entries.joined(separator: " · ")) + "\n"
+        }
+        return output
+    }
+
     /// A table for people, with a summary of the histogram under it.
     static func table(_ result: SearchResult, query: SearchQuery) -> String {
         let showsDistance = query.near != nil
@@ -145,6 +186,7 @@ enum ResultFormatting {
         let stay = result.nights.map { " for \($0) night\($0 == 1 ? "" : "s")" } ?? ""
         output += "\n\(grouped(result.total)) listing\(result.total == 1 ? "" : "s") match\(result.total == 1 ? "es" : "")\(stay) (\(shown))\n"
         output += histogramSummary(result.histogram) + "\n"
+        output += facetSummary(result.facets)
         return output
     }
 

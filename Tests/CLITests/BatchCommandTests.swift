@@ -52,7 +52,7 @@ import Testing
         #expect(answers.count == queries.count)
         for (query, line) in zip(queries, answers) {
             let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
-            guard let expected = try? ReferenceSearch.search(query, in: data) else {
+            guard let expected = try? ReferenceSearch.search(query, in: data.inFileOrder) else {
                 #expect(object["error"] != nil, "\(query) should fail")
                 continue
             }
@@ -61,6 +61,20 @@ import Testing
             #expect(results.map { Int64($0["id"] as! String)! } == expected.ids, "\(query)")
             #expect(results.map { cents($0["nightly_price"]) } == expected.nightlyPrices, "\(query)")
             #expect(results.map { $0["total_price"] is NSNull ? nil : cents($0["total_price"]) } == expected.totalPrices)
+            // Facets: every value and count, in order.
+            let facets = object["facets"] as? [String: [[String: Any]]] ?? [:]
+            #expect(facets.count == expected.facets.count, "\(query)")
+            for counts in expected.facets {
+                let got = (facets[counts.facet.rawValue] ?? []).map { "\($0["value"]!)=\($0["count"]!)" }
+                let want = counts.entries.map { entry -> String in
+                    switch entry.value {
+                    case .text(let text): return "\(text)=\(entry.count)"
+                    case .number(let number): return "\(number)=\(entry.count)"
+                    case .flag(let flag): return "\(flag ? 1 : 0)=\(entry.count)"
+                    }
+                }
+                #expect(got == want, "\(counts.facet) of \(query)")
+            }
             // distance_km: the exact distance rounded to metres.
             let distances = results.map { ($0["distance_km"] as? NSNumber)?.doubleValue }
             #expect(distances == expected.distances.map { $0.map { ($0 * 1000).rounded() / 1000 } }, "\(query)")
@@ -111,6 +125,10 @@ import Testing
         if let box = query.boundingBox { fields.append("\"bbox\": [\(box.south), \(box.west), \(box.north), \(box.east)]") }
         if let point = query.near { fields.append("\"near\": [\(point.latitude), \(point.longitude)]") }
         if let radius = query.radiusKilometres { fields.append("\"radius_km\": \(radius)") }
+        if !query.facets.isEmpty {
+            fields.append("\"facets\": [\(query.facets.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))]")
+            fields.append("\"facet_limit\": \(query.facetLimit)")
+        }
         return "{" + fields.joined(separator: ", ") + "}"
     }
 }

@@ -14,6 +14,57 @@ import Testing
         #expect(output.stdout.contains("average $1,258.13 a night"))
     }
 
+    @Test func filtersByDetailsAndMapAreaWithFacets() throws {
+        let box = ["--region", "antwerp", "--amenity", "wifi", "--amenity", "Kitchen", "--bbox", "51.19,4.38,51.23,4.43",
+                   "--room-type", "Entire home/apt", "--bedrooms", "2", "--facets", "room_type,bedrooms", "--facet-limit", "3"]
+        let json = try CommandRunner.run(["search"] + box + ["--format", "json", "--limit", "1"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["total"] as? Int == 668)       // checked with Python (see RealSampleTests)
+        let facets = try #require(object["facets"] as? [String: [[String: Any]]])
+        #expect(facets["room_type"]?.map { $0["count"] as! Int } == [668, 13, 1])
+        #expect(facets["bedrooms"]?.map { $0["value"] as! Int } == [1, 2, 3])
+        let table = try CommandRunner.run(["search"] + box + ["--limit", "2"])
+        #expect(table.stdout.contains("Filters (homes each leaves):"))
+        #expect(table.stdout.contains("  Bedrooms: 1 856 · 2 486 · 3 124"))
+
+        let near = try CommandRunner.run(["search", "--near", "51.2172,4.4212", "--radius-km", "1", "--sort", "distance",
+                                          "--limit", "1", "--format", "json"])
+        let nearest = try #require((try JSONSerialization.jsonObject(with: Data(near.stdout.utf8)) as? [String: Any])?["results"] as? [[String: Any]])
+        #expect(nearest.first?["id"] as? String == "667089215393425719")
+        #expect(nearest.first?["distance_km"] as? Double == 0.078)
+        let nearTable = try CommandRunner.run(["search", "--near", "51.2172,4.4212", "--radius-km", "1", "--sort", "distance", "--limit", "1"])
+        #expect(nearTable.stdout.contains("0.08 km"))
+    }
+
+    @Test func listsAmenitiesAndPropertyTypes() throws {
+        let amenities = try CommandRunner.run(["amenities", "--prefix", "WI", "--limit", "2"])
+        #expect(amenities.status == 0)
+        #expect(amenities.stdout == "Wifi  (2,625)\nWine glasses  (1,432)\n")
+        let types = try CommandRunner.run(["property-types", "--json"])
+        #expect(types.stdout.hasPrefix(#"{"name":"Entire rental unit","listings":1562}"#))
+        #expect(try CommandRunner.run(["amenities", "--prefix", "helipad"]).status == 1)
+    }
+
+    @Test func rejectsBadDetailFilters() throws {
+        for (arguments, message) in [
+            (["--bbox", "51,4,52"], "bbox '51,4,52' is not SOUTH,WEST,NORTH,EAST"),
+            (["--bbox", "52,4,51,5"], "bbox south 52.0 is above north 51.0"),
+            (["--amenity", "wfi"], "unknown amenity 'wfi'; did you mean 'Wifi'"),
+            (["--property-type", "Igloo"], "unknown property type 'Igloo'"),
+            (["--sort", "distance"], "sort distance needs near LAT,LON"),
+            (["--radius-km", "2"], "radius km given without near"),
+            (["--near", "91,4"], "near latitude 91.0 is not a coordinate"),
+            (["--bathrooms", "1.25"], "bathrooms '1.25' is not a number of halves"),
+            (["--facets", "colour"], "unknown facet 'colour'"),
+        ] {
+            let output = try CommandRunner.run(["search"] + arguments)
+            #expect(output.status == 64, "\(arguments)")
+            #expect(output.stderr.contains(message), "\(arguments): \(output.stderr)")
+            #expect(output.stdout.isEmpty)
+        }
+    }
+
     @Test func printsTheJSONOfTheSpec() throws {
         let output = try CommandRunner.run(["search"] + stay + ["--format", "json", "--limit", "3", "--bins", "5", "--hist-min", "0", "--hist-max", "500"])
         #expect(output.status == 0)

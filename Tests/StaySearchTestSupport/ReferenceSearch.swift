@@ -11,6 +11,8 @@ public struct ReferenceAnswer: Equatable, CustomStringConvertible {
     public var histogram: PriceHistogram
     /// Each result's distance from `near`, when the query has one.
     public var distances: [Double?]
+    /// The facet counts.
+    public var facets: [FacetCounts]
 
     /// The answer part of an engine result.
     public init(_ result: SearchResult) {
@@ -21,11 +23,13 @@ public struct ReferenceAnswer: Equatable, CustomStringConvertible {
         totalPrices = result.matches.map { $0.totalPrice?.minorUnits }
         histogram = result.histogram
         distances = result.matches.map(\.distanceKilometres)
+        facets = result.facets
     }
 
     init(total: Int, nights: Int?, ids: [Int64], nightlyPrices: [Int64], totalPrices: [Int64?], histogram: PriceHistogram,
-         distances: [Double?]) {
+         distances: [Double?], facets: [FacetCounts] = []) {
         self.distances = distances
+        self.facets = facets
         self.total = total
         self.nights = nights
         self.ids = ids
@@ -38,7 +42,7 @@ public struct ReferenceAnswer: Equatable, CustomStringConvertible {
         "total \(total), nights \(String(describing: nights)), ids \(ids), nightly \(nightlyPrices), totals \(totalPrices), "
             + "histogram lo \(histogram.lo.minorUnits) hi \(histogram.hi.minorUnits) counts \(histogram.counts) "
             + "under \(histogram.underflow) over \(histogram.overflow) count \(histogram.count) "
-            + "average \(String(describing: histogram.averageNightlyPrice?.minorUnits)) distances \(distances)"
+            + "average \(String(describing: histogram.averageNightlyPrice?.minorUnits)) distances \(distances) facets \(facets)"
     }
 }
 
@@ -47,6 +51,51 @@ public enum ReferenceSearch {
     /// Answers `query` over `data`.
     /// - Throws: ``QueryError`` exactly where the engine must.
     public static func search(_ query: SearchQuery, in data: TestDataset) throws(QueryError) -> ReferenceAnswer {
+        var (answer, matched) = try run(query, in: data)
+        for facet in query.facets {
+            var pool = matched
+            if facet.isFiltered(in: query) {
+                var relaxed = facet.clearingFilter(of: query)
+                relaxed.facets = []
+                pool = try run(relaxed, in: data).matched
+            }
+            answer.facets.append(FacetCounts(facet: facet, counted: entries(facet, over: pool, data: data), limit: query.facetLimit))
+        }
+        return answer
+    }
+
+    /// The values of `facet` over `listings`, counted: names grouped folded and shown as first spelled in
+    /// the data, unknown values left out.
+    static func entries(_ facet: Facet, over listings: [ListingRecord], data: TestDataset) -> [FacetCounts.Entry] {
+        func names(_ lists: [[String]], counting pool: [[String]]) -> [FacetCounts.Entry] {
+            var display: [String: String] = [:]
+            for list in lists {
+                for name in list where display[TextFolding.fold(name)] == nil {
+                    display[TextFolding.fold(name)] = name.trimmingCharacters(in: .whitespacesAndNewlines)
+                }
+            }
+            var counts: [String: Int] = [:]
+            for list in pool { for folded in Set(list.map(TextFolding.fold)) { counts[folded, default: 0] += 1 } }
+            return counts.map { FacetCounts.Entry(value: .text(display[$0.key]!), count: $0.value) }
+        }
+        switch facet {
+        case .roomType:
+            return Dictionary(grouping: listings, by: \.roomType).map { FacetCounts.Entry(value: .text($0.key), count: $0.value.count) }
+        case .propertyType:
+            let lists = { (records: [ListingRecord]) in records.map { [$0.propertyType].filter { !$0.isEmpty } } }
+            return names(lists(data.listings), counting: lists(listings))
+        case .amenities:
+            return names(data.listings.map(\.amenities), counting: listings.map(\.amenities))
+        case .bedrooms:
+            return Dictionary(grouping: listings.compactMap(\.bedrooms), by: { $0 }).map { FacetCounts.Entry(value: .number($0.key), count: $0.value.count) }
+        case .instantBookable, .superhost:
+            let yes = listings.filter { facet == .instantBookable ? $0.isInstantBookable : $0.isSuperhost }.count
+            return [FacetCounts.Entry(value: .flag(true), count: yes), FacetCounts.Entry(value: .flag(false), count: listings.count - yes)]
+        }
+    }
+
+    /// The answer without facets, and every listing that matches all filters.
+    static func run(_ query: SearchQuery, in data: TestDataset) throws(QueryError) -> (answer: ReferenceAnswer, matched: [ListingRecord]) {
         try query.validate()
         // Calendars: the first row for a date wins.
         var calendars: [Int64: [Day: CalendarNight]] = [:]
@@ -175,11 +224,11 @@ public enum ReferenceSearch {
             return left.lexicographicallyPrecedes(right)
         }
         let page = matches.dropFirst(query.offset).prefix(query.limit)
-        return ReferenceAnswer(
+        return (ReferenceAnswer(
             total: matches.count, nights: nights, ids: page.map(\.listing.id),
             nightlyPrices: page.map { roundedDivision($0.value, by: n) },
             totalPrices: page.map { nights == nil ? nil : $0.value }, histogram: histogram,
-            distances: page.map { distance($0.listing) })
+            distances: page.map { distance($0.listing) }), matches.map(\.listing))
     }
 
     /// The haversine distance in kilometres on SPEC's sphere (radius 6371.0088 km).

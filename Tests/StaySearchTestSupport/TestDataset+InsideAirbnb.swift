@@ -58,6 +58,13 @@ extension TestDataset {
                 amenities, listing.isInstantBookable ? "t" : "f", listing.isSuperhost ? "t" : ""]
     }
 
+    /// The same data set with its listings in the order ``writeInsideAirbnb(to:)`` writes them (cities by
+    /// name), which is the order a load reads them: facet names show as first spelled in that order.
+    public var inFileOrder: TestDataset {
+        let cities = Array(Set(listings.map(\.region.city))).sorted()
+        return TestDataset(listings: cities.flatMap { city in listings.filter { $0.region.city == city } }, nights: nights)
+    }
+
     /// `$1,350.00`, as Inside Airbnb writes money.
     static func airbnbMoney(_ money: Money) -> String { money.formatted() }
 

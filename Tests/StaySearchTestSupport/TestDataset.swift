@@ -222,5 +222,9 @@ public struct TestDataset: Sendable {
             }
             if random.chance(0.5) { query.sort = .distance }
         }
+        if random.chance(0.3) {
+            query.facets = Facet.allCases.filter { _ in random.chance(0.5) }
+            query.facetLimit = random.pick([1, 3, 10, 100])
+        }
     }
 }

@@ -1,5 +1,7 @@
+import Foundation
+
 /// Names grouped by their folded form and numbered by how many listings have them (most first, ties by
-/// folded name), each shown as the first spelling seen. Folding runs once per distinct spelling.
+/// folded name), each shown as the first spelling seen (trimmed). Folding runs once per distinct spelling.
 struct FoldedNames {
     /// The names by code.
     let names: [String]
@@ -29,7 +31,7 @@ struct FoldedNames {
                     } else {
                         group = firstSpelling.count
                         groupOfFolded[key] = group
-                        firstSpelling.append(spelling)
+                        firstSpelling.append(spelling.trimmingCharacters(in: .whitespacesAndNewlines))
                         folded.append(key)
                         counts.append(0)
                     }

@@ -16,7 +16,8 @@ enum ListingDetailColumns {
         storage.beds = Column(listingOfRow.map { count(listings[Int($0)].beds) })
         storage.bathroomHalves = Column(listingOfRow.map { count(listings[Int($0)].bathroomHalves) })
 
-        let propertyTypes = FoldedNames(listingOfRow.lazy.map { [listings[Int($0)].propertyType].filter { !$0.isEmpty } })
+        // Names are numbered in the order the data gives the listings, so a name shows as first spelled there.
+        let propertyTypes = FoldedNames(listings.lazy.map { [$0.propertyType].filter { !$0.isEmpty } })
         storage.propertyTypes = Column(listingOfRow.map { listing in
             let type = listings[Int(listing)].propertyType
             let code = type.isEmpty ? Int(ListingIndex.noPropertyType) : propertyTypes.code(of: type)
@@ -26,7 +27,7 @@ enum ListingDetailColumns {
         storage.propertyTypeNameBytes = propertyTypeNames.bytes
         storage.propertyTypeNameOffsets = propertyTypeNames.offsets
 
-        let amenities = FoldedNames(listingOfRow.lazy.map { listings[Int($0)].amenities })
+        let amenities = FoldedNames(listings.lazy.map(\.amenities))
         // Codes are 16 bits: past 65,534 distinct amenities (none of the real cities comes near), the
         // rarest are left out.
         let amenityLimit = Int(UInt16.max) - 1

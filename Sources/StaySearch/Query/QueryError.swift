@@ -24,6 +24,7 @@ public enum QueryError: Error, Equatable, CustomStringConvertible {
     case radiusWithoutCentre
     case distanceSortWithoutCentre
     case invalidBathrooms(Double)
+    case unknownFacet(String)
 
     /// One line that says what is wrong and how to put it right.
     public var description: String {
@@ -76,6 +77,8 @@ public enum QueryError: Error, Equatable, CustomStringConvertible {
             return "radius km given without near; give near LAT,LON as well"
         case .distanceSortWithoutCentre:
             return "sort distance needs near LAT,LON"
+        case let .unknownFacet(name):
+            return "unknown facet '\(name)'; use any of: \(Facet.allCases.map(\.rawValue).joined(separator: ", "))"
         case let .invalidBathrooms(value):
             return "bathrooms must be 0 or more in halves, e.g. 1 or 1.5 (got \(value))"
         }

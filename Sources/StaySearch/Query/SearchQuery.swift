@@ -52,6 +52,13 @@ public struct SearchQuery: Sendable, Equatable {
     public var near: GeoPoint?
     /// Only listings at most this many kilometres from `near`.
     public var radiusKilometres: Double?
+    /// The facets to count, in the order they are shown.
+    public var facets: [Facet] = []
+    /// Values shown per facet (1 to 100).
+    public var facetLimit: Int = 10
+
+    /// The allowed values per facet.
+    public static let facetLimitRange = 1...100
 
     /// The largest page that can be asked for.
     public static let limitRange = 0...1_000
@@ -140,5 +147,8 @@ public struct SearchQuery: Sendable, Equatable {
             guard radiusKilometres.isFinite, radiusKilometres > 0, radiusKilometres <= 20_038 else { throw .invalidRadius(radiusKilometres) }
         }
         if sort == .distance, near == nil { throw .distanceSortWithoutCentre }
+        guard SearchQuery.facetLimitRange.contains(facetLimit) else {
+            throw .outOfRange(field: "facet_limit", value: facetLimit, range: SearchQuery.facetLimitRange)
+        }
     }
 }

@@ -28,6 +28,33 @@ extension ListingIndex {
     /// small data into parts with this).
     package func search(_ query: SearchQuery, threads: Int, minimumRowsPerPart: Int) throws(QueryError) -> SearchResult {
         try query.validate()
+        let facets = query.facets
+        var (result, matchedRows) = try scan(query, threads: threads, minimumRowsPerPart: minimumRowsPerPart,
+                                             collectsRows: !facets.isEmpty)
+        guard !facets.isEmpty else { return result }
+        // A facet whose own filter is set counts over the matches of the query without it: one more scan.
+        var rowsByFacet: [Facet: [Int32]] = [:]
+        for facet in facets where facet.isFiltered(in: query) && rowsByFacet[facet] == nil {
+            var relaxed = facet.clearingFilter(of: query)
+            relaxed.limit = 0
+            relaxed.offset = 0
+            relaxed.bins = 1
+            relaxed.histogramMinimum = Money(minorUnits: 0)
+            relaxed.histogramMaximum = Money(minorUnits: 100)
+            relaxed.facets = []
+            rowsByFacet[facet] = try scan(relaxed, threads: threads, minimumRowsPerPart: minimumRowsPerPart, collectsRows: true).1
+        }
+        result.facets = facets.map { facet in
+            FacetCounts(facet: facet, counted: facetEntries(facet, rows: rowsByFacet[facet] ?? matchedRows), limit: query.facetLimit)
+        }
+        matchedRows = []
+        return result
+    }
+
+    /// One pass of `query` (validated): the result without facets, and when `collectsRows`, the rows
+    /// that match every filter.
+    private func scan(_ query: SearchQuery, threads: Int, minimumRowsPerPart: Int,
+                      collectsRows: Bool) throws(QueryError) -> (SearchResult, [Int32]) {
         let ranges = try query.region.map { name throws(QueryError) in try regions.rowRanges(matching: name) } ?? [0..<count]
         var roomCode = -1
         if let roomType = query.roomType {
@@ -46,14 +73,17 @@ extension ListingIndex {
         defer { values.deallocate() }
         let partCount = max(1, min(threads, rowCount / max(1, minimumRowsPerPart)))
         guard partCount > 1 else {
-            var scan = Scan(index: self, query: query, roomCode: roomCode, filter: filter, values: values)
+            var scan = Scan(index: self, query: query, roomCode: roomCode, filter: filter, values: values, collectsRows: collectsRows)
             for range in ranges { scan.visit(range) }
-            return result(of: query, values: UnsafeMutableBufferPointer(rebasing: values[0..<scan.valueCount]),
-                          valueSum: scan.valueSum, bounds: scan.bounds, total: scan.total, page: scan.page.sorted())
+            return (result(of: query, values: UnsafeMutableBufferPointer(rebasing: values[0..<scan.valueCount]),
+                           valueSum: scan.valueSum, bounds: scan.bounds, total: scan.total, page: scan.page.sorted()),
+                    scan.matchedRows)
         }
         // Parts scanned at once; their values moved together, every collector merged.
         let parts = ScanParts(ranges: ranges, rowCount: rowCount, count: partCount)
-        let scans = parts.scanInParallel(index: self, query: query, roomCode: roomCode, filter: filter, values: values)
+        let scans = parts.scanInParallel(index: self, query: query, roomCode: roomCode, filter: filter, values: values,
+                                         collectsRows: collectsRows)
+        var matchedRows: [Int32] = []
         var valueCount = 0
         var valueSum: Int128 = 0
         var total = 0
@@ -70,10 +100,12 @@ extension ListingIndex {
                 bounds = bounds.map { min($0.lowerBound, part.lowerBound)...max($0.upperBound, part.upperBound) } ?? part
             }
             page += scan.page.sorted()
+            matchedRows += scan.matchedRows
         }
         page.sort()
-        return result(of: query, values: UnsafeMutableBufferPointer(rebasing: values[0..<valueCount]), valueSum: valueSum,
-                      bounds: bounds, total: total, page: page)
+        return (result(of: query, values: UnsafeMutableBufferPointer(rebasing: values[0..<valueCount]), valueSum: valueSum,
+                       bounds: bounds, total: total, page: page),
+                matchedRows)
     }
 
     /// The answer from what the scan collected: the histogram of `values` (whose smallest and largest
@@ -142,12 +174,17 @@ struct Scan {
     let columns: ScanColumns
     /// The listing-detail filters.
     let filter: ListingFilter
+    /// Whether rows that pass every filter are kept in ``matchedRows`` (for facets).
+    let collectsRows: Bool
+    var matchedRows: [Int32] = []
 
     static let blockWords = 64
 
-    init(index: ListingIndex, query: SearchQuery, roomCode: Int, filter: ListingFilter, values: UnsafeMutableBufferPointer<Int64>) {
+    init(index: ListingIndex, query: SearchQuery, roomCode: Int, filter: ListingFilter, values: UnsafeMutableBufferPointer<Int64>,
+         collectsRows: Bool = false) {
         self.values = values
         self.filter = filter
+        self.collectsRows = collectsRows
         self.index = index
         self.guests = query.guests
         self.roomCode = roomCode
@@ -312,6 +349,7 @@ struct Scan {
         tally.largest = max(tally.largest, value)
         guard value >= lowestValue, value <= highestValue else { return }
         tally.total &+= 1
+        if collectsRows { matchedRows.append(Int32(row)) }
         let key = key(row: row, value: value)
         guard key <= pageCutoff, pageSize > 0 else { return }
         page.offer(RankedRow(key: key, id: columns.ids[row], row: Int32(row), value: value))

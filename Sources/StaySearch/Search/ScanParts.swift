@@ -46,14 +46,15 @@ struct ScanParts {
 
     /// Scans every part at once, each on its own thread.
     /// - Returns: the scans, in part order.
-    func scanInParallel(index: ListingIndex, query: SearchQuery, roomCode: Int, filter: ListingFilter, values: UnsafeMutableBufferPointer<Int64>) -> [Scan] {
+    func scanInParallel(index: ListingIndex, query: SearchQuery, roomCode: Int, filter: ListingFilter, values: UnsafeMutableBufferPointer<Int64>,
+                        collectsRows: Bool) -> [Scan] {
         let results = ScanResults(count: count)
         let shared = SharedValues(buffer: values)
         let ranges = self.ranges, starts = valueStarts
         DispatchQueue.concurrentPerform(iterations: ranges.count) { part in
             let rows = ranges[part].reduce(0) { $0 + $1.count }
             let stretch = UnsafeMutableBufferPointer(rebasing: shared.buffer[starts[part]..<(starts[part] + rows)])
-            var scan = Scan(index: index, query: query, roomCode: roomCode, filter: filter, values: stretch)
+            var scan = Scan(index: index, query: query, roomCode: roomCode, filter: filter, values: stretch, collectsRows: collectsRows)
             for range in ranges[part] { scan.visit(range) }
             results.store(scan, at: part)
         }

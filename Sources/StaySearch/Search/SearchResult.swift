@@ -8,13 +8,16 @@ public struct SearchResult: Sendable, Equatable {
     public var matches: [ListingMatch]
     /// Nightly prices of every listing that matches all filters but the price range.
     public var histogram: PriceHistogram
+    /// The counts of the query's facets, in its order.
+    public var facets: [FacetCounts]
 
     /// Creates a result.
-    public init(total: Int, nights: Int?, matches: [ListingMatch], histogram: PriceHistogram) {
+    public init(total: Int, nights: Int?, matches: [ListingMatch], histogram: PriceHistogram, facets: [FacetCounts] = []) {
         self.total = total
         self.nights = nights
         self.matches = matches
         self.histogram = histogram
+        self.facets = facets
     }
 }
 
