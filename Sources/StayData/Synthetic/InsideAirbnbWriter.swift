@@ -40,7 +40,7 @@ public enum InsideAirbnbWriter {
                 fields += [String(listing.minimumNights), String(listing.maximumNights), String(listing.reviewCount), rating]
                 fields += [listing.isSuperhost ? "t" : "f", bathrooms, bathroomsText(listing.bathroomHalves)]
                 fields += [listing.bedrooms.map(String.init) ?? "", listing.beds.map(String.init) ?? ""]
-                fields += [jsonList(listing.amenities), listing.isInstantBookable ? "t" : "f"]
+                fields += [jsonList(dataset.amenities(ofListingAt: position)), listing.isInstantBookable ? "t" : "f"]
                 listings.append(fields.map(csvField).joined(separator: ",") + "\n")
                 let id = String(listing.id)
                 for night in dataset.calendar(ofListingAt: position) {

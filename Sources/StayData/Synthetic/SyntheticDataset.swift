@@ -48,9 +48,17 @@ public struct SyntheticDataset: Sendable {
         listings = (0..<count).map { SyntheticDataset.listing(at: $0, seed: seed) }
     }
 
-    /// Builds the index without storing a single night.
+    /// Builds the index without storing a single night (nor an amenity string per listing).
     public func makeIndex() -> ListingIndex {
-        IndexBuilder.build(listings: listings, firstDay: firstDay, dayCount: dayCount) { calendar(ofListingAt: $0) }
+        IndexBuilder.build(listings: listings, firstDay: firstDay, dayCount: dayCount, calendarOfListing: { calendar(ofListingAt: $0) },
+                           amenitiesOfListing: { amenities(ofListingAt: $0) })
+    }
+
+    /// The amenities of the listing at `position` (made on demand: ``listings`` hold none, so that a
+    /// million listings do not keep thirty strings each).
+    public func amenities(ofListingAt position: Int) -> [String] {
+        var random = SyntheticDataset.random(seed: seed, position: position, stream: 5)
+        return SyntheticDetails.amenities(random: &random)
     }
 
     private static func random(seed: UInt64, position: Int, stream: UInt64) -> SplitMix64 {

@@ -9,7 +9,7 @@ import StaySearch
 /// one listing); property types by room type; 2 % of bedrooms, 13 % of beds and bathrooms unknown; 39 %
 /// instant bookable, 26 % superhosts.
 enum SyntheticDetails {
-    /// Fills the details of `listing` from `random`.
+    /// Fills the details of `listing` but its amenities (see ``amenities(random:)``) from `random`.
     static func fill(_ listing: inout ListingRecord, random: inout SplitMix64) {
         let guests = listing.accommodates
         let isEntire = listing.roomType == "Entire home/apt"
@@ -20,18 +20,23 @@ enum SyntheticDetails {
             : [1, 2, 2, 2, 2, 3, 3, 4, 5, 6][Int(random.next() % 10)] + (isEntire && guests > 6 ? 2 : 0)
         let types = propertyTypes[listing.roomType] ?? propertyTypes["Hotel room"]!
         listing.propertyType = types[random.pick(weights: types.indices.map { 1 / Double($0 + 1) })]
-        var amenities: [String] = []
-        for (name, perMille) in common where random.next() % 1000 < perMille { amenities.append(name) }
-        for _ in 0..<Int(random.next() % 7) {
-            let brand = brands[Int(random.next() % UInt64(brands.count))]
-            let item = items[Int(random.next() % UInt64(items.count))]
-            amenities.append("\(brand) \(item)")
-        }
-        if random.chance(0.1) { amenities.append("Fast wifi – \([50, 100, 200, 300, 500, 1000][Int(random.next() % 6)]) Mbps") }
-        listing.amenities = amenities
         listing.isInstantBookable = random.chance(0.39)
         listing.isSuperhost = random.chance(0.26)
     }
+
+    /// The amenities of a listing, from a random stream of their own (the strings are shared, not made
+    /// per listing).
+    static func amenities(random: inout SplitMix64) -> [String] {
+        var amenities: [String] = []
+        for (name, perMille) in common where random.next() % 1000 < perMille { amenities.append(name) }
+        for _ in 0..<Int(random.next() % 7) { amenities.append(variants[Int(random.next() % UInt64(variants.count))]) }
+        if random.chance(0.1) { amenities.append(fastWifi[Int(random.next() % UInt64(fastWifi.count))]) }
+        return amenities
+    }
+
+    /// Brand variants such as `Samsung refrigerator` (1,000 of them), made once.
+    private static let variants = brands.flatMap { brand in items.map { "\(brand) \($0)" } }
+    private static let fastWifi = [50, 100, 200, 300, 500, 1000].map { "Fast wifi – \($0) Mbps" }
 
     private static let propertyTypes: [String: [String]] = [
         "Entire home/apt": ["Entire rental unit", "Entire condo", "Entire home", "Entire loft", "Entire townhouse",

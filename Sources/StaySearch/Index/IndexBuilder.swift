@@ -8,7 +8,9 @@ public struct IndexBuilder {
         let position: Int32
     }
 
+    /// The listings added, their amenities moved to ``amenities``.
     private var listings: [ListingRecord] = []
+    private var amenities = NameStore()
     private var handlesByID: [Int64: Int32] = [:]
     private var roomTypeCodes: [String: UInt8] = [:]
 
@@ -39,6 +41,9 @@ public struct IndexBuilder {
         }
         let position = Int32(listings.count)
         handlesByID[listing.id] = position
+        var listing = listing
+        amenities.append(listing.amenities)
+        listing.amenities = []
         listings.append(listing)
         return ListingHandle(position: position)
     }
@@ -210,7 +215,7 @@ public struct IndexBuilder {
             }
             assembler.appendRow(listing, runs: rowRuns, values: nightValues)
         }
-        return (assembler.finish(listings: listings, layout: layout, roomTypeNames: roomTypeNames), duplicates)
+        return (assembler.finish(listings: listings, amenities: amenities, layout: layout, roomTypeNames: roomTypeNames), duplicates)
     }
 
     /// Builds an index from listings whose calendars are made on demand, one listing at a time in
@@ -225,6 +230,19 @@ public struct IndexBuilder {
     public static func build(
         listings: [ListingRecord], firstDay: Day, dayCount: Int, calendarOfListing: (Int) -> [CalendarNight]
     ) -> ListingIndex {
+        build(listings: listings, firstDay: firstDay, dayCount: dayCount, calendarOfListing: calendarOfListing,
+              amenitiesOfListing: { listings[$0].amenities })
+    }
+
+    /// Builds an index as ``build(listings:firstDay:dayCount:calendarOfListing:)`` does, with each
+    /// listing's amenities made on demand too (the listings' own are not read), so that a generator
+    /// need not keep them.
+    public static func build(
+        listings: [ListingRecord], firstDay: Day, dayCount: Int, calendarOfListing: (Int) -> [CalendarNight],
+        amenitiesOfListing: (Int) -> [String]
+    ) -> ListingIndex {
+        var amenities = NameStore()
+        for position in listings.indices { amenities.append(amenitiesOfListing(position)) }
         let layout = RegionLayout(listings: listings)
         let roomTypeNames = Array(Set(listings.map(\.roomType))).sorted()
         var assembler = RowAssembler(firstDay: firstDay.daysSinceEpoch, dayCount: dayCount, rowCount: listings.count)
@@ -243,7 +261,7 @@ public struct IndexBuilder {
             }
             assembler.appendRow(listings[position], runs: runs, values: NightValues())
         }
-        return assembler.finish(listings: listings, layout: layout, roomTypeNames: roomTypeNames)
+        return assembler.finish(listings: listings, amenities: amenities, layout: layout, roomTypeNames: roomTypeNames)
     }
 }
 

@@ -7,8 +7,9 @@ enum ListingDetailColumns {
     static let amenityBitSetShare = 32
     static let maximumAmenityBitSets = 128
 
-    /// Sets the detail columns of `storage` for `listings` placed in rows by `listingOfRow`.
-    static func fill(_ storage: inout IndexStorage, listings: [ListingRecord], listingOfRow: [Int32]) {
+    /// Sets the detail columns of `storage` for `listings` placed in rows by `listingOfRow`, their
+    /// amenities from `amenities` (one entry per listing, in the same order).
+    static func fill(_ storage: inout IndexStorage, listings: [ListingRecord], amenities amenityStore: NameStore, listingOfRow: [Int32]) {
         let rows = listingOfRow.count
         let wordsPerDay = (rows + 63) / 64
         func count(_ value: Int?) -> UInt8 { value.map { UInt8(clamping: min(max($0, 0), 254)) } ?? ListingIndex.unknownCount }
@@ -17,17 +18,19 @@ enum ListingDetailColumns {
         storage.bathroomHalves = Column(listingOfRow.map { count(listings[Int($0)].bathroomHalves) })
 
         // Names are numbered in the order the data gives the listings, so a name shows as first spelled there.
-        let propertyTypes = FoldedNames(listings.lazy.map { [$0.propertyType].filter { !$0.isEmpty } })
+        var typeStore = NameStore()
+        for listing in listings { typeStore.append(CollectionOfOne(listing.propertyType)) }
+        let propertyTypes = FoldedNames(typeStore)
         storage.propertyTypes = Column(listingOfRow.map { listing in
-            let type = listings[Int(listing)].propertyType
-            let code = type.isEmpty ? Int(ListingIndex.noPropertyType) : propertyTypes.code(of: type)
+            guard let spelling = typeStore.codes(ofListing: Int(listing)).first else { return ListingIndex.noPropertyType }
+            let code = propertyTypes.code(ofSpelling: spelling)
             return code < Int(ListingIndex.noPropertyType) ? UInt16(code) : ListingIndex.noPropertyType
         })
         let propertyTypeNames = StringColumn(Array(propertyTypes.names.prefix(Int(ListingIndex.noPropertyType) - 1)))
         storage.propertyTypeNameBytes = propertyTypeNames.bytes
         storage.propertyTypeNameOffsets = propertyTypeNames.offsets
 
-        let amenities = FoldedNames(listings.lazy.map(\.amenities))
+        let amenities = FoldedNames(amenityStore)
         // Codes are 16 bits: past 65,534 distinct amenities (none of the real cities comes near), the
         // rarest are left out.
         let amenityLimit = Int(UInt16.max) - 1
@@ -39,8 +42,8 @@ enum ListingDetailColumns {
         var bitSets = [UInt64](repeating: 0, count: bitSetCount * wordsPerDay)
         for (row, listing) in listingOfRow.enumerated() {
             rowCodes.removeAll(keepingCapacity: true)
-            for name in listings[Int(listing)].amenities {
-                let code = amenities.code(of: name)
+            for spelling in amenityStore.codes(ofListing: Int(listing)) {
+                let code = amenities.code(ofSpelling: spelling)
                 if code < amenityLimit { rowCodes.append(UInt16(code)) }
             }
             rowCodes.sort()
