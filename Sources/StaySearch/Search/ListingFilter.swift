@@ -29,8 +29,8 @@ struct ListingFilter: @unchecked Sendable {
     private let centre: GeoPoint?
     private let radius: Double
     private let latitudeBand: ClosedRange<Int64>
-    /// Owns the code buffers.
-    private let owner: Buffers
+    /// Owns the code buffers, when there are any (a query without such filters allocates nothing).
+    private let owner: Buffers?
 
     /// Resolves `query`'s detail filters against `index`.
     /// - Throws: ``QueryError/unknownPropertyType(_:suggestions:)`` or ``QueryError/unknownAmenity(_:suggestions:)``.
@@ -70,10 +70,17 @@ struct ListingFilter: @unchecked Sendable {
             }
         }
         bitSets = sets
-        owner = Buffers(propertyTypes: query.propertyTypes.isEmpty ? nil : Array(Set(typeCodes)).sorted(),
-                        amenities: Array(Set(listedCodes)).sorted())
-        propertyTypeCodes = owner.propertyTypes.map { UnsafeBufferPointer($0) }
-        listedAmenityCodes = UnsafeBufferPointer(owner.amenities)
+        if query.propertyTypes.isEmpty && listedCodes.isEmpty {
+            owner = nil
+            propertyTypeCodes = nil
+            listedAmenityCodes = UnsafeBufferPointer(start: nil, count: 0)
+        } else {
+            let owner = Buffers(propertyTypes: query.propertyTypes.isEmpty ? nil : Array(Set(typeCodes)).sorted(),
+                                amenities: Array(Set(listedCodes)).sorted())
+            self.owner = owner
+            propertyTypeCodes = owner.propertyTypes.map { UnsafeBufferPointer($0) }
+            listedAmenityCodes = UnsafeBufferPointer(owner.amenities)
+        }
 
         box = query.boundingBox.map { box in
             (IndexBuilder.storedCoordinate(box.south), IndexBuilder.storedCoordinate(box.west),
