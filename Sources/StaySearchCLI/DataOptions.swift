@@ -45,6 +45,10 @@ struct DataOptions: ParsableArguments {
             let first = report.rejections.first.map { " (first: \($0))" } ?? ""
             Standard.error("staysearch: warning: \(report.rejectedCount) of \(report.recordsRead) records rejected\(first)")
         }
+        if report.rejectedFieldCount > 0 {
+            let first = report.fieldRejections.first.map { " (first: \($0))" } ?? ""
+            Standard.error("staysearch: warning: \(report.rejectedFieldCount) fields left out of listings that loaded\(first)")
+        }
         if printsStats {
             Standard.error("""
                 loaded \(report.listingsLoaded) listings and \(report.calendarRowsLoaded) calendar rows \

@@ -66,6 +66,10 @@ struct ImportCommand: ParsableCommand {
         }
         for rejection in report.rejections.prefix(10) { summary += "  \(rejection)\n" }
         if report.rejectedCount > 10 { summary += "  … (\(report.rejectedCount - 10) more)\n" }
+        if report.rejectedFieldCount > 0 {
+            summary += "fields: \(ResultFormatting.grouped(report.rejectedFieldCount)) left out of listings that loaded\n"
+            for rejection in report.fieldRejections.prefix(10) { summary += "  \(rejection)\n" }
+        }
         Standard.write(summary)
     }
 }

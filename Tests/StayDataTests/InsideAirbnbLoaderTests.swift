@@ -118,6 +118,34 @@ let albany = dataFolder + "/albany"
     private let header = "id,name,neighbourhood_cleansed,room_type,accommodates,price,review_scores_rating,latitude,longitude\n"
     private let calendarHeader = "listing_id,date,available,price,minimum_nights,maximum_nights\n"
 
+    @Test func detailFieldsLoadAsRealFilesWriteThem() throws {
+        let listings = "id,name,neighbourhood_cleansed,room_type,accommodates,price,bedrooms,beds,bathrooms,bathrooms_text,"
+            + "property_type,amenities,instant_bookable,host_is_superhost\n"
+            + "1,A,Zuid,Private room,2,$70.00,1,2,,Shared half-bath,Private room in home,\"[\"\"Wifi\"\", \"\"Caf\\u00e9 machine\"\"]\",t,t\n"
+            + "2,B,Zuid,Private room,2,$70.00,,,2.0,1 bath,Entire condo,\"[\"\"Wifi\"\", oops]\",f,\n"      // malformed amenities
+            + "3,C,Zuid,Private room,2,$70.00,3.0,x,,1.5 shared baths,,[],f,f\n"
+        let directory = try folder(listings: listings, calendar: calendarHeader)
+        let (index, report) = try InsideAirbnbLoader().loadIndex(from: [DatasetFolder(city: "T", path: directory)])
+        #expect(report.listingsLoaded == 3)                 // the malformed list rejects the field, not the listing
+        #expect(report.rejectedFieldCount == 1)
+        #expect(report.fieldRejections.first?.line == 3)
+        #expect(report.fieldRejections.first?.description.contains("amenities") == true)
+        func count(_ change: (inout SearchQuery) -> Void) throws -> Int {
+            var query = SearchQuery(limit: 0)
+            change(&query)
+            return try index.search(query).total
+        }
+        #expect(try count { $0.amenities = ["wifi"] } == 1)
+        #expect(try count { $0.amenities = ["cafe MACHINE"] } == 1)
+        #expect(try count { $0.bathroomHalves = 1 } == 3)      // half-bath, 1 bath, 1.5 baths
+        #expect(try count { $0.bathroomHalves = 3 } == 2)      // 2.0 and 1.5
+        #expect(try count { $0.bedrooms = 0 } == 2)            // "3.0" reads as 3; the empty one is unknown
+        #expect(try count { $0.beds = 0 } == 1)                // "x" is unknown
+        #expect(try count { $0.superhostsOnly = true } == 1)
+        #expect(try count { $0.instantBookableOnly = true } == 1)
+        #expect(try count { $0.propertyTypes = ["entire condo", "Private Room in Home"] } == 2)
+    }
+
     @Test func badRecordsAreCountedWithFileLineAndReason() throws {
         let listings = header
             + "1,Good,Zuid,Private room,2,$70.00,4.5,51.2,4.4\n"      // line 2
