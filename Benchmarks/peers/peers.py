@@ -77,6 +77,58 @@ def make_queries(count, seed, regions):
     return queries
 
 
+DETAIL_AMENITIES = ["Wifi", "Kitchen", "Washer", "Dedicated workspace", "Free parking on premises", "Pool", "Elevator"]
+DETAIL_PROPERTY_TYPES = ["Entire rental unit", "Entire condo", "Entire home", "Private room in home"]
+
+
+def make_detail_queries(count, seed, centres):
+    """`count` queries of the kind "details" (the filter panel and the map): amenities (all of them),
+    bedrooms, a map box around the city, property types (any), instant book, superhost; dates most of
+    the time. `centres` maps each city to the (lat, lon) its listings sit around."""
+    rng = random.Random(seed + 1)
+    queries = []
+    for _ in range(count):
+        city = rng.choice(sorted(centres))
+        q = {}
+        if rng.random() < 0.5:
+            q["region"] = city
+        if rng.random() < 0.7:
+            nights = rng.choice([1, 2, 3, 4, 5, 7])
+            checkin = FIRST_DAY + timedelta(days=rng.randrange(DAYS - nights))
+            q["checkin"], q["checkout"] = checkin.isoformat(), (checkin + timedelta(days=nights)).isoformat()
+        q["adults"] = rng.choice([1, 2, 2, 3])
+        q["amenities"] = rng.sample(DETAIL_AMENITIES[:5], rng.choice([1, 2])) + (["Pool"] if rng.random() < 0.1 else [])
+        if rng.random() < 0.6:
+            q["bedrooms"] = rng.choice([1, 2, 3])
+        if rng.random() < 0.7:
+            lat, lon = centres[city]
+            half = rng.choice([0.01, 0.02, 0.04])
+            q["bbox"] = [round(lat - half, 4), round(lon - 1.5 * half, 4), round(lat + half, 4), round(lon + 1.5 * half, 4)]
+        if rng.random() < 0.3:
+            q["property_type"] = rng.sample(DETAIL_PROPERTY_TYPES, rng.choice([1, 2]))
+        if rng.random() < 0.2:
+            q["instant_bookable"] = True
+        if rng.random() < 0.2:
+            q["superhost"] = True
+        q["sort"] = rng.choice(["price", "price-desc", "rating", "reviews"])
+        q["limit"] = 20
+        q["_kind"] = "details"
+        queries.append(q)
+    return queries
+
+
+def city_centres(folders):
+    """The mean position of each city's first 2,000 listings (the generator scatters them around its centre)."""
+    import csv
+    centres = {}
+    for city, folder in folders:
+        with open_text(data_file(folder, "listings")) as f:
+            points = [(float(r["latitude"]), float(r["longitude"])) for _, r in zip(range(2000), csv.DictReader(f))]
+        if points:
+            centres[city] = (sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points))
+    return centres
+
+
 def fold(text):
     """Folds a name as staysearch matches regions: lower case, no diacritics, ß ø æ … spelled out."""
     spelled = {"ß": "ss", "ø": "o", "æ": "ae", "œ": "oe", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "ı": "i",
@@ -122,6 +174,25 @@ class SQLEngine:
         if "room_type" in q:
             conditions.append("l.room_type = ?")
             parameters.append(q["room_type"])
+        if "bedrooms" in q:
+            conditions.append("l.bedrooms >= ?")      # NULL (unknown) never matches
+            parameters.append(q["bedrooms"])
+        if "property_type" in q:
+            conditions.append(f"l.ptype IN ({', '.join('?' for _ in q['property_type'])})")
+            parameters += [fold(name) for name in q["property_type"]]
+        if q.get("instant_bookable"):
+            conditions.append("l.instant")
+        if q.get("superhost"):
+            conditions.append("l.superhost")
+        if "bbox" in q:
+            south, west, north, east = (round(value * 1e7) for value in q["bbox"])
+            conditions.append("l.lat7 BETWEEN ? AND ?")
+            parameters += [south, north]
+            conditions.append("l.lon7 BETWEEN ? AND ?" if west <= east else "(l.lon7 >= ? OR l.lon7 <= ?)")
+            parameters += [west, east]
+        for name in q.get("amenities", []):
+            conditions.append("EXISTS (SELECT 1 FROM amenities a WHERE a.listing_id = l.id AND a.name = ?)")
+            parameters.append(fold(name))
         where = " AND ".join(conditions)
         if "checkin" in q:
             checkin, checkout = date.fromisoformat(q["checkin"]), date.fromisoformat(q["checkout"])
@@ -255,17 +326,30 @@ def load_duckdb(data, database):
     money = "CAST(round(CAST(replace(replace({0}, '$', ''), ',', '') AS DECIMAL(18, 2)) * 100) AS BIGINT)"
     db.execute("""CREATE TABLE listings (id BIGINT PRIMARY KEY, city VARCHAR, grp VARCHAR, hood VARCHAR,
                   room_type VARCHAR, accommodates INTEGER, price BIGINT, minimum_nights INTEGER,
-                  maximum_nights INTEGER, reviews INTEGER, rating DOUBLE, base_price BIGINT)""")
+                  maximum_nights INTEGER, reviews INTEGER, rating DOUBLE, base_price BIGINT, bedrooms INTEGER,
+                  ptype VARCHAR, instant BOOLEAN, superhost BOOLEAN, lat7 BIGINT, lon7 BIGINT)""")
+    db.execute("CREATE TABLE amenities (listing_id BIGINT, name VARCHAR)")
     db.execute("""CREATE TABLE calendar (listing_id BIGINT, date DATE, available BOOLEAN, price BIGINT,
                   minimum_nights INTEGER, maximum_nights INTEGER)""")
     for city, folder in csv_folders(data):
         db.execute(f"""INSERT INTO listings SELECT id, ?, NULLIF(neighbourhood_group_cleansed, ''),
                        neighbourhood_cleansed, room_type, accommodates, {money.format('price')}, minimum_nights,
-                       maximum_nights, number_of_reviews, review_scores_rating, NULL
+                       maximum_nights, number_of_reviews, review_scores_rating, NULL,
+                       TRY_CAST(bedrooms AS INTEGER), NULLIF(lower(strip_accents(trim(property_type))), ''),
+                       instant_bookable = 't', host_is_superhost = 't',
+                       CAST(round(latitude * 1e7) AS BIGINT), CAST(round(longitude * 1e7) AS BIGINT)
                        FROM read_csv(?, header = true, delim = ',', quote = '"', escape = '"',
-                                     types = {{'id': 'BIGINT', 'price': 'VARCHAR',
-                                               'neighbourhood_group_cleansed': 'VARCHAR'}})""",
+                                     types = {{'id': 'BIGINT', 'price': 'VARCHAR', 'bedrooms': 'VARCHAR',
+                                               'neighbourhood_group_cleansed': 'VARCHAR', 'property_type': 'VARCHAR',
+                                               'amenities': 'VARCHAR', 'instant_bookable': 'VARCHAR',
+                                               'host_is_superhost': 'VARCHAR', 'latitude': 'DOUBLE', 'longitude': 'DOUBLE'}})""",
                    (city, data_file(folder, "listings")))
+        # amenities is a JSON list of plain strings in the generated files: ["Wifi", "Kitchen"].
+        db.execute("""INSERT INTO amenities SELECT DISTINCT id, lower(strip_accents(trim(name)))
+                      FROM (SELECT id, unnest(string_split(amenities[3:-3], '", "')) AS name
+                            FROM read_csv(?, header = true, delim = ',', quote = '"', escape = '"',
+                                          types = {'id': 'BIGINT', 'amenities': 'VARCHAR'}))
+                      WHERE name <> ''""", (data_file(folder, "listings"),))
         db.execute(f"""INSERT INTO calendar SELECT listing_id, date, available = 't', {money.format('price')},
                        minimum_nights, maximum_nights
                        FROM read_csv(?, header = true, delim = ',', quote = '"', escape = '"',
@@ -279,6 +363,7 @@ def load_duckdb(data, database):
                         FROM calendar GROUP BY listing_id) f
                   WHERE f.listing_id = listings.id""")
     db.execute("UPDATE listings SET base_price = price WHERE base_price IS NULL")
+    db.execute("CREATE INDEX amenities_by_listing ON amenities (listing_id, name)")
     db.execute("CHECKPOINT")
     return db
 
@@ -296,7 +381,9 @@ def load_sqlite(data, database):
     db.execute("PRAGMA temp_store = MEMORY")
     db.execute("""CREATE TABLE listings (id INTEGER PRIMARY KEY, city TEXT, grp TEXT, hood TEXT, room_type TEXT,
                   accommodates INTEGER, price INTEGER, minimum_nights INTEGER, maximum_nights INTEGER,
-                  reviews INTEGER, rating REAL, base_price INTEGER)""")
+                  reviews INTEGER, rating REAL, base_price INTEGER, bedrooms INTEGER, ptype TEXT, instant INTEGER,
+                  superhost INTEGER, lat7 INTEGER, lon7 INTEGER)""")
+    db.execute("CREATE TABLE amenities (listing_id INTEGER, name TEXT, PRIMARY KEY (listing_id, name)) WITHOUT ROWID")
     db.execute("""CREATE TABLE calendar (listing_id INTEGER, date TEXT, available INTEGER, price INTEGER,
                   minimum_nights INTEGER, maximum_nights INTEGER, PRIMARY KEY (listing_id, date)) WITHOUT ROWID""")
 
@@ -309,12 +396,19 @@ def load_sqlite(data, database):
     db.execute("BEGIN")
     for city, folder in csv_folders(data):
         with open_text(data_file(folder, "listings")) as f:
-            rows = csv.DictReader(f)
-            db.executemany("INSERT INTO listings VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)", (
-                (int(r["id"]), city, r["neighbourhood_group_cleansed"] or None, r["neighbourhood_cleansed"],
-                 r["room_type"], int(r["accommodates"]), money(r["price"]), integer(r["minimum_nights"]),
-                 integer(r["maximum_nights"]), int(r["number_of_reviews"]),
-                 float(r["review_scores_rating"]) if r["review_scores_rating"] else None) for r in rows))
+            amenity_rows = []
+
+            def listing_row(r):
+                amenity_rows.extend((int(r["id"]), name) for name in {fold(a) for a in json.loads(r["amenities"] or "[]")} if name)
+                return (int(r["id"]), city, r["neighbourhood_group_cleansed"] or None, r["neighbourhood_cleansed"],
+                        r["room_type"], int(r["accommodates"]), money(r["price"]), integer(r["minimum_nights"]),
+                        integer(r["maximum_nights"]), int(r["number_of_reviews"]),
+                        float(r["review_scores_rating"]) if r["review_scores_rating"] else None,
+                        integer(r["bedrooms"]), fold(r["property_type"]) or None, r["instant_bookable"] == "t",
+                        r["host_is_superhost"] == "t", round(float(r["latitude"]) * 1e7), round(float(r["longitude"]) * 1e7))
+            db.executemany("INSERT INTO listings VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?)",
+                           (listing_row(r) for r in csv.DictReader(f)))
+            db.executemany("INSERT INTO amenities VALUES (?, ?)", amenity_rows)
         with open_text(data_file(folder, "calendar")) as f:
             rows = csv.reader(f)
             next(rows)
@@ -401,6 +495,8 @@ def main():
     parser.add_argument("--listings", type=int, default=100_000)
     parser.add_argument("--queries", type=int, default=700)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--detail-queries", type=int, default=100,
+                        help="queries of the kind 'details' (amenities, bedrooms, map box, …) after the mix")
     parser.add_argument("--pricing", choices=["calibrated", "dynamic"], default="calibrated",
                         help="the generator's pricing: flat calendars as in the samples, or prices that change most days")
     parser.add_argument("--engines", default="staysearch,duckdb,sqlite")
@@ -422,7 +518,7 @@ def main():
         return
     engines = args.engines.split(",")
     os.makedirs(args.work, exist_ok=True)
-    data = os.path.join(args.work, f"data-{args.listings}-{args.seed}-{args.pricing}")
+    data = os.path.join(args.work, f"data-{args.listings}-{args.seed}-{args.pricing}-v3")   # v3: listing details
     rows = []  # the table's "load" lines
 
     if not os.path.exists(os.path.join(data, "folders.txt")):
@@ -454,6 +550,8 @@ def main():
         output, _, _ = run_child([BINARY, "regions", "--index", index, "--json"])
         regions = [json.loads(line) for line in output.splitlines()]
     queries = make_queries(args.queries, args.seed, regions)
+    if args.detail_queries:
+        queries += make_detail_queries(args.detail_queries, args.seed, city_centres(folders))
     with open(queries_path, "w", encoding="utf-8") as f:
         for q in queries:
             f.write(json.dumps({k: v for k, v in q.items() if not k.startswith("_")}, ensure_ascii=False) + "\n")
@@ -499,7 +597,7 @@ def main():
     # The table.
     print(f"\n{args.listings:,} listings, {args.pricing} pricing, {calendar_rows:,} calendar rows "
           f"({csv_bytes / 2**20:,.0f} MiB of CSV{', imported and loaded from .csv.gz' if args.gzip else ''}), "
-          f"{len(queries)} queries (seed {args.seed}): {', '.join(KINDS)} in turn; histogram of 30 bins and top 20 each")
+          f"{len(queries)} queries (seed {args.seed}): {', '.join(KINDS)} in turn, then {args.detail_queries} of 'details'; histogram of 30 bins and top 20 each")
     print(f"machine: {os.cpu_count()} cores, {os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**30:.0f} GiB; "
           f"times per query: staysearch `took_us` (engine), SQL engines wall clock around their statements\n")
     header = "| engine | p50 µs | p90 µs | p99 µs | p50 vs staysearch | import/load s | rows/s | peak MiB | on disk MiB |"
@@ -525,7 +623,7 @@ def main():
             by_kind.setdefault(q["_kind"], {}).setdefault(engine, []).append(a["took_us"])
     print("\n| query kind | " + " | ".join(f"{e} p50 µs" for e in answers) + " |")
     print("|---|" + "---:|" * len(answers))
-    for kind in KINDS:
+    for kind in KINDS + (["details"] if args.detail_queries else []):
         print(f"| {kind} | " + " | ".join(f"{percentile(by_kind[kind][e], 50):,.0f}" for e in answers) + " |")
     compared = len([e for e in answers if e != "staysearch"])
     print(f"\nanswers: {'identical' if mismatches == 0 else f'{mismatches} MISMATCHES'} "
