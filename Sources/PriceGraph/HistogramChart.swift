@@ -212,7 +212,8 @@ public struct HistogramChart {
 
 /// Text in TrueType when a font is there, else in gd's built-in font.
 struct TextPainter {
-    let image: GDImage
+    /// The image drawn on; nil for measuring only.
+    let image: GDImage?
     let fonts: (regular: String, bold: String)?
     let scale: Int
 
@@ -222,6 +223,7 @@ struct TextPainter {
     }
 
     func draw(_ text: String, x: Int, baseline: Int, size: Double, bold: Bool = false, color: Color) throws(GraphError) {
+        guard let image else { return }
         if let fonts {
             try image.text(text, x: x, y: baseline, font: bold ? fonts.bold : fonts.regular, size: size * Double(scale), color: color)
         } else {

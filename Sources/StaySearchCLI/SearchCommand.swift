@@ -33,6 +33,11 @@ struct SearchCommand: ParsableCommand {
 
     @OptionGroup var chart: ChartOptions
 
+    @Option(help: ArgumentHelp("Also draw the results on a map into this PNG file.", valueName: "FILE"))
+    var map: String?
+
+    @OptionGroup var mapSize: MapSizeOptions
+
     func run() throws {
         let query = self.query.query
         let index = try data.loadIndex()
@@ -44,6 +49,10 @@ struct SearchCommand: ParsableCommand {
         }
         if let png {
             try ChartOutput.writePNG(query: query, result: result, index: index, to: png, width: chart.width, height: chart.height, scale: chart.scale)
+        }
+        if let map {
+            try MapOutput.writePNG(query: query, result: result, index: index, to: map, width: mapSize.mapWidth,
+                                   height: mapSize.mapHeight, scale: mapSize.mapScale, threads: threads.count)
         }
     }
 }

@@ -37,6 +37,20 @@ import Testing
         #expect(nearTable.stdout.contains("0.08 km"))
     }
 
+    @Test func drawsTheResultsOnAMap() throws {
+        let path = NSTemporaryDirectory() + "staysearch-map-\(getpid()).png"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let output = try CommandRunner.run(["search"] + stay + ["--limit", "5", "--map", path, "--map-scale", "2"])
+        #expect(output.status == 0, "\(output.stderr)")
+        let png = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(png.prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]))
+        // Width and height from the PNG header: 1600 × 1200.
+        #expect(png[16..<24] == Data([0, 0, 0x06, 0x40, 0, 0, 0x04, 0xB0]))
+        let map = try CommandRunner.run(["map", "--region", "zuid", "--output", path])
+        #expect(map.stdout.hasPrefix("wrote \(path) (800×600): 20 pins, 131 listings match"))
+        #expect(try CommandRunner.run(["map", "--region", "zuid", "--output", path, "--map-scale", "9"]).status == 64)
+    }
+
     @Test func listsAmenitiesAndPropertyTypes() throws {
         let amenities = try CommandRunner.run(["amenities", "--prefix", "WI", "--limit", "2"])
         #expect(amenities.status == 0)

@@ -23,7 +23,7 @@ enum Fixture {
     }()
 
     static let checkIn = Day(iso: "2025-07-10")!
-    /// The query mix of issue 5, on the generator's cities.
+    /// The query mix of issue 5 and the detail filters of issue 10, on the generator's cities.
     static let queries: [(name: String, query: SearchQuery)] = [
         ("RegionOnly", SearchQuery(region: "Zürich")),
         ("Dates", SearchQuery(region: "São Paulo", checkIn: checkIn, checkOut: checkIn.advanced(by: 3))),
@@ -34,7 +34,23 @@ enum Fixture {
         ("NarrowPrice", SearchQuery(region: "São Paulo", minimumPrice: Money(major: 50), maximumPrice: Money(major: 55))),
         ("WidePrice", SearchQuery(region: "Zürich/Kreis 1", checkIn: checkIn, checkOut: checkIn.advanced(by: 5),
                                   minimumPrice: Money(major: 0), maximumPrice: Money(major: 5_000))),
+        // Issue 10: a city stay, the same with amenities + bedrooms + a map box (bound: 1.5× the first), and
+        // with every facet counted.
+        ("CityDates", cityDates),
+        ("CityDatesDetails", {
+            var query = cityDates
+            query.amenities = ["Wifi", "Kitchen"]
+            query.bedrooms = 2
+            query.boundingBox = MapBox(south: 51.1794, west: 4.3425, north: 51.2594, east: 4.4625)
+            return query
+        }()),
+        ("CityDatesFacets", {
+            var query = cityDates
+            query.facets = Facet.allCases
+            return query
+        }()),
     ]
+    static let cityDates = SearchQuery(region: "Antwerp", checkIn: checkIn, checkOut: checkIn.advanced(by: 3), adults: 2)
 }
 
 /// STAYSEARCH_BENCH_SMOKE=1: a few iterations each, for CI, which checks the malloc counts only.

@@ -53,7 +53,7 @@ extension ListingIndex {
 
     /// One pass of `query` (validated): the result without facets, and when `collectsRows`, the rows
     /// that match every filter.
-    private func scan(_ query: SearchQuery, threads: Int, minimumRowsPerPart: Int,
+    func scan(_ query: SearchQuery, threads: Int, minimumRowsPerPart: Int,
                       collectsRows: Bool) throws(QueryError) -> (SearchResult, [Int32]) {
         let ranges = try query.region.map { name throws(QueryError) in try regions.rowRanges(matching: name) } ?? [0..<count]
         var roomCode = -1
