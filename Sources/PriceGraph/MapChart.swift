@@ -2,8 +2,8 @@ import Foundation
 import StaySearch
 
 /// A search's results on a map, drawn the way an accommodation app draws them: the page's listings as
-/// price pins (the price in a rounded label, the top result dark), every other match as a small dot, the
-/// searched box or radius outlined, a scale bar in kilometres, and a title. The view fits the pins and the
+/// price pins (the price in a rounded label, the top result dark), every other match as a small dot,
+/// neighbourhood boundaries and names when the data has them, the searched box or radius outlined, a scale bar in kilometres, and a title. The view fits the pins and the
 /// searched area. Labels never overlap: a pin
 /// whose label would cover one already placed (better-ranked first) is drawn as a dot with a ring.
 /// No map tiles (nothing outside the machine can be reached): a plain background with a light graticule.
@@ -31,6 +31,8 @@ public struct MapChart {
     public var dots: [GeoPoint]
     /// The searched area, if any.
     public var area: Area?
+    /// Neighbourhood boundaries to outline and name (those outside the view cost nothing).
+    public var boundaries: [NeighbourhoodShape] = []
     /// The title line.
     public var title: String
     /// Size in logical pixels; the PNG is `width × scale` by `height × scale`.
@@ -67,6 +69,8 @@ public struct MapChart {
     static let white = Color(hex: 0xFFFFFF)
     static let dot = Color(hex: 0xE31C5F, alpha: 30)
     static let outline = Color(hex: 0x3D6FD8)
+    static let boundary = Color(hex: 0xB9AF9C)
+    static let boundaryText = Color(hex: 0x8A8170)
     static let labelSize = 10.0
 
     /// Computes the layout.
@@ -124,6 +128,8 @@ public struct MapChart {
         image.fillRectangle(x1: 0, y1: 0, x2: width * s - 1, y2: height * s - 1, color: Self.background)
         drawGraticule(image, projection: projection)
 
+        let text = TextPainter(image: image, fonts: fonts, scale: s)
+        try drawBoundaries(image, projection: projection, text: text, avoiding: [], names: false)
         for point in dots {
             let (x, y) = projection.pixel(of: point)
             guard x > -10 * s, y > -10 * s, x < (width + 10) * s, y < (height + 10) * s else { continue }
@@ -152,7 +158,8 @@ public struct MapChart {
         case nil: break
         }
 
-        let text = TextPainter(image: image, fonts: fonts, scale: s)
+        // Neighbourhood names over the dots, under the pins.
+        try drawBoundaries(image, projection: projection, text: text, avoiding: layout.pins.compactMap(\.label), names: true)
         // Pins without room for a label, then labels from the last to the first, so the top one is on top.
         for pin in layout.pins where pin.label == nil {
             image.fillEllipse(x: pin.x, y: pin.y, width: 9 * s, height: 9 * s, color: Self.ink)
@@ -189,6 +196,44 @@ public struct MapChart {
         image.line(x1: 0, y1: 33 * s, x2: width * s - 1, y2: 33 * s, color: Color(hex: 0xDDDDDD))
         try text.draw(title, x: 14 * s, baseline: 22 * s, size: 11, bold: true, color: Self.ink)
         return image
+    }
+
+    /// Each neighbourhood's rings as thin lines (`names` false), or its name (`names` true) at the middle of
+    /// its largest ring when that is in view and the name covers neither a pin's label nor another name.
+    private func drawBoundaries(_ image: GDImage, projection: MapProjection, text: TextPainter,
+                                avoiding labels: [(left: Int, top: Int, right: Int, bottom: Int)], names: Bool) throws(GraphError) {
+        let s = scale
+        var taken = labels
+        let (right, bottom) = (width * s, height * s)
+        for shape in boundaries {
+            var largest: (points: [(x: Int, y: Int)], area: Int)?
+            for ring in shape.rings {
+                let points = ring.map { projection.pixel(of: $0) }
+                let xs = points.map(\.x), ys = points.map(\.y)
+                guard let minX = xs.min(), let maxX = xs.max(), let minY = ys.min(), let maxY = ys.max(),
+                      maxX >= 0, minX <= right, maxY >= 34 * s, minY <= bottom else { continue }
+                if !names {
+                    for (a, b) in zip(points, points.dropFirst()) {
+                        image.line(x1: a.x, y1: a.y, x2: b.x, y2: b.y, color: Self.boundary, thickness: s)
+                    }
+                }
+                let area = (maxX - minX) * (maxY - minY)
+                if area > (largest?.area ?? -1) { largest = (points, area) }
+            }
+            guard names, let ring = largest, !shape.name.isEmpty else { continue }
+            let xs = ring.points.map(\.x), ys = ring.points.map(\.y)
+            let centre = ((xs.min()! + xs.max()!) / 2, (ys.min()! + ys.max()!) / 2)
+            let nameWidth = try text.width(shape.name, size: 8, bold: false)
+            let box = (left: centre.0 - nameWidth / 2, top: centre.1 - 8 * s, right: centre.0 + nameWidth / 2, bottom: centre.1 + 3 * s)
+            guard box.left > 0, box.right < right, box.top > 36 * s, box.bottom < bottom - 24 * s,
+                  xs.max()! - xs.min()! > nameWidth / 2,
+                  !taken.contains(where: { box.left < $0.right && $0.left < box.right && box.top < $0.bottom && $0.top < box.bottom })
+            else { continue }
+            taken.append(box)
+            image.fillRectangle(x1: box.left - 3 * s, y1: box.top - s, x2: box.right + 3 * s, y2: box.bottom + s,
+                                color: Color(hex: 0xF4F1EA, alpha: 30))
+            try text.draw(shape.name, x: box.left, baseline: centre.1, size: 8, color: Self.boundaryText)
+        }
     }
 
     /// Light lines at round degrees (a step giving about 4–10 lines across).

@@ -9,6 +9,7 @@ public enum DataError: Error, Equatable, CustomStringConvertible {
     case badDatasetArgument(String)
     case badIndex(path: String, reason: String)
     case cannotWrite(path: String, reason: String)
+    case malformedFile(path: String, reason: String)
 
     /// One line that says what failed and where.
     public var description: String {
@@ -24,6 +25,7 @@ public enum DataError: Error, Equatable, CustomStringConvertible {
         case let .badDatasetArgument(text): return "'\(text)' is not a dataset; use DIR or CITY=DIR"
         case let .badIndex(path, reason): return "\(path): not a usable index: \(reason)"
         case let .cannotWrite(path, reason): return "\(path): cannot write: \(reason)"
+        case let .malformedFile(path, reason): return "\(path): \(reason)"
         }
     }
 }

@@ -45,6 +45,7 @@ struct DataOptions: ParsableArguments {
             let first = report.rejections.first.map { " (first: \($0))" } ?? ""
             Standard.error("staysearch: warning: \(report.rejectedCount) of \(report.recordsRead) records rejected\(first)")
         }
+        for warning in report.warnings { Standard.error("staysearch: warning: \(warning)") }
         if report.rejectedFieldCount > 0 {
             let first = report.fieldRejections.first.map { " (first: \($0))" } ?? ""
             Standard.error("staysearch: warning: \(report.rejectedFieldCount) fields left out of listings that loaded\(first)")

@@ -66,6 +66,7 @@ struct ImportCommand: ParsableCommand {
         }
         for rejection in report.rejections.prefix(10) { summary += "  \(rejection)\n" }
         if report.rejectedCount > 10 { summary += "  … (\(report.rejectedCount - 10) more)\n" }
+        for warning in report.warnings { summary += "warning: \(warning)\n" }
         if report.rejectedFieldCount > 0 {
             summary += "fields: \(ResultFormatting.grouped(report.rejectedFieldCount)) left out of listings that loaded\n"
             for rejection in report.fieldRejections.prefix(10) { summary += "  \(rejection)\n" }

@@ -20,6 +20,7 @@ enum MapOutput {
         let (title, _) = ChartOutput.titles(query: query, result: result, index: index)
         var chart = MapChart(pins: pins, dots: dots, area: area,
                              title: "\(title) · \(ResultFormatting.grouped(result.total)) homes", fonts: fonts)
+        chart.boundaries = index.neighbourhoodShapes()
         chart.width = width
         chart.height = height
         chart.scale = scale

@@ -60,6 +60,20 @@ import Testing
         #expect(abs(Double(centre.x - west.x) * circle.projection.kilometresPerPixel - 5) < 0.05)
     }
 
+    @Test func neighbourhoodsAreOutlinedAndNamed() throws {
+        var map = chart(scale: 1)
+        map.boundaries = [NeighbourhoodShape(city: "Antwerp", name: "Centrum", rings: [[
+            GeoPoint(latitude: 51.205, longitude: 4.395), GeoPoint(latitude: 51.205, longitude: 4.43),
+            GeoPoint(latitude: 51.22, longitude: 4.43), GeoPoint(latitude: 51.205, longitude: 4.395),
+        ]])]
+        let layout = try map.layout()
+        let image = try GDImage(png: try map.render().pngData())
+        // The ring's southern edge runs along y of latitude 51.205: a boundary pixel halfway along it (unless
+        // a pin or dot covers it there, which this layout does not).
+        let a = layout.projection.pixel(of: GeoPoint(latitude: 51.205, longitude: 4.418))
+        #expect(image.pixel(x: a.x, y: a.y) == Color(hex: 0xB9AF9C))
+    }
+
     @Test func anAreaAcrossTheAntimeridianIsOnePiece() throws {
         let across = [GeoPoint(latitude: -17.0, longitude: 179.9), GeoPoint(latitude: -17.1, longitude: -179.9)]
         let projection = MapProjection(fitting: across, plot: (0, 0, 800, 600), margin: 30)

@@ -146,6 +146,41 @@ let albany = dataFolder + "/albany"
         #expect(try count { $0.propertyTypes = ["entire condo", "Private Room in Home"] } == 2)
     }
 
+    @Test func neighbourhoodBoundariesAreKeptAndSaved() throws {
+        let listings = header + "1,Good,Zuid,Private room,2,$70.00,4.5,51.2,4.4\n"
+        let directory = try folder(listings: listings, calendar: calendarHeader)
+        let geojson = #"""
+            {"type": "FeatureCollection", "features": [
+              {"type": "Feature", "properties": {"neighbourhood": "Zuid", "neighbourhood_group": null},
+               "geometry": {"type": "MultiPolygon", "coordinates": [[[[4.38, 51.19], [4.40, 51.19], [4.40, 51.20], [4.38, 51.19]]],
+                                                                    [[[4.41, 51.19], [4.42, 51.19], [4.42, 51.2012345], [4.41, 51.19]]]]}},
+              {"type": "Feature", "properties": {"neighbourhood": "Centraal Station"},
+               "geometry": {"type": "Polygon", "coordinates": [[[4.415, 51.215], [4.43, 51.215], [4.43, 51.222], [4.415, 51.215]]]}}
+            ]}
+            """#
+        try geojson.write(toFile: directory + "/neighbourhoods.geojson", atomically: true, encoding: .utf8)
+        let (index, report) = try InsideAirbnbLoader().loadIndex(from: [DatasetFolder(city: "Antwerp", path: directory)])
+        #expect(report.warnings.isEmpty)
+        let shapes = index.neighbourhoodShapes()
+        #expect(shapes.map(\.name) == ["Zuid", "Centraal Station"])
+        #expect(shapes.map(\.city) == ["Antwerp", "Antwerp"])
+        #expect(shapes.map(\.rings.count) == [2, 1])
+        #expect(shapes[0].rings[1][2] == GeoPoint(latitude: 51.2012345, longitude: 4.42))
+        // Saved and loaded with the index.
+        let path = Scratch.path("shapes.ssx")
+        try IndexFileWriter.save(index, to: path)
+        #expect(try IndexFileReader.load(from: path).neighbourhoodShapes() == shapes)
+
+        // A broken file is a warning, not a failed load; in strict mode it stops the load.
+        try #"{"type": "FeatureCollection", "features": [{"geometry": {"type": "Point", "coordinates": [4.4, 51.2]}}]}"#
+            .write(toFile: directory + "/neighbourhoods.geojson", atomically: true, encoding: .utf8)
+        let (broken, brokenReport) = try InsideAirbnbLoader().loadIndex(from: [DatasetFolder(city: "Antwerp", path: directory)])
+        #expect(broken.neighbourhoodShapes().isEmpty && broken.count == 1)
+        #expect(brokenReport.warnings == [directory + "/neighbourhoods.geojson: feature 1 is a Point, not a Polygon or MultiPolygon; "
+                                          + "the map shows no neighbourhood boundaries for Antwerp"])
+        #expect(throws: DataError.self) { try InsideAirbnbLoader(strict: true).loadIndex(from: [DatasetFolder(city: "A", path: directory)]) }
+    }
+
     @Test func badRecordsAreCountedWithFileLineAndReason() throws {
         let listings = header
             + "1,Good,Zuid,Private room,2,$70.00,4.5,51.2,4.4\n"      // line 2

@@ -15,6 +15,8 @@ extension InsideAirbnbLoader {
         public var calendar: () throws(DataError) -> any ByteSource
         /// The calendar's path when it is an uncompressed file that may be read in parts.
         public var plainCalendarPath: String?
+        /// The neighbourhood boundaries' GeoJSON file, when the folder has one.
+        public var neighbourhoodsPath: String?
 
         /// Creates the sources of one city.
         public init(city: String, listingsName: String, listings: @escaping () throws(DataError) -> any ByteSource,

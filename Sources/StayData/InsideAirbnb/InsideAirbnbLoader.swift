@@ -47,6 +47,8 @@ public struct InsideAirbnbLoader {
             var city = CitySources(city: folder.city, listingsName: listingsPath, listings: { () throws(DataError) in try openByteSource(path: listingsPath) },
                                    calendarName: calendarPath, calendar: { () throws(DataError) in try openByteSource(path: calendarPath) })
             if !calendarPath.hasSuffix(".gz") { city.plainCalendarPath = calendarPath }
+            let shapes = (folder.path.hasSuffix("/") ? folder.path : folder.path + "/") + NeighbourhoodFile.name
+            if fileExists(shapes) { city.neighbourhoodsPath = shapes }
             sources.append(city)
         }
         return try loadIndex(from: sources)
@@ -71,6 +73,15 @@ public struct InsideAirbnbLoader {
             }
         } else {
             try readInParallel(cities, state: &state)
+        }
+        for city in cities {
+            guard let path = city.neighbourhoodsPath else { continue }
+            do throws(DataError) {
+                state.builder.addNeighbourhoods(try NeighbourhoodFile.read(path: path, city: city.city))
+            } catch {
+                if isStrict { throw error }
+                state.report.warnings.append("\(error.description); the map shows no neighbourhood boundaries for \(city.city)")
+            }
         }
         let (index, duplicates) = state.builder.build()
         for duplicate in duplicates {

@@ -32,6 +32,10 @@ public struct LoadReport: Sendable, Equatable {
     public var rejectedFieldCount = 0
     public var fieldRejections: [Rejection] = []
 
+    /// Files read beside the data that could not be used (a malformed `neighbourhoods.geojson`): the
+    /// load goes on without them.
+    public var warnings: [String] = []
+
     /// Records left out, over all files.
     public var rejectedCount: Int { files.reduce(0) { $0 + $1.rejected } }
     /// Records read, over all files.

@@ -11,6 +11,8 @@ public struct IndexBuilder {
     /// The listings added, their amenities moved to ``amenities``.
     private var listings: [ListingRecord] = []
     private var amenities = NameStore()
+    /// Neighbourhood boundaries, for maps.
+    private var shapes: [NeighbourhoodShape] = []
     private var handlesByID: [Int64: Int32] = [:]
     private var roomTypeCodes: [String: UInt8] = [:]
 
@@ -46,6 +48,11 @@ public struct IndexBuilder {
         listing.amenities = []
         listings.append(listing)
         return ListingHandle(position: position)
+    }
+
+    /// Adds neighbourhood boundaries (kept in the index for drawing maps).
+    public mutating func addNeighbourhoods(_ shapes: [NeighbourhoodShape]) {
+        self.shapes += shapes
     }
 
     /// The handle of a listing added earlier.
@@ -215,7 +222,8 @@ public struct IndexBuilder {
             }
             assembler.appendRow(listing, runs: rowRuns, values: nightValues)
         }
-        return (assembler.finish(listings: listings, amenities: amenities, layout: layout, roomTypeNames: roomTypeNames), duplicates)
+        return (assembler.finish(listings: listings, amenities: amenities, shapes: shapes, layout: layout, roomTypeNames: roomTypeNames),
+                duplicates)
     }
 
     /// Builds an index from listings whose calendars are made on demand, one listing at a time in

@@ -103,6 +103,14 @@ extension IndexStorage {
         StoredColumn(44, "property type name offsets", \.propertyTypeNameOffsets, .free),
         StoredColumn(45, "amenity name bytes", \.amenityNameBytes, .free),
         StoredColumn(46, "amenity name offsets", \.amenityNameOffsets, .free),
+        StoredColumn(47, "shape city bytes", \.shapeCityBytes, .free),
+        StoredColumn(48, "shape city offsets", \.shapeCityOffsets, .free),
+        StoredColumn(49, "shape name bytes", \.shapeNameBytes, .free),
+        StoredColumn(50, "shape name offsets", \.shapeNameOffsets, .free),
+        StoredColumn(51, "shape ring starts", \.shapeRingStarts, .free),
+        StoredColumn(52, "ring point starts", \.ringPointStarts, .free),
+        StoredColumn(53, "shape latitudes", \.shapeLatitudes, .free),
+        StoredColumn(54, "shape longitudes", \.shapeLongitudes, .free),
     ]
 }
 

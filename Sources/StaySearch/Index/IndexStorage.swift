@@ -91,6 +91,20 @@ package struct IndexStorage: Sendable {
     package var nodeRowStarts = Column<Int64>.empty
     package var nodeRowEnds = Column<Int64>.empty
 
+    // MARK: Neighbourhood boundaries, for maps
+
+    /// Each shape's city and name.
+    package var shapeCityBytes = Column<UInt8>.empty
+    package var shapeCityOffsets = Column<UInt32>.empty
+    package var shapeNameBytes = Column<UInt8>.empty
+    package var shapeNameOffsets = Column<UInt32>.empty
+    /// `shapes + 1` offsets into the rings, and `rings + 1` offsets into the points.
+    package var shapeRingStarts = Column<UInt32>.empty
+    package var ringPointStarts = Column<UInt32>.empty
+    /// The points, in units of 10⁻⁷ degree.
+    package var shapeLatitudes = Column<Int32>.empty
+    package var shapeLongitudes = Column<Int32>.empty
+
     /// Storage whose every column is empty, for filling column by column.
     package init() {}
 }

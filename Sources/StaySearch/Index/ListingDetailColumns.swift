@@ -7,6 +7,30 @@ enum ListingDetailColumns {
     static let amenityBitSetShare = 32
     static let maximumAmenityBitSets = 128
 
+    /// Sets the neighbourhood shape columns of `storage`.
+    static func fill(_ storage: inout IndexStorage, shapes: [NeighbourhoodShape]) {
+        let cities = StringColumn(shapes.map(\.city)), names = StringColumn(shapes.map(\.name))
+        storage.shapeCityBytes = cities.bytes
+        storage.shapeCityOffsets = cities.offsets
+        storage.shapeNameBytes = names.bytes
+        storage.shapeNameOffsets = names.offsets
+        var ringStarts: [UInt32] = [0], pointStarts: [UInt32] = [0], latitudes: [Int32] = [], longitudes: [Int32] = []
+        for shape in shapes {
+            for ring in shape.rings {
+                for point in ring {
+                    latitudes.append(IndexBuilder.storedCoordinate(point.latitude))
+                    longitudes.append(IndexBuilder.storedCoordinate(point.longitude))
+                }
+                pointStarts.append(UInt32(latitudes.count))
+            }
+            ringStarts.append(UInt32(pointStarts.count - 1))
+        }
+        storage.shapeRingStarts = Column(ringStarts)
+        storage.ringPointStarts = Column(pointStarts)
+        storage.shapeLatitudes = Column(latitudes)
+        storage.shapeLongitudes = Column(longitudes)
+    }
+
     /// Sets the detail columns of `storage` for `listings` placed in rows by `listingOfRow`, their
     /// amenities from `amenities` (one entry per listing, in the same order).
     static func fill(_ storage: inout IndexStorage, listings: [ListingRecord], amenities amenityStore: NameStore, listingOfRow: [Int32]) {

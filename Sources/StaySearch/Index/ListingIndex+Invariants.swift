@@ -46,6 +46,7 @@ extension IndexStorage {
         try checkRegionNodes(count: nodeCount, rows: rows)
         try checkRowCodes(rows: rows, nodeCount: nodeCount, roomTypeCount: roomTypeCount)
         try checkListingDetails(shape: shape)
+        try checkNeighbourhoodShapes()
 
         let priceRuns = DayRuns(offsets: priceRunOffsets, starts: priceRunStarts, values: priceRunValues,
                                 patterns: pricePatterns, firstWeekday: 0)
@@ -153,6 +154,20 @@ extension IndexStorage {
         guard words == 0 ? amenityBitSets.count == 0 : amenityBitSets.count % words == 0 && amenityBitSets.count / words <= amenityCount else {
             throw IndexCorruption("the amenity bit sets are not whole")
         }
+    }
+
+    /// Neighbourhood shapes: names and cities for each, rings and points that add up.
+    private func checkNeighbourhoodShapes() throws(IndexCorruption) {
+        guard shapeRingStarts.count >= 1, shapeNameOffsets.count == shapeRingStarts.count,
+              shapeCityOffsets.count == shapeRingStarts.count, ringPointStarts.count >= 1,
+              shapeLatitudes.count == shapeLongitudes.count else {
+            throw IndexCorruption("the neighbourhood shapes are damaged")
+        }
+        let shapes = shapeRingStarts.count - 1
+        try Self.checkOffsets(shapeNameOffsets, count: shapes, total: shapeNameBytes.count, what: "shape name")
+        try Self.checkOffsets(shapeCityOffsets, count: shapes, total: shapeCityBytes.count, what: "shape city")
+        try Self.checkOffsets(shapeRingStarts, count: shapes, total: ringPointStarts.count - 1, what: "shape ring")
+        try Self.checkOffsets(ringPointStarts, count: ringPointStarts.count - 1, total: shapeLatitudes.count, what: "ring point")
     }
 
     /// Checks that `offsets` has `count + 1` rising values from 0 to `total` (strictly rising with

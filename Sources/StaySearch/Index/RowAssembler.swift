@@ -103,7 +103,8 @@ struct RowAssembler {
     }
 
     /// The index of the rows appended, in the order of `layout`.
-    mutating func finish(listings: [ListingRecord], amenities: NameStore, layout: RegionLayout, roomTypeNames: [String]) -> ListingIndex {
+    mutating func finish(listings: [ListingRecord], amenities: NameStore, shapes: [NeighbourhoodShape] = [], layout: RegionLayout,
+                         roomTypeNames: [String]) -> ListingIndex {
         var roomTypeCodes: [String: UInt8] = [:]
         for (code, name) in roomTypeNames.enumerated() { roomTypeCodes[name] = UInt8(code) }
         func column<T: BitwiseCopyable>(_ value: (ListingRecord) -> T) -> Column<T> {
@@ -126,6 +127,7 @@ struct RowAssembler {
         storage.latitudes = column { IndexBuilder.storedCoordinate($0.latitude) }
         storage.longitudes = column { IndexBuilder.storedCoordinate($0.longitude) }
         ListingDetailColumns.fill(&storage, listings: listings, amenities: amenities, listingOfRow: layout.listingOfRow)
+        ListingDetailColumns.fill(&storage, shapes: shapes)
         storage.bookable = Column(bookable)
         storage.pricedWithoutDates = Column(pricedWithoutDates)
         (storage.priceRunOffsets, storage.priceRunStarts, storage.priceRunValues, storage.pricePatterns) = prices.finish()

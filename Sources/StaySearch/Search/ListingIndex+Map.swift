@@ -20,3 +20,20 @@ extension ListingIndex {
         }
     }
 }
+
+extension ListingIndex {
+    /// The neighbourhood boundaries the index keeps (from `neighbourhoods.geojson` files), decoded.
+    public func neighbourhoodShapes() -> [NeighbourhoodShape] {
+        let cities = StringColumn(bytes: storage.shapeCityBytes, offsets: storage.shapeCityOffsets)
+        let names = StringColumn(bytes: storage.shapeNameBytes, offsets: storage.shapeNameOffsets)
+        let rings = storage.shapeRingStarts, points = storage.ringPointStarts
+        return (0..<cities.count).map { shape in
+            let ringList = (Int(rings[shape])..<Int(rings[shape + 1])).map { ring in
+                (Int(points[ring])..<Int(points[ring + 1])).map { point in
+                    GeoPoint(latitude: Double(storage.shapeLatitudes[point]) / 1e7, longitude: Double(storage.shapeLongitudes[point]) / 1e7)
+                }
+            }
+            return NeighbourhoodShape(city: cities[shape], name: names[shape], rings: ringList)
+        }
+    }
+}
