@@ -91,7 +91,7 @@ public struct MapChart {
                        GeoPoint(latitude: min(90, centre.latitude + degrees), longitude: centre.longitude + across)]
         case nil: break
         }
-        let projection = MapProjection(fitting: points, plot: (0, top, width * s, height * s), margin: 30 * s)
+        let projection = MapProjection(fitting: points, plot: (0, top, width * s, height * s), margin: 48 * s)
         let text = TextPainter(image: nil, fonts: fonts, scale: s)
         var placed: [(left: Int, top: Int, right: Int, bottom: Int)] = []
         var laidOut: [(x: Int, y: Int, label: (left: Int, top: Int, right: Int, bottom: Int)?)] = []

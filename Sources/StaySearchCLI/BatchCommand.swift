@@ -13,7 +13,9 @@ struct BatchCommand: ParsableCommand {
         abstract: "Run one query per JSON line and print one JSON result per line, with took_us.",
         discussion: """
             Each input line is an object with any of the keys region, checkin, checkout, adults, children, \
-            infants, min_price, max_price, room_type, sort, limit, offset, bins, hist_min, hist_max. Each output \
+            infants, min_price, max_price, room_type, sort, limit, offset, bins, hist_min, hist_max, bedrooms, \
+            beds, bathrooms, property_type, amenities, instant_bookable, superhost, bbox, near, radius_km, \
+            facets, facet_limit, and map (a PNG file to draw the results on a map into). Each output \
             line is the search JSON plus "took_us" (engine time in microseconds), or {"error": "…"} for a \
             bad line; the run goes on.
 
@@ -45,8 +47,9 @@ struct BatchCommand: ParsableCommand {
 
     private func answer(_ line: String, index: ListingIndex) -> String {
         let query: SearchQuery
+        let mapPath: String?
         do {
-            query = try BatchQuery.parse(line)
+            (query, mapPath) = try BatchQuery.parse(line)
         } catch let error as BatchLineError {
             return ResultFormatting.jsonError(error.message)
         } catch {
@@ -56,9 +59,18 @@ struct BatchCommand: ParsableCommand {
         do {
             let result = try index.search(query, threads: threads.count)
             let micros = Int(((Standard.now() - start) * 1e6).rounded())
+            if let mapPath {
+                // The map is drawn after the engine's time is taken.
+                try MapOutput.writePNG(query: query, result: result, index: index, to: mapPath, width: 800, height: 600, scale: 1,
+                                       threads: threads.count)
+            }
             return ResultFormatting.json(result, tookMicroseconds: micros)
-        } catch {
+        } catch let error as QueryError {
             return ResultFormatting.jsonError(error.description)
+        } catch let failure as CommandFailure {
+            return ResultFormatting.jsonError(failure.message)
+        } catch {
+            return ResultFormatting.jsonError("\(error)")
         }
     }
 

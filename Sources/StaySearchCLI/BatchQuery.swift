@@ -6,16 +6,20 @@ enum BatchQuery {
     static let keys = ["region", "checkin", "checkout", "adults", "children", "infants", "min_price", "max_price",
                        "room_type", "sort", "limit", "offset", "bins", "hist_min", "hist_max", "bedrooms", "beds", "bathrooms",
                        "property_type", "amenities", "instant_bookable", "superhost", "bbox", "near", "radius_km", "facets",
-                       "facet_limit"]
+                       "facet_limit", "map"]
 
-    /// Parses and validates one line.
+    /// Parses and validates one line: the query, and the PNG file its results' map goes to (`"map"`), if any.
     /// - Throws: ``BatchLineError`` or ``QueryError``.
-    static func parse(_ line: String) throws -> SearchQuery {
+    static func parse(_ line: String) throws -> (query: SearchQuery, mapPath: String?) {
         let object = try FlatJSONObject(parsing: line)
         var query = SearchQuery()
+        var mapPath: String?
         for (key, value) in object.entries {
             if value == .null { continue }
             switch key {
+            case "map":
+                mapPath = try string(value, key)
+                guard mapPath?.isEmpty == false else { throw BatchLineError("map must name a PNG file") }
             case "region": query.region = try string(value, key)
             case "checkin": query.checkIn = try QueryParsing.day(try string(value, key), field: "checkin")
             case "checkout": query.checkOut = try QueryParsing.day(try string(value, key), field: "checkout")
@@ -57,7 +61,7 @@ enum BatchQuery {
             }
         }
         try query.validate()
-        return query
+        return (query, mapPath)
     }
 
     private static func string(_ value: FlatJSONObject.Value, _ key: String) throws -> String {

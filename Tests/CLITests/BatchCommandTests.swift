@@ -37,6 +37,22 @@ import Testing
         #expect(output.stderr == "staysearch: error: /nonexistent.jsonl: cannot open: No such file or directory\n")
     }
 
+    /// A line with "map" also draws its results on a map; a map that cannot be written is that line's error.
+    @Test func drawsMapsForLinesThatAskForThem() throws {
+        let path = NSTemporaryDirectory() + "staysearch-batch-map-\(getpid()).png"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let lines = [#"{"region": "zuid", "amenities": ["wifi"], "limit": 3, "map": "\#(path)"}"#,
+                     #"{"region": "zuid", "map": "/nonexistent-folder/x.png"}"#, #"{"region": "zuid", "map": ""}"#]
+        let output = try CommandRunner.run(["batch", "--queries", "-"], input: lines.joined(separator: "\n") + "\n")
+        let answers = output.stdout.split(separator: "\n").map(String.init)
+        #expect(answers.count == 3)
+        #expect(answers[0].hasPrefix(#"{"total":"#))
+        let png = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(png[16..<24] == Data([0, 0, 0x03, 0x20, 0, 0, 0x02, 0x58]))      // 800 × 600
+        #expect(answers[1].hasPrefix(#"{"error":"/nonexistent-folder/x.png: cannot"#), "\(answers[1])")
+        #expect(answers[2] == #"{"error":"map must name a PNG file"}"#)
+    }
+
     /// `batch` over CSV files written from random data agrees with the brute-force reference.
     @Test(arguments: 0..<6)
     func batchAgreesWithTheReference(seed: Int) throws {
