@@ -112,6 +112,9 @@ def make_detail_queries(count, seed, centres):
             q["superhost"] = True
         q["sort"] = rng.choice(["price", "price-desc", "rating", "reviews"])
         q["limit"] = 20
+        if rng.random() < 0.5:
+            q["facets"] = ["room_type", "property_type", "amenities", "bedrooms", "instant_bookable", "superhost"]
+            q["facet_limit"] = 5
         q["_kind"] = "details"
         queries.append(q)
     return queries
@@ -166,6 +169,49 @@ class SQLEngine:
         return f"(l.city IN ({marks}) OR l.grp IN ({marks}) OR l.hood IN ({marks}))", spellings * 3
 
     def answer(self, q):
+        nights = self.make_matches(q, "m")
+        answer = self.answer_from_matches(q, nights)
+        if q.get("facets"):
+            answer["facets"] = {facet: self.facet(q, facet, nights) for facet in q["facets"]}
+        return answer
+
+    FACET_FILTERS = {"room_type": "room_type", "property_type": "property_type", "bedrooms": "bedrooms",
+                     "instant_bookable": "instant_bookable", "superhost": "superhost", "amenities": None}
+
+    def facet(self, q, facet, nights):
+        """SPEC's facet counts: over the matches of every filter but the facet's own (amenities: all of
+        them), the price range applied; most first, ties by value ascending, at most facet_limit."""
+        own = self.FACET_FILTERS[facet]
+        table = "m"
+        if own is not None and own in q:
+            table = "mf"
+            self.make_matches({k: v for k, v in q.items() if k != own}, table)
+        price, parameters = self.price_condition(q, nights)
+        value = {"room_type": "l.room_type", "property_type": "l.ptype_shown", "bedrooms": "l.bedrooms",
+                 "instant_bookable": "l.instant", "superhost": "l.superhost", "amenities": "a.shown"}[facet]
+        join = "JOIN amenities a ON a.listing_id = l.id" if facet == "amenities" else ""
+        rows = self.execute(f"""SELECT {value}, COUNT(*) FROM {table} f JOIN listings l ON l.id = f.id {join}
+                                WHERE {price.replace('total', 'f.total')} AND {value} IS NOT NULL GROUP BY {value}""",
+                            parameters)
+        if facet in ("instant_bookable", "superhost"):
+            rows = [(bool(v), n) for v, n in rows]
+        rows.sort(key=lambda row: (-row[1], row[0]))
+        return [{"value": v, "count": n} for v, n in rows[:q.get("facet_limit", 10)]]
+
+    def price_condition(self, q, nights):
+        """The price range on the nightly price, exactly (min × nights ≤ total ≤ max × nights)."""
+        price, parameters = "1 = 1", []
+        if "min_price" in q:
+            price += " AND total >= ?"
+            parameters.append(q["min_price"] * 100 * nights)
+        if "max_price" in q:
+            price += " AND total <= ?"
+            parameters.append(q["max_price"] * 100 * nights)
+        return price, parameters
+
+    def make_matches(self, q, table):
+        """Creates the temporary table `table` of the listings matching every filter of `q` but the price
+        range, with their total (or price without dates); returns the nights (1 without dates)."""
         conditions, parameters = ["l.accommodates >= ?"], [q.get("adults", 1) + q.get("children", 0)]
         if "region" in q:
             condition, values = self.region_condition(q["region"])
@@ -217,8 +263,11 @@ class SQLEngine:
                 SELECT l.id AS id, l.base_price AS total, l.rating AS rating, l.reviews AS reviews
                 FROM listings l WHERE {where} AND l.base_price IS NOT NULL
             """
-        self.db.execute("DROP TABLE IF EXISTS m")
-        self.db.execute(f"CREATE TEMP TABLE m AS {matches}", parameters)
+        self.db.execute(f"DROP TABLE IF EXISTS {table}")
+        self.db.execute(f"CREATE TEMP TABLE {table} AS {matches}", parameters)
+        return nights
+
+    def answer_from_matches(self, q, nights):
         count, low_total, total_sum = self.execute("SELECT COUNT(*), MIN(total), SUM(total) FROM m")[0]
         unit = nights * 100
         # The histogram's bounds: lo the lowest nightly price rounded down to a whole unit, hi the
@@ -252,13 +301,7 @@ class SQLEngine:
         histogram = {"lo": lo, "hi": hi, "counts": counts, "underflow": underflow, "overflow": overflow,
                      "count": count, "average": average}
         # The page: the price range on the nightly price, exactly (min × nights ≤ total ≤ max × nights).
-        price, price_parameters = "1 = 1", []
-        if "min_price" in q:
-            price += " AND total >= ?"
-            price_parameters.append(q["min_price"] * 100 * nights)
-        if "max_price" in q:
-            price += " AND total <= ?"
-            price_parameters.append(q["max_price"] * 100 * nights)
+        price, price_parameters = self.price_condition(q, nights)
         total = self.execute(f"SELECT COUNT(*) FROM m WHERE {price}", price_parameters)[0][0]
         order = {
             "price": "total ASC, id ASC",
@@ -327,8 +370,8 @@ def load_duckdb(data, database):
     db.execute("""CREATE TABLE listings (id BIGINT PRIMARY KEY, city VARCHAR, grp VARCHAR, hood VARCHAR,
                   room_type VARCHAR, accommodates INTEGER, price BIGINT, minimum_nights INTEGER,
                   maximum_nights INTEGER, reviews INTEGER, rating DOUBLE, base_price BIGINT, bedrooms INTEGER,
-                  ptype VARCHAR, instant BOOLEAN, superhost BOOLEAN, lat7 BIGINT, lon7 BIGINT)""")
-    db.execute("CREATE TABLE amenities (listing_id BIGINT, name VARCHAR)")
+                  ptype VARCHAR, ptype_shown VARCHAR, instant BOOLEAN, superhost BOOLEAN, lat7 BIGINT, lon7 BIGINT)""")
+    db.execute("CREATE TABLE amenities (listing_id BIGINT, name VARCHAR, shown VARCHAR)")
     db.execute("""CREATE TABLE calendar (listing_id BIGINT, date DATE, available BOOLEAN, price BIGINT,
                   minimum_nights INTEGER, maximum_nights INTEGER)""")
     for city, folder in csv_folders(data):
@@ -336,6 +379,7 @@ def load_duckdb(data, database):
                        neighbourhood_cleansed, room_type, accommodates, {money.format('price')}, minimum_nights,
                        maximum_nights, number_of_reviews, review_scores_rating, NULL,
                        TRY_CAST(bedrooms AS INTEGER), NULLIF(lower(strip_accents(trim(property_type))), ''),
+                       NULLIF(trim(property_type), ''),
                        instant_bookable = 't', host_is_superhost = 't',
                        CAST(round(latitude * 1e7) AS BIGINT), CAST(round(longitude * 1e7) AS BIGINT)
                        FROM read_csv(?, header = true, delim = ',', quote = '"', escape = '"',
@@ -344,12 +388,13 @@ def load_duckdb(data, database):
                                                'amenities': 'VARCHAR', 'instant_bookable': 'VARCHAR',
                                                'host_is_superhost': 'VARCHAR', 'latitude': 'DOUBLE', 'longitude': 'DOUBLE'}})""",
                    (city, data_file(folder, "listings")))
-        # amenities is a JSON list of plain strings in the generated files: ["Wifi", "Kitchen"].
-        db.execute("""INSERT INTO amenities SELECT DISTINCT id, lower(strip_accents(trim(name)))
-                      FROM (SELECT id, unnest(string_split(amenities[3:-3], '", "')) AS name
+        # amenities is a JSON list of strings (DuckDB's json extension reads it, escapes and all); the generated
+        # files spell each amenity one way, so its folded name and its shown name pair up.
+        db.execute("""INSERT INTO amenities SELECT DISTINCT id, lower(strip_accents(trim(name))), trim(name)
+                      FROM (SELECT id, unnest(from_json(amenities, '["VARCHAR"]')) AS name
                             FROM read_csv(?, header = true, delim = ',', quote = '"', escape = '"',
                                           types = {'id': 'BIGINT', 'amenities': 'VARCHAR'}))
-                      WHERE name <> ''""", (data_file(folder, "listings"),))
+                      WHERE trim(name) <> ''""", (data_file(folder, "listings"),))
         db.execute(f"""INSERT INTO calendar SELECT listing_id, date, available = 't', {money.format('price')},
                        minimum_nights, maximum_nights
                        FROM read_csv(?, header = true, delim = ',', quote = '"', escape = '"',
@@ -381,9 +426,9 @@ def load_sqlite(data, database):
     db.execute("PRAGMA temp_store = MEMORY")
     db.execute("""CREATE TABLE listings (id INTEGER PRIMARY KEY, city TEXT, grp TEXT, hood TEXT, room_type TEXT,
                   accommodates INTEGER, price INTEGER, minimum_nights INTEGER, maximum_nights INTEGER,
-                  reviews INTEGER, rating REAL, base_price INTEGER, bedrooms INTEGER, ptype TEXT, instant INTEGER,
-                  superhost INTEGER, lat7 INTEGER, lon7 INTEGER)""")
-    db.execute("CREATE TABLE amenities (listing_id INTEGER, name TEXT, PRIMARY KEY (listing_id, name)) WITHOUT ROWID")
+                  reviews INTEGER, rating REAL, base_price INTEGER, bedrooms INTEGER, ptype TEXT, ptype_shown TEXT,
+                  instant INTEGER, superhost INTEGER, lat7 INTEGER, lon7 INTEGER)""")
+    db.execute("CREATE TABLE amenities (listing_id INTEGER, name TEXT, shown TEXT, PRIMARY KEY (listing_id, name)) WITHOUT ROWID")
     db.execute("""CREATE TABLE calendar (listing_id INTEGER, date TEXT, available INTEGER, price INTEGER,
                   minimum_nights INTEGER, maximum_nights INTEGER, PRIMARY KEY (listing_id, date)) WITHOUT ROWID""")
 
@@ -399,16 +444,18 @@ def load_sqlite(data, database):
             amenity_rows = []
 
             def listing_row(r):
-                amenity_rows.extend((int(r["id"]), name) for name in {fold(a) for a in json.loads(r["amenities"] or "[]")} if name)
+                shown = {fold(a): a.strip() for a in reversed(json.loads(r["amenities"] or "[]"))}
+                amenity_rows.extend((int(r["id"]), name, spelling) for name, spelling in shown.items() if name)
                 return (int(r["id"]), city, r["neighbourhood_group_cleansed"] or None, r["neighbourhood_cleansed"],
                         r["room_type"], int(r["accommodates"]), money(r["price"]), integer(r["minimum_nights"]),
                         integer(r["maximum_nights"]), int(r["number_of_reviews"]),
                         float(r["review_scores_rating"]) if r["review_scores_rating"] else None,
-                        integer(r["bedrooms"]), fold(r["property_type"]) or None, r["instant_bookable"] == "t",
+                        integer(r["bedrooms"]), fold(r["property_type"]) or None, r["property_type"].strip() or None,
+                        r["instant_bookable"] == "t",
                         r["host_is_superhost"] == "t", round(float(r["latitude"]) * 1e7), round(float(r["longitude"]) * 1e7))
-            db.executemany("INSERT INTO listings VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?)",
+            db.executemany("INSERT INTO listings VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?)",
                            (listing_row(r) for r in csv.DictReader(f)))
-            db.executemany("INSERT INTO amenities VALUES (?, ?)", amenity_rows)
+            db.executemany("INSERT INTO amenities VALUES (?, ?, ?)", amenity_rows)
         with open_text(data_file(folder, "calendar")) as f:
             rows = csv.reader(f)
             next(rows)
@@ -487,7 +534,7 @@ def staysearch_answer(line):
             "histogram": {"lo": cents(h["lo"]), "hi": cents(h["hi"]), "counts": h["counts"],
                           "underflow": h["underflow"], "overflow": h["overflow"], "count": h["count"],
                           "average": cents(h["average_nightly_price"])},
-            "took_us": output["took_us"]}
+            "took_us": output["took_us"]} | ({"facets": output["facets"]} if "facets" in output else {})
 
 
 def main():
