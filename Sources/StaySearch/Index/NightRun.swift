@@ -34,8 +34,8 @@ struct NightRun {
         night.origin += UInt64(offset)
         night.count = 1
         if hasNightValues {
-            night.price = values.prices[nightValuesStart + offset]
-            night.isAvailable = values.isAvailable[nightValuesStart + offset]
+            night.price = values.price(at: nightValuesStart + offset)
+            night.isAvailable = values.isAvailable(at: nightValuesStart + offset)
             night.hasNightValues = false
         }
         return night

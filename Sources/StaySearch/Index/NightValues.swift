@@ -1,24 +1,72 @@
-/// The prices and availability of runs that change from night to night, one value a night.
+/// The prices and availability of runs that change from night to night, one value a night, kept small
+/// while an index is built: a price of whole units is a 16-bit code (2 bytes a night), availability one
+/// bit a night, and the rare price a code cannot hold (cents, or above 65,532 units) goes to a side table.
+/// (It was an `Int32` and a `Bool` a night: 5 bytes, 1.8 GB for a million listings priced day by day.)
 struct NightValues {
-    /// Minor units, clamped as the index stores them, or -1.
-    var prices: [Int32] = []
-    var isAvailable: [Bool] = []
+    /// Whole units, or ``unpriced``, or ``elsewhere`` (then the price is in `exactPrices`).
+    private var codes: [UInt16] = []
+    /// Bit *n* is set when night *n* is available.
+    private var availability: [UInt64] = []
+    /// Prices a code cannot hold, by night.
+    private var exactPrices: [Int: Int32] = [:]
+
+    private static let unpriced: UInt16 = .max
+    private static let elsewhere: UInt16 = .max - 1
 
     /// The number of nights held.
-    var count: Int { prices.count }
+    var count: Int { codes.count }
+
+    /// Night `position`'s price in minor units (clamped as the index stores them), or -1.
+    func price(at position: Int) -> Int32 {
+        let code = codes[position]
+        if code == Self.unpriced { return -1 }
+        if code == Self.elsewhere { return exactPrices[position]! }
+        return Int32(code) * 100
+    }
+
+    /// Whether night `position` is available.
+    func isAvailable(at position: Int) -> Bool {
+        availability[position >> 6] >> UInt64(position & 63) & 1 == 1
+    }
 
     mutating func reserveCapacity(_ count: Int) {
-        prices.reserveCapacity(count)
-        isAvailable.reserveCapacity(count)
+        codes.reserveCapacity(count)
+        availability.reserveCapacity((count + 63) / 64)
     }
 
     mutating func append(price: Int32, isAvailable available: Bool, count: Int = 1) {
-        prices.append(contentsOf: repeatElement(price, count: count))
-        isAvailable.append(contentsOf: repeatElement(available, count: count))
+        let code: UInt16
+        if price < 0 {
+            code = Self.unpriced
+        } else if price % 100 == 0, price / 100 < Int32(Self.elsewhere) {
+            code = UInt16(price / 100)
+        } else {
+            code = Self.elsewhere
+            for position in codes.count..<(codes.count + count) { exactPrices[position] = price }
+        }
+        for _ in 0..<count {
+            let position = codes.count
+            codes.append(code)
+            if position & 63 == 0 { availability.append(0) }
+            if available { availability[position >> 6] |= 1 << UInt64(position & 63) }
+        }
     }
 
+    /// Appends `other`'s nights after these.
     mutating func append(_ other: NightValues) {
-        prices.append(contentsOf: other.prices)
-        isAvailable.append(contentsOf: other.isAvailable)
+        let shift = codes.count
+        codes.append(contentsOf: other.codes)
+        for (position, price) in other.exactPrices { exactPrices[position + shift] = price }
+        let offset = shift & 63
+        if offset == 0 {
+            availability.append(contentsOf: other.availability)
+        } else {
+            // Each of other's words straddles two of ours.
+            for word in other.availability {
+                availability[availability.count - 1] |= word << UInt64(offset)
+                availability.append(word >> UInt64(64 - offset))
+            }
+        }
+        availability.removeLast(availability.count - (codes.count + 63) / 64)
     }
 }

@@ -55,13 +55,13 @@ struct RowAssembler {
             if run.hasNightValues {
                 var position = run.nightValuesStart
                 for offset in start..<end {
-                    let given = values.prices[position]
+                    let given = values.price(at: position)
                     let price = given >= 0 ? given : listingPrice
                     dayPrices[offset] = price
                     dayRules[offset] = rule
                     if price >= 0 {
                         if firstPriced < 0 { firstPriced = price }
-                        if values.isAvailable[position] { bookable[offset * wordsPerDay + row >> 6] |= bit }
+                        if values.isAvailable(at: position) { bookable[offset * wordsPerDay + row >> 6] |= bit }
                     }
                     position += 1
                 }
