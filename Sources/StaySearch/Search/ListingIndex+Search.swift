@@ -71,18 +71,22 @@ extension ListingIndex {
         let rowCount = ranges.reduce(0) { $0 + $1.count }
         let values = UnsafeMutableBufferPointer<Int64>.allocate(capacity: max(1, rowCount))
         defer { values.deallocate() }
+        // Room for every row that may match, when they are collected (a store per match, no array growth).
+        let rowSlots = collectsRows ? UnsafeMutableBufferPointer<Int32>.allocate(capacity: max(1, rowCount)) : nil
+        defer { rowSlots?.deallocate() }
         let partCount = max(1, min(threads, rowCount / max(1, minimumRowsPerPart)))
         guard partCount > 1 else {
-            var scan = Scan(index: self, query: query, roomCode: roomCode, filter: filter, values: values, collectsRows: collectsRows)
+            var scan = Scan(index: self, query: query, roomCode: roomCode, filter: filter, values: values,
+                            rowSlots: rowSlots?.baseAddress)
             for range in ranges { scan.visit(range) }
             return (result(of: query, values: UnsafeMutableBufferPointer(rebasing: values[0..<scan.valueCount]),
                            valueSum: scan.valueSum, bounds: scan.bounds, total: scan.total, page: scan.page.sorted()),
-                    scan.matchedRows)
+                    rowSlots.map { Array($0.prefix(scan.total)) } ?? [])
         }
         // Parts scanned at once; their values moved together, every collector merged.
         let parts = ScanParts(ranges: ranges, rowCount: rowCount, count: partCount)
         let scans = parts.scanInParallel(index: self, query: query, roomCode: roomCode, filter: filter, values: values,
-                                         collectsRows: collectsRows)
+                                         rowSlots: rowSlots)
         var matchedRows: [Int32] = []
         var valueCount = 0
         var valueSum: Int128 = 0
@@ -100,7 +104,7 @@ extension ListingIndex {
                 bounds = bounds.map { min($0.lowerBound, part.lowerBound)...max($0.upperBound, part.upperBound) } ?? part
             }
             page += scan.page.sorted()
-            matchedRows += scan.matchedRows
+            if let rowSlots { matchedRows += rowSlots[start..<(start + scan.total)] }
         }
         page.sort()
         return (result(of: query, values: UnsafeMutableBufferPointer(rebasing: values[0..<valueCount]), valueSum: valueSum,
@@ -174,17 +178,16 @@ struct Scan {
     let columns: ScanColumns
     /// The listing-detail filters.
     let filter: ListingFilter
-    /// Whether rows that pass every filter are kept in ``matchedRows`` (for facets).
-    let collectsRows: Bool
-    var matchedRows: [Int32] = []
+    /// Where the rows that pass every filter go, one after another (for facets), when they are kept.
+    let rowSlots: UnsafeMutablePointer<Int32>?
 
     static let blockWords = 64
 
     init(index: ListingIndex, query: SearchQuery, roomCode: Int, filter: ListingFilter, values: UnsafeMutableBufferPointer<Int64>,
-         collectsRows: Bool = false) {
+         rowSlots: UnsafeMutablePointer<Int32>? = nil) {
         self.values = values
         self.filter = filter
-        self.collectsRows = collectsRows
+        self.rowSlots = rowSlots
         self.index = index
         self.guests = query.guests
         self.roomCode = roomCode
@@ -349,7 +352,7 @@ struct Scan {
         tally.largest = max(tally.largest, value)
         guard value >= lowestValue, value <= highestValue else { return }
         tally.total &+= 1
-        if collectsRows { matchedRows.append(Int32(row)) }
+        if let rowSlots { rowSlots[tally.total &- 1] = Int32(truncatingIfNeeded: row) }
         let key = key(row: row, value: value)
         guard key <= pageCutoff, pageSize > 0 else { return }
         page.offer(RankedRow(key: key, id: columns.ids[row], row: Int32(row), value: value))

@@ -47,14 +47,16 @@ struct ScanParts {
     /// Scans every part at once, each on its own thread.
     /// - Returns: the scans, in part order.
     func scanInParallel(index: ListingIndex, query: SearchQuery, roomCode: Int, filter: ListingFilter, values: UnsafeMutableBufferPointer<Int64>,
-                        collectsRows: Bool) -> [Scan] {
+                        rowSlots: UnsafeMutableBufferPointer<Int32>?) -> [Scan] {
         let results = ScanResults(count: count)
         let shared = SharedValues(buffer: values)
+        let sharedRows = SharedRows(buffer: rowSlots)
         let ranges = self.ranges, starts = valueStarts
         DispatchQueue.concurrentPerform(iterations: ranges.count) { part in
             let rows = ranges[part].reduce(0) { $0 + $1.count }
             let stretch = UnsafeMutableBufferPointer(rebasing: shared.buffer[starts[part]..<(starts[part] + rows)])
-            var scan = Scan(index: index, query: query, roomCode: roomCode, filter: filter, values: stretch, collectsRows: collectsRows)
+            var scan = Scan(index: index, query: query, roomCode: roomCode, filter: filter, values: stretch,
+                            rowSlots: sharedRows.buffer.map { $0.baseAddress! + starts[part] })
             for range in ranges[part] { scan.visit(range) }
             results.store(scan, at: part)
         }
@@ -65,6 +67,11 @@ struct ScanParts {
 /// The value buffer, shared by the parts' threads: each writes only its own stretch.
 private struct SharedValues: @unchecked Sendable {
     let buffer: UnsafeMutableBufferPointer<Int64>
+}
+
+/// The matched-row buffer, shared by the parts' threads the same way.
+private struct SharedRows: @unchecked Sendable {
+    let buffer: UnsafeMutableBufferPointer<Int32>?
 }
 
 /// The parts' finished scans; each slot is written by one thread, and read after all have finished.
