@@ -15,7 +15,7 @@ struct BatchCommand: ParsableCommand {
             Each input line is an object with any of the keys region, checkin, checkout, adults, children, \
             infants, min_price, max_price, room_type, sort, limit, offset, bins, hist_min, hist_max, bedrooms, \
             beds, bathrooms, property_type, amenities, instant_bookable, superhost, bbox, near, radius_km, \
-            facets, facet_limit, and map (a PNG file to draw the results on a map into). Each output \
+            facets, facet_limit, flexible_days, checkin_from, checkin_to, nights, checkin_weekdays, and map (a PNG file to draw the results on a map into). Each output \
             line is the search JSON plus "took_us" (engine time in microseconds), or {"error": "…"} for a \
             bad line; the run goes on.
 

@@ -6,7 +6,7 @@ enum BatchQuery {
     static let keys = ["region", "checkin", "checkout", "adults", "children", "infants", "min_price", "max_price",
                        "room_type", "sort", "limit", "offset", "bins", "hist_min", "hist_max", "bedrooms", "beds", "bathrooms",
                        "property_type", "amenities", "instant_bookable", "superhost", "bbox", "near", "radius_km", "facets",
-                       "facet_limit", "map"]
+                       "facet_limit", "flexible_days", "checkin_from", "checkin_to", "nights", "checkin_weekdays", "map"]
 
     /// Parses and validates one line: the query, and the PNG file its results' map goes to (`"map"`), if any.
     /// - Throws: ``BatchLineError`` or ``QueryError``.
@@ -23,6 +23,12 @@ enum BatchQuery {
             case "region": query.region = try string(value, key)
             case "checkin": query.checkIn = try QueryParsing.day(try string(value, key), field: "checkin")
             case "checkout": query.checkOut = try QueryParsing.day(try string(value, key), field: "checkout")
+            case "flexible_days": query.flexibleDays = try integer(value, key)
+            case "checkin_from": query.checkInFrom = try QueryParsing.day(try string(value, key), field: "checkin from")
+            case "checkin_to": query.checkInTo = try QueryParsing.day(try string(value, key), field: "checkin to")
+            case "nights": query.windowNights = try integer(value, key)
+            case "checkin_weekdays":
+                query.checkInWeekdays = try QueryParsing.weekdays(try strings(value, key).flatMap { $0.split(separator: ",").map(String.init) })
             case "adults": query.adults = try integer(value, key)
             case "children": query.children = try integer(value, key)
             case "infants": query.infants = try integer(value, key)

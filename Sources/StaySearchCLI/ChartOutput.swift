@@ -23,7 +23,11 @@ enum ChartOutput {
             let matched = index.regions.nodes(matching: region)
             title = matched.count == 1 ? index.regions.path(of: matched[0]).joined(separator: " / ") : region
         }
-        if let checkIn = query.checkIn, let checkOut = query.checkOut, let nights = query.nights {
+        if query.isFlexible, let first = query.candidateCheckIns.first, let last = query.candidateCheckIns.last,
+           let nights = query.nights {
+            let weekdays = query.checkInWeekdays.isEmpty ? "" : " (\(query.checkInWeekdays.sorted().map(\.shortName).joined(separator: ", ")))"
+            title += " · check-in \(first) → \(last)\(weekdays), \(nights) night\(nights == 1 ? "" : "s"), cheapest stay each"
+        } else if let checkIn = query.checkIn, let checkOut = query.checkOut, let nights = query.nights {
             title += " · \(checkIn) → \(checkOut), \(nights) night\(nights == 1 ? "" : "s")"
         } else {
             title += " · any dates"

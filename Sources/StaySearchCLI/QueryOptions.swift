@@ -9,6 +9,8 @@ struct QueryOptions: ParsableArguments {
 
     @OptionGroup var stay: StayOptions
 
+    @OptionGroup var flexible: FlexibleDateOptions
+
     @Option(name: .customLong("min-price"), parsing: .unconditional,
             help: ArgumentHelp("Lowest nightly price, inclusive.", valueName: "AMOUNT"), transform: QueryParsing.money("min price"))
     var minimumPrice: Money?
@@ -53,6 +55,7 @@ struct QueryOptions: ParsableArguments {
             region: region, minimumPrice: minimumPrice, maximumPrice: maximumPrice, roomType: roomType, sort: sort,
             limit: limit, offset: offset, bins: bins, histogramMinimum: histogramMinimum, histogramMaximum: histogramMaximum)
         stay.apply(to: &query)
+        flexible.apply(to: &query)
         details.apply(to: &query)
         return query
     }
@@ -118,6 +121,37 @@ struct DetailOptions: ParsableArguments {
     }
 }
 
+/// Flexible dates: a stay that may move a few days, or a window of check-ins for a number of nights.
+struct FlexibleDateOptions: ParsableArguments {
+    @Option(name: .customLong("flexible-days"), parsing: .unconditional,
+            help: ArgumentHelp("With --checkin/--checkout: the stay may start up to this many days earlier or later (0 to 7); each listing shows its cheapest.", valueName: "F"))
+    var flexibleDays: Int?
+
+    @Option(name: .customLong("checkin-from"), help: ArgumentHelp("First check-in day of a window (with --checkin-to and --nights).", valueName: "YYYY-MM-DD"),
+            transform: QueryParsing.day("checkin from"))
+    var checkInFrom: Day?
+
+    @Option(name: .customLong("checkin-to"), help: ArgumentHelp("Last check-in day of a window (at most 62 days).", valueName: "YYYY-MM-DD"),
+            transform: QueryParsing.day("checkin to"))
+    var checkInTo: Day?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Nights of each stay in a window, 1 to 365.", valueName: "N"))
+    var nights: Int?
+
+    @Option(name: .customLong("checkin-weekdays"),
+            help: ArgumentHelp("Check-in only on these weekdays of the window, e.g. fri,sat.", valueName: "DAYS"), transform: QueryParsing.weekdays)
+    var checkInWeekdays: Set<Weekday> = []
+
+    /// Sets the flexible-date fields of `query`.
+    func apply(to query: inout SearchQuery) {
+        query.flexibleDays = flexibleDays
+        query.checkInFrom = checkInFrom
+        query.checkInTo = checkInTo
+        query.windowNights = nights
+        query.checkInWeekdays = checkInWeekdays
+    }
+}
+
 /// The stay: dates and guests. Shared by `search` (through ``QueryOptions``) and `listing`.
 struct StayOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Check-in date.", valueName: "YYYY-MM-DD"), transform: QueryParsing.day("checkin"))
@@ -177,6 +211,21 @@ enum QueryParsing {
             throw ValidationError("bathrooms '\(text)' is not a number of halves such as 1 or 1.5")
         }
         return Int(value * 2)
+    }
+
+    /// Reads a comma-separated list of weekdays such as `fri,sat`.
+    @Sendable static func weekdays(_ text: String) throws -> Set<Weekday> {
+        try weekdays(text.split(separator: ",").map(String.init))
+    }
+
+    /// Reads weekday names such as `fri`, `Saturday`.
+    static func weekdays(_ names: [String]) throws(QueryError) -> Set<Weekday> {
+        var days: Set<Weekday> = []
+        for name in names {
+            guard let day = Weekday(name: name) else { throw .unknownWeekday(name) }
+            days.insert(day)
+        }
+        return days
     }
 
     /// Reads a comma-separated list of facet names.

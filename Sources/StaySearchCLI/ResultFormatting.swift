@@ -17,6 +17,10 @@ enum ResultFormatting {
                           ratingHundredths: match.ratingHundredths, reviewCount: match.reviewCount,
                           latitude: match.latitude, longitude: match.longitude) { json in
                 if let distance = match.distanceKilometres { json.field("distance_km", number: kilometres(distance)) }
+                if let checkIn = match.checkIn, let checkOut = match.checkOut {
+                    json.field("checkin", string: checkIn.description)
+                    json.field("checkout", string: checkOut.description)
+                }
             }
         }
         json.endArray()
@@ -113,14 +117,16 @@ enum ResultFormatting {
 
     /// One CSV line per match, after a header.
     static func csv(_ result: SearchResult) -> String {
-        var lines = ["id,name,city,neighbourhood_group,neighbourhood,room_type,accommodates,nightly_price,total_price,rating,reviews,latitude,longitude"]
+        let flexible = result.matches.contains { $0.checkIn != nil }
+        var lines = ["id,name,city,neighbourhood_group,neighbourhood,room_type,accommodates,nightly_price,total_price,rating,reviews,latitude,longitude"
+                     + (flexible ? ",checkin,checkout" : "")]
         for match in result.matches {
             let fields = [
                 String(match.id), match.name, match.region.city, match.region.neighbourhoodGroup, match.region.neighbourhood,
                 match.roomType, String(match.accommodates), match.nightlyPrice.decimalText, match.totalPrice?.decimalText ?? "",
                 match.ratingHundredths.map(ratingText) ?? "", String(match.reviewCount),
                 coordinate(match.latitude), coordinate(match.longitude),
-            ]
+            ] + (flexible ? [match.checkIn?.description ?? "", match.checkOut?.description ?? ""] : [])
             lines.append(fields.map(csvField).joined(separator: ","))
         }
         return lines.joined(separator: "\n") + "\n"
@@ -155,8 +161,9 @@ enum ResultFormatting {
     /// A table for people, with a summary of the histogram under it.
     static func table(_ result: SearchResult, query: SearchQuery) -> String {
         let showsDistance = query.near != nil
+        let showsStay = query.isFlexible
         var rows: [[String]] = [["#", "Name", "Neighbourhood", "Room type", "Guests", "Nightly", "Total", "Rating"]
-            + (showsDistance ? ["Distance"] : [])]
+            + (showsDistance ? ["Distance"] : []) + (showsStay ? ["Stay"] : [])]
         for (position, match) in result.matches.enumerated() {
             rows.append([
                 String(query.offset + position + 1),
@@ -167,7 +174,8 @@ enum ResultFormatting {
                 match.nightlyPrice.formatted(),
                 match.totalPrice?.formatted() ?? "-",
                 match.ratingHundredths.map { ratingText($0) + " (\(match.reviewCount))" } ?? "- (\(match.reviewCount))",
-            ] + (showsDistance ? [match.distanceKilometres.map { String(format: "%.2f km", $0) } ?? "-"] : []))
+            ] + (showsDistance ? [match.distanceKilometres.map { String(format: "%.2f km", $0) } ?? "-"] : [])
+              + (showsStay ? [stayText(match)] : []))
         }
         let rightAligned: Set<Int> = [0, 4, 5, 6, 8]
         var widths = [Int](repeating: 0, count: rows[0].count)
@@ -183,11 +191,29 @@ enum ResultFormatting {
         }
         let shown = result.matches.isEmpty ? "none shown" :
             "showing \(query.offset + 1)–\(query.offset + result.matches.count)"
-        let stay = result.nights.map { " for \($0) night\($0 == 1 ? "" : "s")" } ?? ""
+        var stay = result.nights.map { " for \($0) night\($0 == 1 ? "" : "s")" } ?? ""
+        if let window = flexibleWindowText(query) { stay += ", \(window)" }
         output += "\n\(grouped(result.total)) listing\(result.total == 1 ? "" : "s") match\(result.total == 1 ? "es" : "")\(stay) (\(shown))\n"
         output += histogramSummary(result.histogram) + "\n"
         output += facetSummary(result.facets)
         return output
+    }
+
+    /// A flexible stay as the table shows it: `Fri 2024-07-12 → Mon 2024-07-15`.
+    static func stayText(_ match: ListingMatch) -> String {
+        guard let checkIn = match.checkIn, let checkOut = match.checkOut else { return "-" }
+        func text(_ day: Day) -> String { Weekday(of: day).shortName.capitalized + " \(day)" }
+        return "\(text(checkIn)) → \(text(checkOut))"
+    }
+
+    /// What a flexible query's check-ins are, for titles and summaries: `check-in 2024-07-09 to 2024-07-15
+    /// (± 3 days), cheapest stay each`; nil for exact dates.
+    static func flexibleWindowText(_ query: SearchQuery) -> String? {
+        guard query.isFlexible, let first = query.candidateCheckIns.first, let last = query.candidateCheckIns.last else { return nil }
+        var text = "check-in \(first) to \(last)"
+        if let days = query.flexibleDays { text += " (± \(days) day\(days == 1 ? "" : "s"))" }
+        if !query.checkInWeekdays.isEmpty { text += " on \(query.checkInWeekdays.sorted().map(\.shortName).joined(separator: ", "))" }
+        return text + ", cheapest stay each"
     }
 
     /// `Prices: 1,234 listings, $25 to $400 (37 above, 0 below), average $123.45 a night`.

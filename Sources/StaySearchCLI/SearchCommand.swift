@@ -13,6 +13,8 @@ struct SearchCommand: ParsableCommand {
             Examples:
               staysearch search --region "Centraal Station" --checkin 2024-07-12 --checkout 2024-07-15 --adults 2
               staysearch search --region antwerp --max-price 120 --sort rating --format json
+              staysearch search --region antwerp --checkin 2024-07-12 --checkout 2024-07-15 --flexible-days 3
+              staysearch search --region antwerp --checkin-from 2024-08-01 --checkin-to 2024-08-31 --nights 2 --checkin-weekdays fri,sat
               staysearch search --data Zurich=./zurich --region "kreis 1" --room-type "Private room"
             """)
 

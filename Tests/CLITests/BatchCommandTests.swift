@@ -31,6 +31,27 @@ import Testing
         #expect(priced.map { $0["nightly_price"] as! Double } == priced.map { $0["nightly_price"] as! Double }.sorted(by: >))
     }
 
+    @Test func takesFlexibleDatesAndWindows() throws {
+        let lines = [
+            #"{"region": "Centraal Station", "checkin": "2024-07-12", "checkout": "2024-07-15", "adults": 2, "flexible_days": 3, "limit": 2}"#,
+            #"{"region": "Centraal Station", "checkin_from": "2024-03-01", "checkin_to": "2024-03-31", "nights": 2, "checkin_weekdays": ["fri"], "limit": 2}"#,
+            #"{"region": "Centraal Station", "checkin_from": "2024-03-01", "checkin_to": "2024-03-31", "nights": 2, "checkin_weekdays": "fri,sat"}"#,
+            #"{"checkin_from": "2024-03-01", "nights": 2}"#,
+            #"{"checkin_from": "2024-03-01", "checkin_to": "2024-05-31", "nights": 2}"#,
+        ]
+        let output = try CommandRunner.run(["batch", "--queries", "-"], input: lines.joined(separator: "\n") + "\n")
+        #expect(output.status == 0)
+        let objects = try output.stdout.split(separator: "\n").map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        #expect(objects.count == lines.count)
+        let shifted = try #require(objects[0]["results"] as? [[String: Any]])
+        #expect(shifted.count == 2 && shifted.allSatisfy { ($0["checkin"] as? String)?.hasPrefix("2024-07-") == true })
+        let fridays = try #require(objects[1]["results"] as? [[String: Any]])
+        #expect(fridays.allSatisfy { ["2024-03-01", "2024-03-08", "2024-03-15", "2024-03-22", "2024-03-29"].contains($0["checkin"] as! String) })
+        #expect((objects[2]["total"] as! Int) >= (objects[1]["total"] as! Int))
+        #expect(objects[3]["error"] as? String == "a check-in window needs checkin from, checkin to and nights; checkin to is missing")
+        #expect(objects[4]["error"] as? String == "a check-in window may have at most 62 days (got 92)")
+    }
+
     @Test func aMissingQueriesFileIsAnError() throws {
         let output = try CommandRunner.run(["batch", "--queries", "/nonexistent.jsonl"])
         #expect(output.status != 0)

@@ -1,4 +1,5 @@
 import Foundation
+import StaySearch
 import Testing
 
 @Suite(.serialized) struct SearchCommandTests {
@@ -35,6 +36,38 @@ import Testing
         #expect(nearest.first?["distance_km"] as? Double == 0.078)
         let nearTable = try CommandRunner.run(["search", "--near", "51.2172,4.4212", "--radius-km", "1", "--sort", "distance", "--limit", "1"])
         #expect(nearTable.stdout.contains("0.08 km"))
+    }
+
+    @Test func findsEachListingsCheapestStayWithFlexibleDates() throws {
+        let table = try CommandRunner.run(["search"] + stay + ["--flexible-days", "3", "--limit", "3"])
+        #expect(table.status == 0, "\(table.stderr)")
+        #expect(table.stdout.contains("for 3 nights, check-in 2024-07-09 to 2024-07-15 (± 3 days), cheapest stay each (showing 1–3)"))
+        #expect(table.stdout.contains("Stay"))
+        let json = try CommandRunner.run(["search", "--region", "Centraal Station", "--checkin-from", "2024-08-01", "--checkin-to", "2024-08-31",
+                                          "--nights", "2", "--checkin-weekdays", "fri,SAT", "--limit", "50", "--format", "json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["nights"] as? Int == 2)
+        let results = try #require(object["results"] as? [[String: Any]])
+        #expect(results.count == 50)
+        let fridaysAndSaturdays: Set<String> = ["2024-08-02", "2024-08-03", "2024-08-09", "2024-08-10", "2024-08-16", "2024-08-17",
+                                                "2024-08-23", "2024-08-24", "2024-08-30", "2024-08-31"]
+        for result in results {
+            let checkIn = try #require(result["checkin"] as? String)
+            #expect(fridaysAndSaturdays.contains(checkIn))
+            #expect(result["checkout"] as? String == Day(iso: checkIn)!.advanced(by: 2).description)
+        }
+        let csv = try CommandRunner.run(["search"] + stay + ["--flexible-days", "1", "--limit", "2", "--format", "csv"])
+        #expect(csv.stdout.hasPrefix("id,name,") && csv.stdout.split(separator: "\n")[0].hasSuffix(",checkin,checkout"))
+
+        for (flags, message) in [(["--flexible-days", "9"], "flexible days must be from 0 to 7 (got 9)"),
+                                 (["--checkin-weekdays", "fry"], "unknown weekday 'fry'"),
+                                 (["--nights", "3"], "not both")] {
+            let bad = try CommandRunner.run(["search"] + stay + flags)
+            #expect(bad.status != 0)
+            #expect(bad.stderr.contains(message), "\(bad.stderr)")
+            #expect(bad.stderr.split(separator: "\n").count <= 3)
+        }
     }
 
     @Test func drawsTheResultsOnAMap() throws {

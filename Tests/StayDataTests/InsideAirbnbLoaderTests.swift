@@ -81,6 +81,42 @@ let albany = dataFolder + "/albany"
         #expect(index.propertyTypes.count == 37)
     }
 
+    /// On the real sample, a flexible search equals the cheapest of the exact searches it stands for.
+    @Test func antwerpFlexibleStaysAreTheCheapestExactStays() throws {
+        let (index, _) = try InsideAirbnbLoader().loadIndex(from: [DatasetFolder(city: "Antwerp", path: shipped)])
+        var shifted = SearchQuery(region: "Centraal Station", checkIn: Day(iso: "2024-07-12")!, checkOut: Day(iso: "2024-07-15")!,
+                                  adults: 2, limit: 1_000)
+        shifted.flexibleDays = 3
+        var weekends = SearchQuery(region: "Centraal Station", adults: 2, limit: 1_000)
+        weekends.checkInFrom = Day(iso: "2024-08-01")!
+        weekends.checkInTo = Day(iso: "2024-08-31")!
+        weekends.windowNights = 2
+        weekends.checkInWeekdays = [.friday, .saturday]
+        for flexible in [shifted, weekends] {
+            var cheapest: [Int64: (total: Money, checkIn: Day)] = [:]
+            for checkIn in flexible.candidateCheckIns {
+                let exact = SearchQuery(region: flexible.region, checkIn: checkIn, checkOut: checkIn.advanced(by: flexible.nights!),
+                                        adults: 2, limit: 1_000)
+                let result = try index.search(exact)
+                #expect(result.total == result.matches.count)
+                for match in result.matches where match.totalPrice! < cheapest[match.id]?.total ?? Money(minorUnits: .max) {
+                    cheapest[match.id] = (match.totalPrice!, checkIn)
+                }
+            }
+            let result = try index.search(flexible)
+            #expect(result.total == cheapest.count && result.total > 100)
+            #expect(result.histogram.count == cheapest.count)
+            var shiftedCount = 0
+            for match in result.matches {
+                #expect(match.totalPrice == cheapest[match.id]?.total, "\(match.id)")
+                #expect(match.checkIn == cheapest[match.id]?.checkIn, "\(match.id)")
+                #expect(match.checkOut == match.checkIn?.advanced(by: flexible.nights!))
+                if match.checkIn != flexible.candidateCheckIns.first { shiftedCount += 1 }
+            }
+            #expect(shiftedCount > 10)
+        }
+    }
+
     @Test func albanyLoadsCompletely() throws {
         let (index, report) = try InsideAirbnbLoader().loadIndex(from: [DatasetFolder(argument: albany)])
         #expect(report.files.map(\.recordsRead) == [421, 153_665])

@@ -13,6 +13,8 @@ public struct ReferenceAnswer: Equatable, CustomStringConvertible {
     public var distances: [Double?]
     /// The facet counts.
     public var facets: [FacetCounts]
+    /// Each result's chosen check-in, for flexible dates.
+    public var checkIns: [Day?]
 
     /// The answer part of an engine result.
     public init(_ result: SearchResult) {
@@ -24,10 +26,12 @@ public struct ReferenceAnswer: Equatable, CustomStringConvertible {
         histogram = result.histogram
         distances = result.matches.map(\.distanceKilometres)
         facets = result.facets
+        checkIns = result.matches.map(\.checkIn)
     }
 
     init(total: Int, nights: Int?, ids: [Int64], nightlyPrices: [Int64], totalPrices: [Int64?], histogram: PriceHistogram,
-         distances: [Double?], facets: [FacetCounts] = []) {
+         distances: [Double?], facets: [FacetCounts] = [], checkIns: [Day?]) {
+        self.checkIns = checkIns
         self.distances = distances
         self.facets = facets
         self.total = total
@@ -42,7 +46,7 @@ public struct ReferenceAnswer: Equatable, CustomStringConvertible {
         "total \(total), nights \(String(describing: nights)), ids \(ids), nightly \(nightlyPrices), totals \(totalPrices), "
             + "histogram lo \(histogram.lo.minorUnits) hi \(histogram.hi.minorUnits) counts \(histogram.counts) "
             + "under \(histogram.underflow) over \(histogram.overflow) count \(histogram.count) "
-            + "average \(String(describing: histogram.averageNightlyPrice?.minorUnits)) distances \(distances) facets \(facets)"
+            + "average \(String(describing: histogram.averageNightlyPrice?.minorUnits)) distances \(distances) facets \(facets) check-ins \(checkIns)"
     }
 }
 
@@ -156,6 +160,7 @@ public enum ReferenceSearch {
 
         let nights = query.nights
         var candidates: [(listing: ListingRecord, value: Int64)] = []
+        var chosenCheckIns: [Int64: Day] = [:]
         for listing in data.listings {
             if let regionFilter, !regionFilter(listing) { continue }
             if query.adults + query.children > listing.accommodates { continue }
@@ -178,21 +183,41 @@ public enum ReferenceSearch {
             }
             if let radius = query.radiusKilometres, let distance = distance(listing), distance > radius { continue }
             let calendar = calendars[listing.id] ?? [:]
-            if let checkIn = query.checkIn, let checkOut = query.checkOut, let nights {
+            /// The total of the stay from `checkIn` for `nights` nights, if it can be booked.
+            func stayTotal(from checkIn: Day, nights: Int) -> Int64? {
                 var total: Int64 = 0
-                var bookable = true
-                var day = checkIn
-                while day < checkOut {
+                for day in checkIn..<checkIn.advanced(by: nights) {
                     guard let night = calendar[day], night.isAvailable,
-                          let price = night.price ?? listing.price else { bookable = false; break }
+                          let price = night.price ?? listing.price else { return nil }
                     total += price.minorUnits
-                    day = day.advanced(by: 1)
                 }
-                guard bookable else { continue }
                 let first = calendar[checkIn]!
                 let minimum = first.minimumNights ?? listing.minimumNights
                 let maximum = first.maximumNights ?? listing.maximumNights
-                guard nights >= minimum, nights <= maximum else { continue }
+                guard nights >= minimum, nights <= maximum else { return nil }
+                return total
+            }
+            if query.isFlexible, let nights {
+                // Every shift tried, one after another; the cheapest wins, the earliest of equals.
+                let days: [Day]
+                if let from = query.checkInFrom, let to = query.checkInTo {
+                    days = stride(from: from, through: to, by: 1).filter { day in
+                        query.checkInWeekdays.isEmpty || query.checkInWeekdays.map(\.rawValue).contains(day.weekdayFromMonday)
+                    }
+                } else {
+                    let shift = query.flexibleDays!
+                    days = stride(from: query.checkIn!.advanced(by: -shift), through: query.checkIn!.advanced(by: shift), by: 1).map { $0 }
+                }
+                var best: (total: Int64, day: Day)?
+                for day in days {
+                    guard let total = stayTotal(from: day, nights: nights) else { continue }
+                    if best == nil || total < best!.total { best = (total, day) }
+                }
+                guard let best else { continue }
+                candidates.append((listing, best.total))
+                chosenCheckIns[listing.id] = best.day
+            } else if let checkIn = query.checkIn, let nights {
+                guard let total = stayTotal(from: checkIn, nights: nights) else { continue }
                 candidates.append((listing, total))
             } else {
                 let firstPriced = calendar.keys.sorted().first { calendar[$0]!.price != nil }.flatMap { calendar[$0]!.price }
@@ -228,7 +253,7 @@ public enum ReferenceSearch {
             total: matches.count, nights: nights, ids: page.map(\.listing.id),
             nightlyPrices: page.map { roundedDivision($0.value, by: n) },
             totalPrices: page.map { nights == nil ? nil : $0.value }, histogram: histogram,
-            distances: page.map { distance($0.listing) }), matches.map(\.listing))
+            distances: page.map { distance($0.listing) }, checkIns: page.map { chosenCheckIns[$0.listing.id] }), matches.map(\.listing))
     }
 
     /// The haversine distance in kilometres on SPEC's sphere (radius 6371.0088 km).

@@ -182,7 +182,26 @@ public struct TestDataset: Sendable {
             query.histogramMaximum = Money(minorUnits: low.minorUnits + 100)
         }
         addDetailFilters(to: &query, using: &random)
+        addFlexibleDates(to: &query, using: &random)
         return query
+    }
+
+    /// Flexible dates, now and then: a stay that may move, or a window of check-ins (some invalid).
+    private func addFlexibleDates(to query: inout SearchQuery, using random: inout SeededGenerator) {
+        guard random.chance(0.25) else { return }
+        if query.checkIn != nil, random.chance(0.5) {
+            query.flexibleDays = random.chance(0.03) ? 8 : random.pick([0, 1, 2, 3, 3, 7])
+            return
+        }
+        query.checkIn = nil
+        query.checkOut = nil
+        let from = TestDataset.calendarStart.advanced(by: Int.random(in: -10...80, using: &random))
+        query.checkInFrom = from
+        query.checkInTo = from.advanced(by: random.chance(0.03) ? 62 : random.pick([0, 2, 6, 13, 30, 61]))
+        query.windowNights = random.chance(0.03) ? 0 : random.pick([1, 2, 3, 5, 7, 14])
+        if random.chance(0.3) {
+            query.checkInWeekdays = Set((0..<Int.random(in: 1...3, using: &random)).map { _ in random.pick(Weekday.allCases) })
+        }
     }
 
     /// Listing-detail and map filters, now and then.

@@ -8,6 +8,7 @@ import Testing
     @Test func randomQueriesAreNotTrivial() throws {
         var withMatches = 0, withDatedMatches = 0, errors = 0, paged = 0, withPatterns = 0, withDenseRows = 0
         var facetCounted = 0
+        var flexibleMatches = 0, shiftedStays = 0, windowMatches = 0, flexibleErrors = 0
         var detailed = 0, amenityMatches = 0, crossingBoxMatches = 0, radiusMatches = 0, distanceSorted = 0, detailErrors = 0
         for seed in 0..<60 {
             let data = TestDataset.random(seed: UInt64(seed))
@@ -24,6 +25,7 @@ import Testing
                     errors += 1
                     if case .unknownAmenity = error { detailErrors += 1 }
                     if case .unknownPropertyType = error { detailErrors += 1 }
+                    if query.isFlexible { flexibleErrors += 1 }
                     continue
                 }
                 if answer.total > 0 { withMatches += 1 }
@@ -37,6 +39,10 @@ import Testing
                 if answer.facets.contains(where: { $0.entries.count > 1 }) { facetCounted += 1 }
                 if answer.total > 0, answer.nights != nil { withDatedMatches += 1 }
                 if answer.ids.count > 1 { paged += 1 }
+                if query.isFlexible, answer.total > 0 { flexibleMatches += 1 }
+                if query.checkInFrom != nil, answer.ids.count > 1 { windowMatches += 1 }
+                if let first = query.candidateCheckIns.first, query.isFlexible,
+                   answer.checkIns.contains(where: { $0 != nil && $0 != first }) { shiftedStays += 1 }
             }
         }
         #expect(withMatches > 600)
@@ -47,10 +53,14 @@ import Testing
         #expect(crossingBoxMatches > 5)    // boxes across the antimeridian
         #expect(radiusMatches > 30)
         #expect(distanceSorted > 15)
-        #expect(facetCounted > 150)        // facets with several values
+        #expect(facetCounted > 130)        // facets with several values
         #expect(detailErrors > 5)          // unknown property types and amenities
         #expect(withPatterns > 20)      // weekly patterns are exercised
         #expect(withDenseRows > 20)     // and prices stored densely
+        #expect(flexibleMatches > 150)     // flexible dates with matches
+        #expect(shiftedStays > 35)        // whose cheapest stay is not the first check-in
+        #expect(windowMatches > 12)
+        #expect(flexibleErrors > 10)       // out-of-range shifts, windows and nights
         #expect(errors > 20 && errors < 1_000)
     }
 

@@ -25,6 +25,14 @@ public enum QueryError: Error, Equatable, CustomStringConvertible {
     case distanceSortWithoutCentre
     case invalidBathrooms(Double)
     case unknownFacet(String)
+    case flexibleDaysWithoutDates
+    case weekdaysWithoutWindow
+    case windowWithExactDates
+    case windowIncomplete(missing: String)
+    case windowInverted(from: Day, to: Day)
+    case windowTooLong(days: Int)
+    case noCheckInOnWeekdays(from: Day, to: Day, weekdays: [String])
+    case unknownWeekday(String)
 
     /// One line that says what is wrong and how to put it right.
     public var description: String {
@@ -79,6 +87,22 @@ public enum QueryError: Error, Equatable, CustomStringConvertible {
             return "sort distance needs near LAT,LON"
         case let .unknownFacet(name):
             return "unknown facet '\(name)'; use any of: \(Facet.allCases.map(\.rawValue).joined(separator: ", "))"
+        case .flexibleDaysWithoutDates:
+            return "flexible days needs checkin and checkout (the stay that may move)"
+        case .weekdaysWithoutWindow:
+            return "checkin weekdays needs a window: checkin from, checkin to and nights"
+        case .windowWithExactDates:
+            return "give either checkin and checkout (with flexible days) or a window (checkin from, checkin to, nights), not both"
+        case let .windowIncomplete(missing):
+            return "a check-in window needs checkin from, checkin to and nights; \(missing) is missing"
+        case let .windowInverted(from, to):
+            return "checkin to \(to) is before checkin from \(from)"
+        case let .windowTooLong(days):
+            return "a check-in window may have at most \(SearchQuery.largestWindow) days (got \(days))"
+        case let .noCheckInOnWeekdays(from, to, weekdays):
+            return "no day from \(from) to \(to) is a \(weekdays.joined(separator: " or ")); widen the window or the weekdays"
+        case let .unknownWeekday(name):
+            return "unknown weekday '\(name)'; use mon, tue, wed, thu, fri, sat, sun"
         case let .invalidBathrooms(value):
             return "bathrooms must be 0 or more in halves, e.g. 1 or 1.5 (got \(value))"
         }

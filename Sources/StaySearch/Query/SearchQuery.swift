@@ -9,6 +9,16 @@ public struct SearchQuery: Sendable, Equatable {
     public var checkIn: Day?
     /// The check-out date (the morning after the last night).
     public var checkOut: Day?
+    /// With `checkIn` and `checkOut`: how many days (0–7) the stay may start earlier or later, same
+    /// number of nights. Each listing's stay is then its cheapest bookable one (ties: the earliest).
+    public var flexibleDays: Int?
+    /// A window of check-in days, `checkInFrom` to `checkInTo` inclusive (at most 62 days), for stays of
+    /// `windowNights` nights: the flexible form without `checkIn`/`checkOut`.
+    public var checkInFrom: Day?
+    public var checkInTo: Day?
+    public var windowNights: Int?
+    /// The weekdays a window's check-in may fall on; empty for any.
+    public var checkInWeekdays: Set<Weekday> = []
     /// Adults, at least 1.
     public var adults: Int = 1
     /// Children, 0 or more; they count towards capacity.
@@ -57,6 +67,13 @@ public struct SearchQuery: Sendable, Equatable {
     /// Values shown per facet (1 to 100).
     public var facetLimit: Int = 10
 
+    /// The allowed values of `flexibleDays`.
+    public static let flexibleDayRange = 0...7
+    /// The most check-in days a window may have.
+    public static let largestWindow = 62
+    /// The allowed stay lengths of a window.
+    public static let windowNightRange = 1...365
+
     /// The allowed values per facet.
     public static let facetLimitRange = 1...100
 
@@ -93,10 +110,27 @@ public struct SearchQuery: Sendable, Equatable {
         self.histogramMaximum = histogramMaximum
     }
 
-    /// The number of nights, when both dates are given.
+    /// The number of nights, when both dates (or a window) are given.
     public var nights: Int? {
+        if checkInFrom != nil || checkInTo != nil { return windowNights }
         guard let checkIn, let checkOut else { return nil }
         return checkIn.distance(to: checkOut)
+    }
+
+    /// Whether each listing's stay is chosen among several check-ins (`flexibleDays` or a window), so
+    /// that results carry their own dates.
+    public var isFlexible: Bool {
+        flexibleDays != nil || checkInFrom != nil || checkInTo != nil || windowNights != nil
+    }
+
+    /// The check-in days a stay may start on, earliest first: one for exact dates, none without dates.
+    public var candidateCheckIns: [Day] {
+        if let checkInFrom, let checkInTo {
+            return (checkInFrom...checkInTo).filter { checkInWeekdays.isEmpty || checkInWeekdays.contains(Weekday(of: $0)) }
+        }
+        guard let checkIn, checkOut != nil else { return [] }
+        let shift = flexibleDays ?? 0
+        return (checkIn.advanced(by: -shift)...checkIn.advanced(by: shift)).map { $0 }
     }
 
     /// Adults and children: the guests that count towards a listing's capacity.
@@ -113,6 +147,7 @@ public struct SearchQuery: Sendable, Equatable {
         case (let checkIn?, let checkOut?):
             guard checkOut > checkIn else { throw .checkOutNotAfterCheckIn(checkIn: checkIn, checkOut: checkOut) }
         }
+        try validateFlexibleDates()
         guard adults >= 1 else { throw .tooFewAdults(adults) }
         guard children >= 0 else { throw .negative(field: "children", value: children) }
         guard adults <= 10_000, children <= 10_000 else { throw .tooManyGuests(adults + children) }
@@ -149,6 +184,34 @@ public struct SearchQuery: Sendable, Equatable {
         if sort == .distance, near == nil { throw .distanceSortWithoutCentre }
         guard SearchQuery.facetLimitRange.contains(facetLimit) else {
             throw .outOfRange(field: "facet_limit", value: facetLimit, range: SearchQuery.facetLimitRange)
+        }
+    }
+
+    /// The rules of `flexibleDays` and the check-in window.
+    private func validateFlexibleDates() throws(QueryError) {
+        if let flexibleDays {
+            guard checkIn != nil, checkOut != nil else { throw .flexibleDaysWithoutDates }
+            guard SearchQuery.flexibleDayRange.contains(flexibleDays) else {
+                throw .outOfRange(field: "flexible days", value: flexibleDays, range: SearchQuery.flexibleDayRange)
+            }
+        }
+        let windowGiven = checkInFrom != nil || checkInTo != nil || windowNights != nil
+        guard windowGiven else {
+            if !checkInWeekdays.isEmpty { throw .weekdaysWithoutWindow }
+            return
+        }
+        if checkIn != nil || checkOut != nil || flexibleDays != nil { throw .windowWithExactDates }
+        guard let checkInFrom else { throw .windowIncomplete(missing: "checkin from") }
+        guard let checkInTo else { throw .windowIncomplete(missing: "checkin to") }
+        guard let windowNights else { throw .windowIncomplete(missing: "nights") }
+        guard checkInFrom <= checkInTo else { throw .windowInverted(from: checkInFrom, to: checkInTo) }
+        let days = checkInFrom.distance(to: checkInTo) + 1
+        guard days <= SearchQuery.largestWindow else { throw .windowTooLong(days: days) }
+        guard SearchQuery.windowNightRange.contains(windowNights) else {
+            throw .outOfRange(field: "nights", value: windowNights, range: SearchQuery.windowNightRange)
+        }
+        if candidateCheckIns.isEmpty {
+            throw .noCheckInOnWeekdays(from: checkInFrom, to: checkInTo, weekdays: checkInWeekdays.sorted().map(\.shortName))
         }
     }
 }

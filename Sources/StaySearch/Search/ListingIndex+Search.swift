@@ -121,8 +121,14 @@ extension ListingIndex {
         let nights = Int64(query.nights ?? 1)
         let histogram = PriceHistogram.make(values: values, sum: valueSum, bounds: bounds, nights: nights, bins: query.bins,
                                             lo: query.histogramMinimum, hi: query.histogramMaximum)
+        let flexibleNights = query.isFlexible ? query.nights : nil
         let matches = page.prefix(query.offset + query.limit).dropFirst(query.offset).map { ranked in
-            match(row: Int(ranked.row), value: ranked.value, nights: query.nights, near: query.near)
+            var match = match(row: Int(ranked.row), value: ranked.value, nights: query.nights, near: query.near)
+            if let flexibleNights {
+                match.checkIn = firstDay.advanced(by: Int(ranked.checkIn))
+                match.checkOut = firstDay.advanced(by: Int(ranked.checkIn) + flexibleNights)
+            }
+            return match
         }
         return SearchResult(total: total, nights: query.nights, matches: matches, histogram: histogram)
     }
@@ -162,6 +168,16 @@ struct Scan {
     let nights: Int64
     /// The weekday of the check-in day, 0 = Monday: the slot of weekly stay rule patterns.
     let checkInWeekday: Int
+    /// Flexible dates: every check-in the stay may start on, as day offsets inside the calendar,
+    /// earliest first (at most 62); empty for exact dates.
+    let checkIns: [Int32]
+    let isFlexible: Bool
+    /// Flexible dates: for each check-in *k* and word of the current block, the rows bookable for the
+    /// stay starting there (`stayBlocks[k × blockWords + word]`); `spanWords` is scratch for them.
+    var stayBlocks: [UInt64] = []
+    var spanWords: [UInt64] = []
+    /// Flexible dates: for each weekday slot of the stay rule patterns, the check-ins that fall on it.
+    var checkInsByWeekday = [UInt64](repeating: 0, count: 7)
     let lowestValue: Int64
     let highestValue: Int64
 
@@ -194,12 +210,25 @@ struct Scan {
         self.sort = query.sort
         self.pageSize = query.offset + query.limit
         self.page = BoundedHeap(capacity: query.offset + query.limit)
-        if let checkIn = query.checkIn, let checkOut = query.checkOut {
+        if query.isFlexible, let nights = query.nights {
+            let offsets = query.candidateCheckIns.map { index.firstDay.distance(to: $0) }
+                .filter { $0 >= 0 && $0 + nights <= index.dayCount }
+            checkIns = offsets.map { Int32($0) }
+            isFlexible = true
+            hasDates = true
+            stayStart = offsets.first ?? 0
+            stayEnd = stayStart + nights
+            isImpossible = offsets.isEmpty
+        } else if let checkIn = query.checkIn, let checkOut = query.checkOut {
+            checkIns = []
+            isFlexible = false
             hasDates = true
             stayStart = index.firstDay.distance(to: checkIn)
             stayEnd = index.firstDay.distance(to: checkOut)
             isImpossible = stayStart < 0 || stayEnd > index.dayCount
         } else {
+            checkIns = []
+            isFlexible = false
             hasDates = false
             stayStart = 0
             stayEnd = 1
@@ -212,6 +241,13 @@ struct Scan {
         if let maximum = query.maximumPrice { highestValue = maximum.minorUnits * nights } else { highestValue = Int64.max }
         block = [UInt64](repeating: 0, count: Scan.blockWords)
         columns = ScanColumns(index)
+        if isFlexible, !isImpossible {
+            stayBlocks = [UInt64](repeating: 0, count: checkIns.count * Scan.blockWords)
+            spanWords = [UInt64](repeating: 0, count: (Int(checkIns.last!) - stayStart + Int(nights)) * Scan.blockWords)
+            for (k, checkIn) in checkIns.enumerated() {
+                checkInsByWeekday[(index.stayRules.firstWeekday + Int(checkIn)) % 7] |= 1 << UInt64(k)
+            }
+        }
     }
 
     /// How many values the scan has written.
@@ -230,13 +266,15 @@ struct Scan {
         var word = firstWord
         while word < endWord {
             let blockEnd = min(word + Scan.blockWords, endWord)
-            fillCandidates(words: word..<blockEnd)
+            if isFlexible { fillFlexibleCandidates(words: word..<blockEnd) } else { fillCandidates(words: word..<blockEnd) }
             if word == firstWord { block[0] &= ~0 << UInt64(range.lowerBound & 63) }
             if blockEnd == endWord, range.upperBound & 63 != 0 {
                 block[blockEnd - word - 1] &= (1 << UInt64(range.upperBound & 63)) &- 1
             }
             for position in 0..<(blockEnd - word) where block[position] != 0 {
-                if hasDates {
+                if isFlexible {
+                    visitFlexibleStays(word: word + position, position: position, candidates: block[position])
+                } else if hasDates {
                     visitStay(word: word + position, candidates: block[position])
                 } else {
                     visitWithoutDates(word: word + position, candidates: block[position])
@@ -298,7 +336,7 @@ struct Scan {
 
     /// Whether row `row` takes the guests and has the room type asked for.
     @inline(__always)
-    private func passesListingFilters(row: Int) -> Bool {
+    func passesListingFilters(row: Int) -> Bool {
         guard Int(columns.accommodates[row]) >= guests else { return false }
         guard roomCode < 0 || Int(columns.roomTypes[row]) == roomCode else { return false }
         return !filter.checksRows || filter.passes(row: row)
@@ -344,7 +382,7 @@ struct Scan {
     /// Keeps the value of a row that passes every filter but price for the histogram, and counts and
     /// offers it to the page when its price is in range.
     @inline(__always)
-    private mutating func collect(row: Int, value: Int64, into tally: inout ScanTally) {
+    mutating func collect(row: Int, value: Int64, checkIn: Int32 = 0, into tally: inout ScanTally) {
         values[tally.valueCount] = value
         tally.valueCount &+= 1
         tally.blockSum &+= value
@@ -355,7 +393,7 @@ struct Scan {
         if let rowSlots { rowSlots[tally.total &- 1] = Int32(truncatingIfNeeded: row) }
         let key = key(row: row, value: value)
         guard key <= pageCutoff, pageSize > 0 else { return }
-        page.offer(RankedRow(key: key, id: columns.ids[row], row: Int32(row), value: value))
+        page.offer(RankedRow(key: key, id: columns.ids[row], row: Int32(row), value: value, checkIn: checkIn))
         if let worst = page.largestWhenFull { pageCutoff = worst.key }
     }
 

@@ -8,6 +8,8 @@ struct RankedRow: Comparable {
     var row: Int32
     /// The row's price for the query (total, or price without dates).
     var value: Int64
+    /// The stay's check-in as a day offset (the chosen one for flexible dates; 0 without dates).
+    var checkIn: Int32 = 0
 
     static func < (lhs: RankedRow, rhs: RankedRow) -> Bool {
         lhs.key != rhs.key ? lhs.key < rhs.key : lhs.id < rhs.id

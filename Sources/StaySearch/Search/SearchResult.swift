@@ -49,4 +49,7 @@ public struct ListingMatch: Sendable, Equatable {
     public var longitude: Double
     /// The great-circle distance from the query's `near` point in kilometres, when it has one.
     public var distanceKilometres: Double?
+    /// The stay's dates when the query's dates are flexible (each listing's cheapest stay); else nil.
+    public var checkIn: Day?
+    public var checkOut: Day?
 }

@@ -1,0 +1,184 @@
+/// Flexible dates: each candidate row's cheapest bookable stay among several check-ins, found in the one
+/// pass rather than one search per check-in.
+///
+/// - The rows bookable for each check-in come from the nights' bit sets by doubling: the AND of every
+///   run of 1, 2, 4, … days over the span, so a stay of *n* nights is two runs' AND, and the whole window
+///   costs about span × log₂ *n* word operations instead of check-ins × *n*.
+/// - A candidate's bookable check-ins are a bit mask (at most 62 check-ins), narrowed by its stay rules
+///   (a rule without runs or weekly patterns is decided once for every check-in).
+/// - A dense row's totals are a sliding sum over the span (add the night that enters, subtract the one
+///   that leaves) when that is fewer loads than summing each stay; a row with one price all year takes
+///   its earliest bookable check-in.
+extension Scan {
+    /// Puts into `stayBlocks` the rows bookable for each check-in's stay, and into `block` their union
+    /// narrowed by the listing-detail bit sets.
+    mutating func fillFlexibleCandidates(words: Range<Int>) {
+        let count = words.count
+        let wordsPerDay = index.wordsPerDay
+        let nights = Int(self.nights)
+        let firstDay = stayStart
+        let spanDays = Int(checkIns[checkIns.count - 1]) - firstDay + nights
+        let stride = Scan.blockWords
+        let checkIns = self.checkIns
+        spanWords.withUnsafeMutableBufferPointer { span in
+            index.storage.bookable.withUnsafeBufferPointer { bookable in
+                for day in 0..<spanDays {
+                    let source = (firstDay + day) * wordsPerDay + words.lowerBound
+                    for i in 0..<count { span[day &* stride &+ i] = bookable[source &+ i] }
+                }
+            }
+            // After this, span[d] holds the AND of days d ..< d + width (for every d where that fits).
+            var width = 1
+            while width * 2 <= nights {
+                for day in 0..<(spanDays - width) {
+                    let target = day &* stride, other = (day &+ width) &* stride
+                    for i in 0..<count { span[target &+ i] &= span[other &+ i] }
+                }
+                width *= 2
+            }
+            stayBlocks.withUnsafeMutableBufferPointer { stays in
+                block.withUnsafeMutableBufferPointer { block in
+                    for i in 0..<count { block[i] = 0 }
+                    for (k, checkIn) in checkIns.enumerated() {
+                        let start = (Int(checkIn) - firstDay) * stride
+                        let end = (Int(checkIn) - firstDay + nights - width) * stride
+                        for i in 0..<count {
+                            let bookable = span[start &+ i] & span[end &+ i]
+                            stays[k &* stride &+ i] = bookable
+                            block[i] |= bookable
+                        }
+                    }
+                }
+            }
+        }
+        block.withUnsafeMutableBufferPointer { block in
+            for set in filter.bitSets {
+                let words = set + words.lowerBound
+                for i in 0..<count { block[i] &= words[i] }
+            }
+        }
+    }
+
+    /// Considers the candidates of one word (`position` in the block) for flexible dates: listing
+    /// filters, the check-ins each row is bookable and allowed for, then its cheapest stay.
+    mutating func visitFlexibleStays(word: Int, position: Int, candidates: UInt64) {
+        var tally = tally
+        var bits = candidates
+        let base = word << 6
+        let checkInCount = checkIns.count
+        while bits != 0 {
+            let bit = bits.trailingZeroBitCount
+            let row = base &+ bit
+            bits &= bits &- 1
+            guard passesListingFilters(row: row) else { continue }
+            var mask: UInt64 = 0
+            stayBlocks.withUnsafeBufferPointer { stays in
+                for k in 0..<checkInCount {
+                    mask |= ((stays[k &* Scan.blockWords &+ position] &>> UInt64(bit)) & 1) &<< UInt64(k)
+                }
+            }
+            mask = allowedCheckIns(row: row, among: mask)
+            guard mask != 0 else { continue }
+            let (value, k) = cheapestStay(row: row, among: mask)
+            collect(row: row, value: value, checkIn: checkIns[k], into: &tally)
+        }
+        self.tally = tally
+    }
+
+    /// The check-ins of `mask` whose stay rule allows the stay's length for row `row`.
+    private func allowedCheckIns(row: Int, among mask: UInt64) -> UInt64 {
+        let nights = Int(self.nights)
+        let run = Int(columns.ruleOffsets[row])
+        if Int(columns.ruleOffsets[row &+ 1]) &- run == 1 {
+            let packed = columns.ruleValues[run]
+            guard let pattern = packed.patternIndex else { return StayRule(packed: packed).allows(nights: nights) ? mask : 0 }
+            var allowed: UInt64 = 0
+            for slot in 0..<7 where StayRule(packed: columns.rulePatterns[pattern &* 7 &+ slot]).allows(nights: nights) {
+                allowed |= checkInsByWeekday[slot]
+            }
+            return mask & allowed
+        }
+        var allowed: UInt64 = 0
+        var bits = mask
+        while bits != 0 {
+            let k = bits.trailingZeroBitCount
+            bits &= bits &- 1
+            let checkIn = Int(checkIns[k])
+            var packed = columns.ruleValues[index.stayRules.run(row: row, dayOffset: checkIn)]
+            if let pattern = packed.patternIndex {
+                packed = columns.rulePatterns[pattern &* 7 &+ (index.stayRules.firstWeekday &+ checkIn) % 7]
+            }
+            if StayRule(packed: packed).allows(nights: nights) { allowed |= 1 << UInt64(k) }
+        }
+        return allowed
+    }
+
+    /// The lowest total among the stays starting at the check-ins of `mask` (not empty) for row `row`,
+    /// and which check-in it is (the earliest of equal totals).
+    private func cheapestStay(row: Int, among mask: UInt64) -> (value: Int64, checkIn: Int) {
+        let nights = Int(self.nights)
+        let lowest = mask.trailingZeroBitCount
+        let first = Int(columns.priceOffsets[row])
+        let reference = columns.priceValues[first]
+        if reference >= 0, Int(columns.priceOffsets[row &+ 1]) &- first == 1 {
+            return (Int64(reference) &* Int64(nights), lowest)          // one price all year
+        }
+        var best = Int64.max
+        var bestCheckIn = lowest
+        guard let rank = reference.denseIndex else {
+            var bits = mask
+            while bits != 0 {
+                let k = bits.trailingZeroBitCount
+                bits &= bits &- 1
+                let checkIn = Int(checkIns[k])
+                let total = index.stayTotal(row: row, from: checkIn, to: checkIn &+ nights)
+                if total < best { best = total; bestCheckIn = k }
+            }
+            return (best, bestCheckIn)
+        }
+        let highest = 63 - mask.leadingZeroBitCount
+        let startDay = Int(checkIns[lowest]), endDay = Int(checkIns[highest])
+        let denseRows = columns.denseRows
+        let dense = columns.dense
+        if mask.nonzeroBitCount &* nights <= endDay &- startDay &+ nights {
+            // Few stays: sum each.
+            var bits = mask
+            while bits != 0 {
+                let k = bits.trailingZeroBitCount
+                bits &= bits &- 1
+                var code = dense + (Int(checkIns[k]) &* denseRows &+ rank)
+                var units: Int64 = 0
+                for _ in 0..<nights {
+                    units &+= Int64(code.pointee)
+                    code += denseRows
+                }
+                if units < best { best = units; bestCheckIn = k }
+            }
+            return (best &* 100, bestCheckIn)
+        }
+        // Many overlapping stays: one sliding sum from the first check-in to the last. Nights outside
+        // a bookable stay may hold the unpriced or no-row codes; they only enter sums of stays not compared.
+        var entering = dense + ((startDay &+ nights) &* denseRows &+ rank)
+        var leaving = dense + (startDay &* denseRows &+ rank)
+        var units: Int64 = 0
+        var code = leaving
+        for _ in 0..<nights {
+            units &+= Int64(code.pointee)
+            code += denseRows
+        }
+        var k = lowest
+        var day = startDay
+        while true {
+            if Int(checkIns[k]) == day {
+                if mask & (1 << UInt64(k)) != 0, units < best { best = units; bestCheckIn = k }
+                if k == highest { break }
+                k &+= 1
+            }
+            units &+= Int64(entering.pointee) &- Int64(leaving.pointee)
+            entering += denseRows
+            leaving += denseRows
+            day &+= 1
+        }
+        return (best &* 100, bestCheckIn)
+    }
+}
