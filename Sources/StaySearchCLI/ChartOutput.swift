@@ -26,13 +26,14 @@ enum ChartOutput {
         if query.isFlexible, let first = query.candidateCheckIns.first, let last = query.candidateCheckIns.last,
            let nights = query.nights {
             let weekdays = query.checkInWeekdays.isEmpty ? "" : " (\(query.checkInWeekdays.sorted().map(\.shortName).joined(separator: ", ")))"
-            title += " · check-in \(first) → \(last)\(weekdays), \(nights) night\(nights == 1 ? "" : "s"), cheapest stay each"
+            title += " · check-in \(first) → \(last)\(weekdays) · \(nights) night\(nights == 1 ? "" : "s")"
         } else if let checkIn = query.checkIn, let checkOut = query.checkOut, let nights = query.nights {
             title += " · \(checkIn) → \(checkOut), \(nights) night\(nights == 1 ? "" : "s")"
         } else {
             title += " · any dates"
         }
-        var parts = ["\(query.guests) guest\(query.guests == 1 ? "" : "s")"]
+        var parts = query.isFlexible ? ["cheapest stay each"] : []
+        parts.append("\(query.guests) guest\(query.guests == 1 ? "" : "s")")
         if query.infants > 0 { parts.append("\(query.infants) infant\(query.infants == 1 ? "" : "s")") }
         if let roomType = query.roomType { parts.append(roomType) }
         parts.append("\(ResultFormatting.grouped(result.histogram.count)) listings priced")
