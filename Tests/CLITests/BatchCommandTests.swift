@@ -98,6 +98,7 @@ import Testing
             #expect(results.map { Int64($0["id"] as! String)! } == expected.ids, "\(query)")
             #expect(results.map { cents($0["nightly_price"]) } == expected.nightlyPrices, "\(query)")
             #expect(results.map { $0["total_price"] is NSNull ? nil : cents($0["total_price"]) } == expected.totalPrices)
+            #expect(results.map { ($0["checkin"] as? String).flatMap(Day.init(iso:)) } == expected.checkIns, "\(query)")
             // Facets: every value and count, in order.
             let facets = object["facets"] as? [String: [[String: Any]]] ?? [:]
             #expect(facets.count == expected.facets.count, "\(query)")
@@ -162,6 +163,13 @@ import Testing
         if let box = query.boundingBox { fields.append("\"bbox\": [\(box.south), \(box.west), \(box.north), \(box.east)]") }
         if let point = query.near { fields.append("\"near\": [\(point.latitude), \(point.longitude)]") }
         if let radius = query.radiusKilometres { fields.append("\"radius_km\": \(radius)") }
+        if let days = query.flexibleDays { fields.append("\"flexible_days\": \(days)") }
+        if let day = query.checkInFrom { fields.append("\"checkin_from\": \"\(day)\"") }
+        if let day = query.checkInTo { fields.append("\"checkin_to\": \"\(day)\"") }
+        if let nights = query.windowNights { fields.append("\"nights\": \(nights)") }
+        if !query.checkInWeekdays.isEmpty {
+            fields.append("\"checkin_weekdays\": [\(query.checkInWeekdays.sorted().map { "\"\($0.shortName)\"" }.joined(separator: ", "))]")
+        }
         if !query.facets.isEmpty {
             fields.append("\"facets\": [\(query.facets.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))]")
             fields.append("\"facet_limit\": \(query.facetLimit)")

@@ -49,6 +49,19 @@ enum Fixture {
             query.facets = Facet.allCases
             return query
         }()),
+        // Issue 11: the city stay ± 3 days (bound: 3× CityDates), and a week in a 31-day window (bound: 10×).
+        ("CityDatesFlexible3", {
+            var query = cityDates
+            query.flexibleDays = 3
+            return query
+        }()),
+        ("CityWindow31x7", {
+            var query = SearchQuery(region: "Antwerp", adults: 2)
+            query.checkInFrom = checkIn.advanced(by: -15)
+            query.checkInTo = checkIn.advanced(by: 15)
+            query.windowNights = 7
+            return query
+        }()),
     ]
     static let cityDates = SearchQuery(region: "Antwerp", checkIn: checkIn, checkOut: checkIn.advanced(by: 3), adults: 2)
 }

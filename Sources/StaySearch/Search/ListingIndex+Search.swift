@@ -178,6 +178,9 @@ struct Scan {
     var spanWords: [UInt64] = []
     /// Flexible dates: for each weekday slot of the stay rule patterns, the check-ins that fall on it.
     var checkInsByWeekday = [UInt64](repeating: 0, count: 7)
+    /// Flexible dates: whether the check-ins are consecutive days; scratch for each row's check-ins.
+    var checkInsAreConsecutive = false
+    var rowCheckIns: [UInt64] = []
     let lowestValue: Int64
     let highestValue: Int64
 
@@ -244,6 +247,8 @@ struct Scan {
         if isFlexible, !isImpossible {
             stayBlocks = [UInt64](repeating: 0, count: checkIns.count * Scan.blockWords)
             spanWords = [UInt64](repeating: 0, count: (Int(checkIns.last!) - stayStart + Int(nights)) * Scan.blockWords)
+            checkInsAreConsecutive = Int(checkIns.last!) - Int(checkIns[0]) == checkIns.count - 1
+            rowCheckIns = [UInt64](repeating: 0, count: 64)
             for (k, checkIn) in checkIns.enumerated() {
                 checkInsByWeekday[(index.stayRules.firstWeekday + Int(checkIn)) % 7] |= 1 << UInt64(k)
             }

@@ -66,15 +66,29 @@ extension Scan {
         var bits = candidates
         let base = word << 6
         let checkInCount = checkIns.count
+        // Each row's check-ins: transposed for the whole word when many rows and check-ins, else bit by bit.
+        let transposes = candidates.nonzeroBitCount &* checkInCount > 512
+        if transposes {
+            stayBlocks.withUnsafeBufferPointer { stays in
+                rowCheckIns.withUnsafeMutableBufferPointer { matrix in
+                    for k in 0..<64 { matrix[k] = k < checkInCount ? stays[k &* Scan.blockWords &+ position] : 0 }
+                    BitMatrix.transpose(matrix.baseAddress!)
+                }
+            }
+        }
         while bits != 0 {
             let bit = bits.trailingZeroBitCount
             let row = base &+ bit
             bits &= bits &- 1
             guard passesListingFilters(row: row) else { continue }
             var mask: UInt64 = 0
-            stayBlocks.withUnsafeBufferPointer { stays in
-                for k in 0..<checkInCount {
-                    mask |= ((stays[k &* Scan.blockWords &+ position] &>> UInt64(bit)) & 1) &<< UInt64(k)
+            if transposes {
+                mask = rowCheckIns[bit]
+            } else {
+                stayBlocks.withUnsafeBufferPointer { stays in
+                    for k in 0..<checkInCount {
+                        mask |= ((stays[k &* Scan.blockWords &+ position] &>> UInt64(bit)) & 1) &<< UInt64(k)
+                    }
                 }
             }
             mask = allowedCheckIns(row: row, among: mask)
@@ -86,7 +100,9 @@ extension Scan {
     }
 
     /// The check-ins of `mask` whose stay rule allows the stay's length for row `row`.
-    private func allowedCheckIns(row: Int, among mask: UInt64) -> UInt64 {
+    /// (`mutating` only so that `self`, a large struct, is passed by address rather than copied per row.)
+    @inline(__always)
+    private mutating func allowedCheckIns(row: Int, among mask: UInt64) -> UInt64 {
         let nights = Int(self.nights)
         let run = Int(columns.ruleOffsets[row])
         if Int(columns.ruleOffsets[row &+ 1]) &- run == 1 {
@@ -115,7 +131,9 @@ extension Scan {
 
     /// The lowest total among the stays starting at the check-ins of `mask` (not empty) for row `row`,
     /// and which check-in it is (the earliest of equal totals).
-    private func cheapestStay(row: Int, among mask: UInt64) -> (value: Int64, checkIn: Int) {
+    /// (`mutating` only so that `self` is passed by address rather than copied per row.)
+    @inline(__always)
+    private mutating func cheapestStay(row: Int, among mask: UInt64) -> (value: Int64, checkIn: Int) {
         let nights = Int(self.nights)
         let lowest = mask.trailingZeroBitCount
         let first = Int(columns.priceOffsets[row])
@@ -165,6 +183,17 @@ extension Scan {
         for _ in 0..<nights {
             units &+= Int64(code.pointee)
             code += denseRows
+        }
+        if checkInsAreConsecutive {
+            // Check-in k is day startDay + (k − lowest).
+            for k in lowest..<highest {
+                if mask & (1 << UInt64(k)) != 0, units < best { best = units; bestCheckIn = k }
+                units &+= Int64(entering.pointee) &- Int64(leaving.pointee)
+                entering += denseRows
+                leaving += denseRows
+            }
+            if units < best { best = units; bestCheckIn = highest }
+            return (best &* 100, bestCheckIn)
         }
         var k = lowest
         var day = startDay
