@@ -177,7 +177,7 @@ struct Scan {
     var stayBlocks: [UInt64] = []
     var spanWords: [UInt64] = []
     /// Flexible dates: for each weekday slot of the stay rule patterns, the check-ins that fall on it.
-    var checkInsByWeekday = [UInt64](repeating: 0, count: 7)
+    var checkInsByWeekday: [UInt64] = []
     /// Flexible dates: whether the check-ins are consecutive days; scratch for each row's check-ins.
     var checkInsAreConsecutive = false
     var rowCheckIns: [UInt64] = []
@@ -249,6 +249,7 @@ struct Scan {
             spanWords = [UInt64](repeating: 0, count: (Int(checkIns.last!) - stayStart + Int(nights)) * Scan.blockWords)
             checkInsAreConsecutive = Int(checkIns.last!) - Int(checkIns[0]) == checkIns.count - 1
             rowCheckIns = [UInt64](repeating: 0, count: 64)
+            checkInsByWeekday = [UInt64](repeating: 0, count: 7)
             for (k, checkIn) in checkIns.enumerated() {
                 checkInsByWeekday[(index.stayRules.firstWeekday + Int(checkIn)) % 7] |= 1 << UInt64(k)
             }
