@@ -62,6 +62,22 @@ public final class FileDescriptor {
         return FileDescriptor(rawValue: descriptor, path: name ?? path, isOwned: true)
     }
 
+    /// Opens a file for reading and writing, creating it (empty) when missing; nothing in it is lost.
+    /// - Throws: ``DataError/cannotWrite(path:reason:)``.
+    public static func openForUpdating(_ path: String) throws(DataError) -> FileDescriptor {
+        let descriptor = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw .cannotWrite(path: path, reason: lastError) }
+        return FileDescriptor(rawValue: descriptor, path: path, isOwned: true)
+    }
+
+    /// Cuts the file to `size` bytes and moves the position to its end.
+    /// - Throws: ``DataError/cannotWrite(path:reason:)``.
+    public func truncate(to size: Int) throws(DataError) {
+        guard ftruncate(rawValue, off_t(size)) == 0, lseek(rawValue, off_t(size), SEEK_SET) >= 0 else {
+            throw .cannotWrite(path: path, reason: Self.lastError)
+        }
+    }
+
     /// Makes a folder unless it exists.
     /// - Throws: ``DataError/cannotWrite(path:reason:)``.
     public static func makeFolder(_ path: String) throws(DataError) {

@@ -21,6 +21,25 @@ public enum IndexFileReader {
         let file = try MappedFile(descriptor: descriptor.rawValue, size: size, path: path)
         return try Reader(file: file, path: path).read()
     }
+
+    /// What identifies the saved index at `path`: its header checksum, which covers every section's
+    /// checksum. A change journal names the index it belongs to with it.
+    /// - Throws: ``DataError/cannotOpen(path:reason:)`` or ``DataError/badIndex(path:reason:)``.
+    public static func identity(ofIndexAt path: String) throws(DataError) -> UInt64 {
+        let (file, size) = try FileDescriptor.openForReading(path)
+        guard size >= IndexFileFormat.headerSize else { throw .badIndex(path: path, reason: "the file is shorter than its header") }
+        var header = [UInt8](repeating: 0, count: IndexFileFormat.headerSize)
+        var filled = 0
+        while filled < header.count {
+            let result: Result<Int, DataError> = header.withUnsafeMutableBytes { buffer in
+                Result { () throws(DataError) in try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...])) }
+            }
+            let count = try result.get()
+            guard count > 0 else { throw .badIndex(path: path, reason: "the file is shorter than its header") }
+            filled += count
+        }
+        return header.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: IndexFileFormat.headerSize - 8, as: UInt64.self) }
+    }
 }
 
 /// One load: the header and section checks in order, then the engine checks the columns.

@@ -62,6 +62,15 @@ public struct ListingIndex: Sendable {
         self.init(checkedStorage: storage, shape: shape)
     }
 
+    /// The same index with `bookable` (same size) as its availability bit sets: the live index's copy,
+    /// which changes apply to.
+    package func replacingBookable(with bookable: Column<UInt64>) -> ListingIndex {
+        precondition(bookable.count == storage.bookable.count)
+        var storage = self.storage
+        storage.bookable = bookable
+        return ListingIndex(checkedStorage: storage, shape: shape)
+    }
+
     private init(checkedStorage storage: IndexStorage, shape: IndexShape) {
         self.storage = storage
         self.shape = shape

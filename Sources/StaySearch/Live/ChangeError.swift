@@ -1,0 +1,24 @@
+/// Why a live change was rejected; a rejected change changes nothing.
+public enum ChangeError: Error, Equatable, CustomStringConvertible {
+    case unknownListing(Int64)
+    case noNights(from: Day, to: Day)
+    case outsideIndexCalendar(from: Day, to: Day, first: Day, end: Day)
+    case notBookable(id: Int64, reasons: [String])
+    case nightCannotOpen(day: Day, status: NightStatus)
+
+    /// One line that says what is wrong.
+    public var description: String {
+        switch self {
+        case let .unknownListing(id):
+            return "no listing with id \(id)"
+        case let .noNights(from, to):
+            return "the nights from \(from) to \(to) are none; the end must be after the start"
+        case let .outsideIndexCalendar(from, to, first, end):
+            return "the nights from \(from) to \(to) leave the index's calendar (\(first) to \(end), end exclusive)"
+        case let .notBookable(id, reasons):
+            return "listing \(id) cannot be booked for that stay: \(reasons.joined(separator: "; "))"
+        case let .nightCannotOpen(day, status):
+            return "the night of \(day) cannot become available: it is \(status == .unpriced ? "unpriced" : status.rawValue)"
+        }
+    }
+}

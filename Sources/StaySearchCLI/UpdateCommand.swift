@@ -1,0 +1,114 @@
+import ArgumentParser
+import StayData
+import StaySearch
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `staysearch update`: live calendar changes to a saved index, each made durable in its journal before it
+/// is answered.
+struct UpdateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "update",
+        abstract: "Apply live calendar changes (JSON lines) to a saved index, durably, without a rebuild.",
+        discussion: """
+            Each line is one change; nights are [from, to) like a stay:
+              {"op": "book", "id": "50904", "checkin": "2024-07-12", "checkout": "2024-07-15", "guests": 2}
+              {"op": "cancel", "id": "50904", "checkin": "2024-07-12", "checkout": "2024-07-15"}
+              {"op": "availability", "id": "50904", "from": "2024-08-01", "to": "2024-08-10", "available": false}
+            A booking is accepted only when the stay is bookable now by the search rules. Each line is \
+            answered in order, {"ok":true,"seq":N} once the change is in the journal beside the index \
+            (FILE.journal) and on disk, or {"error":"…"}, which changes nothing. Searches of the index \
+            replay the journal; 'staysearch compact' folds it into the index. price, rules, listing and \
+            remove are not applied yet.
+
+            Example:
+              echo '{"op": "book", "id": "50904", "checkin": "2024-06-30", "checkout": "2024-07-02"}' | staysearch update --index antwerp.ssx -
+            """)
+
+    @Option(name: .customLong("index"), help: ArgumentHelp("The saved index to change.", valueName: "FILE"))
+    var indexPath: String
+
+    @Argument(help: ArgumentHelp("The JSON lines file of changes ('-' for standard input).", valueName: "CHANGES.jsonl"))
+    var changes: String
+
+    func run() throws {
+        let input: FileDescriptor
+        if changes == "-" {
+            input = FileDescriptor(borrowing: 0, path: "standard input")
+        } else {
+            input = try FileDescriptor.openForReading(changes).file
+        }
+        let frozen = try IndexFileReader.load(from: indexPath)
+        let identity = try IndexFileReader.identity(ofIndexAt: indexPath)
+        let (journal, contents) = try ChangeJournal.open(path: ChangeJournal.path(forIndex: indexPath), identity: identity)
+        defer { journal.close() }
+        for warning in contents.warnings { Standard.error("staysearch: warning: \(warning)") }
+        let live = LiveIndex(frozen)
+        LiveIndexLoader.replay(contents, into: live)
+
+        // Whatever one read brings (one line typed, or thousands from a file) is one group: applied under
+        // one lock, written with one fsync, then answered.
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var carry: [UInt8] = []
+        while true {
+            let result: Result<Int, DataError> = buffer.withUnsafeMutableBytes { raw in
+                Result { () throws(DataError) in try input.read(into: raw) }
+            }
+            let count = try result.get()
+            var lines: [String] = []
+            if count == 0 {
+                if !carry.isEmpty { lines.append(String(decoding: carry, as: UTF8.self)) }
+                carry = []
+            } else {
+                carry += buffer[0..<count]
+                while let newline = carry.firstIndex(of: 0x0A) {
+                    lines.append(String(decoding: carry[..<newline], as: UTF8.self))
+                    carry.removeSubrange(...newline)
+                }
+            }
+            if !lines.isEmpty { try answer(lines, live: live, journal: journal) }
+            if count == 0 { break }
+        }
+    }
+
+    /// Applies one group of lines and prints their answers once the accepted ones are durable.
+    private func answer(_ lines: [String], live: LiveIndex, journal: ChangeJournal) throws {
+        var parsed: [Result<CalendarChange, ChangeLineError>] = []
+        for line in lines {
+            let trimmed = line.hasSuffix("\r") ? String(line.dropLast()) : line
+            do {
+                parsed.append(.success(try ChangeLine.parse(trimmed)))
+            } catch let error as BatchLineError {
+                parsed.append(.failure(ChangeLineError(message: error.message)))
+            } catch {
+                parsed.append(.failure(ChangeLineError(message: "\(error)")))
+            }
+        }
+        let changes = parsed.compactMap { try? $0.get() }
+        var outcomes = live.apply(changes).makeIterator()
+        var output = ""
+        var sequences: [UInt64?] = []
+        for item in parsed {
+            switch item {
+            case .failure(let error):
+                output += ResultFormatting.jsonError(error.message) + "\n"
+                sequences.append(nil)
+            case .success(let change):
+                if let rejection = outcomes.next()! {
+                    output += ResultFormatting.jsonError(rejection.description) + "\n"
+                } else {
+                    output += "{\"ok\":true,\"seq\":\(journal.append(change))}\n"
+                }
+            }
+        }
+        try journal.commit()
+        Standard.write(output)
+    }
+}
+
+/// A change line that cannot be read.
+struct ChangeLineError: Error {
+    let message: String
+}
