@@ -176,11 +176,15 @@ public final class ChangeJournal {
         contents.soundLength = offset
         while offset < bytes.count {
             let remaining = bytes.count - offset
-            let length = remaining >= 4 ? Int(load(UInt32.self, at: offset)) : Int.max
-            let size = length == Int.max ? Int.max : length + recordOverhead
-            if remaining < recordOverhead || size > remaining {
+            let size = ChangeRecord.size + recordOverhead
+            if remaining < size {
                 contents.warnings.append("\(path): dropped a torn last record (\(remaining) bytes at byte \(offset)), as a crash leaves it")
                 break
+            }
+            let length = Int(load(UInt32.self, at: offset))
+            guard length == ChangeRecord.size else {
+                throw .malformedFile(path: path, reason: "the journal is damaged at byte \(offset) (record \(contents.lastSequence + 1): "
+                    + "a length of \(length) bytes); refusing to load changes that cannot be trusted")
             }
             let checksum = bytes.withUnsafeBytes { Checksum.of(UnsafeRawBufferPointer(rebasing: $0[offset..<(offset + 12 + length)])) }
             let sequence = load(UInt64.self, at: offset + 4)
