@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN := .build/release/staysearch
 
-.PHONY: deps build release demo test bench bench-smoke bench-thresholds peers scaling clean
+.PHONY: deps build release demo test test-tsan bench bench-smoke bench-thresholds peers scaling clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -18,10 +18,16 @@ demo: release
 	$(BIN) search --region "Centraal Station" --checkin 2024-07-12 --checkout 2024-07-15 --adults 2 --limit 10
 	$(BIN) search --region antwerp --max-price 120 --sort rating --limit 5
 
-# Unit, differential and end-to-end tests (Swift Testing).
+# Unit, differential and end-to-end tests (Swift Testing), then the concurrency tests of live changes under
+# ThreadSanitizer.
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+	$(MAKE) --no-print-directory test-tsan
+
+# Queries and changes on many threads at once, under ThreadSanitizer (its own build folder).
+test-tsan: deps
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter LiveIndexConcurrencyTests
 
 # The package-benchmark suite (its own package in Benchmarks/; about two minutes to build): everything
 # on 100,000 generated listings, then the searches and the index load on 1,000,000.

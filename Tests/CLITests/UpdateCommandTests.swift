@@ -1,0 +1,164 @@
+import Foundation
+import StayData
+import StaySearch
+import StaySearchTestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite(.serialized) struct UpdateCommandTests {
+    /// The shipped sample as a saved index in a scratch folder.
+    private func sampleIndex() throws -> String {
+        let path = Scratch.path("antwerp.ssx")
+        let made = try CommandRunner.run(["import", "Antwerp=\(CommandRunner.packageRoot.path)/Data/antwerp", "--output", path])
+        #expect(made.status == 0, "\(made.stderr)")
+        return path
+    }
+
+    @Test func booksCancelsAndCompacts() throws {
+        let index = try sampleIndex()
+        let stay = ["--index", index, "--region", "Centraal Station", "--checkin", "2024-07-12", "--checkout", "2024-07-15", "--adults", "2",
+                    "--format", "json", "--limit", "1"]
+        let before = try CommandRunner.run(["search"] + stay)
+        let total = try #require((try JSONSerialization.jsonObject(with: Data(before.stdout.utf8)) as? [String: Any])?["total"] as? Int)
+        let first = try #require(((try JSONSerialization.jsonObject(with: Data(before.stdout.utf8)) as? [String: Any])?["results"] as? [[String: Any]])?.first)
+        let id = try #require(first["id"] as? String)
+        let lines = [
+            #"{"op": "book", "id": "\#(id)", "checkin": "2024-07-13", "checkout": "2024-07-14", "guests": 2}"#,
+            #"{"op": "book", "id": "\#(id)", "checkin": "2024-07-12", "checkout": "2024-07-15"}"#,
+            #"{"op": "price", "id": "\#(id)", "from": "2024-07-12", "to": "2024-07-15", "price": 10}"#,
+            #"{"op": "book", "id": "1", "checkin": "2024-07-12", "checkout": "2024-07-15"}"#,
+            #"{"op": "cancel", "id": "\#(id)", "checkin": "2025-07-12", "checkout": "2025-07-15"}"#,
+            #"{"op": "book", "id": "\#(id)", "checkin": "2024-07-12"}"#,
+            "not json",
+        ]
+        let update = try CommandRunner.run(["update", "--index", index, "-"], input: lines.joined(separator: "\n") + "\n")
+        #expect(update.status == 0, "\(update.stderr)")
+        let answers = update.stdout.split(separator: "\n").map(String.init)
+        #expect(answers.count == lines.count)
+        #expect(answers[0] == #"{"ok":true,"seq":1}"#)
+        #expect(answers[1].hasPrefix(#"{"error":"listing \#(id) cannot be booked for that stay: the night of 2024-07-13 is booked"#), "\(answers[1])")
+        #expect(answers[2].contains("op 'price' is not applied by this staysearch yet"))
+        #expect(answers[3] == #"{"error":"no listing with id 1"}"#)
+        #expect(answers[4].contains("leave the index's calendar (2024-06-29 to 2025-06-29, end exclusive)"))
+        #expect(answers[5].contains("checkout must be a date string"))
+        #expect(answers[6].hasPrefix(#"{"error":"not a JSON object"#))
+        // Searches replay the journal: the listing no longer matches those dates.
+        let after = try CommandRunner.run(["search"] + stay)
+        #expect((try JSONSerialization.jsonObject(with: Data(after.stdout.utf8)) as? [String: Any])?["total"] as? Int == total - 1)
+        // Compacted: the same answers from the new index alone, and the journal starts again after seq 1.
+        let compact = try CommandRunner.run(["compact", "--index", index])
+        #expect(compact.status == 0 && compact.stdout.hasPrefix("compacted 1 change into \(index)"), "\(compact.stdout)\(compact.stderr)")
+        #expect(try ChangeJournal.read(path: index + ".journal", identity: try IndexFileReader.identity(ofIndexAt: index)).changes.isEmpty)
+        #expect(try CommandRunner.run(["search"] + stay).stdout == after.stdout)
+        let cancel = try CommandRunner.run(["update", "--index", index, "-"],
+                                           input: #"{"op": "cancel", "id": "\#(id)", "checkin": "2024-07-13", "checkout": "2024-07-14"}"# + "\n")
+        #expect(cancel.stdout == #"{"ok":true,"seq":2}"# + "\n")
+        #expect(try CommandRunner.run(["search"] + stay).stdout.hasPrefix(#"{"total":\#(total),"#))
+        // A damaged journal is refused with one line, and the index and journal are left as they were.
+        var journal = try Data(contentsOf: URL(fileURLWithPath: index + ".journal"))
+        journal.append(contentsOf: [UInt8](repeating: 7, count: 100))
+        try journal.write(to: URL(fileURLWithPath: index + ".journal"))
+        let refused = try CommandRunner.run(["search"] + stay)
+        #expect(refused.status != 0 && refused.stderr.contains("the journal is damaged at byte"), "\(refused.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: index + ".journal")) == journal)
+    }
+
+    /// SIGKILL at random moments during streams of thousands of changes: after each, every acknowledged
+    /// change is in the journal, and the index with its journal answers as a fresh import of the final
+    /// calendars does (and as the reference does).
+    @Test func killedUpdatesLoseNoAcknowledgedChange() throws {
+        signal(SIGPIPE, SIG_IGN)
+        var reference = TestDataset.random(seed: 4_242, maximumListings: 150).inFileOrder
+        let folder = Scratch.directory("fault")
+        let dataArguments = try reference.writeInsideAirbnb(to: folder + "/csv")
+        let index = folder + "/index.ssx"
+        #expect(try CommandRunner.run(["import"] + dataArguments + ["--output", index]).status == 0)
+        let frozen = try IndexFileReader.load(from: index)
+        let end = frozen.firstDay.advanced(by: frozen.dayCount)
+        var random = SeededGenerator(seed: 99)
+        var journalled = 0          // changes in the journal before this round
+        var acknowledgedTotal = 0
+        var cutShort = 0            // rounds killed before they answered every line
+        for round in 0..<10 {
+            if round == 5 {
+                #expect(try CommandRunner.run(["compact", "--index", index]).status == 0)
+                journalled = 0
+            }
+            let changes = (0..<3_000).map { _ in reference.randomChange(using: &random) }
+            let answers = try runKilled(index: index, lines: changes.map(jsonLine), after: Double.random(in: 0.005...0.25, using: &random))
+            if answers.count < changes.count { cutShort += 1 }
+            let contents = try ChangeJournal.read(path: index + ".journal", identity: try IndexFileReader.identity(ofIndexAt: index))
+            let added = Array(contents.changes.dropFirst(journalled))
+            // Every acknowledged change is there, under its number; every journalled one was accepted.
+            for (line, answer) in zip(changes, answers) where answer.hasPrefix(#"{"ok":true"#) {
+                let sequence = Int(answer.dropFirst(#"{"ok":true,"seq":"#.count).dropLast())!
+                #expect(contents.changes[sequence - Int(contents.firstSequence)] == line, "round \(round) seq \(sequence)")
+                acknowledgedTotal += 1
+            }
+            #expect(added.count >= answers.filter { $0.hasPrefix(#"{"ok""#) }.count)
+            for change in added {
+                let accepted = reference.apply(change, calendarStart: frozen.firstDay, calendarEnd: end)
+                #expect(accepted, "round \(round): \(change)")
+            }
+            journalled = contents.changes.count
+        }
+        #expect(acknowledgedTotal > 100)
+        #expect(cutShort >= 3, "only \(cutShort) of 10 rounds were killed mid-stream")
+        // The index and its journal against a fresh import of the final calendars.
+        let fresh = Scratch.directory("fresh")
+        let freshArguments = try reference.writeInsideAirbnb(to: fresh)
+        let queries = (0..<60).map { _ in reference.randomQuery(using: &random) }
+        let replayed = try CommandRunner.run(["batch", "--index", index, "--queries", "-"], input: queries.map(BatchQueryLine.json).joined(separator: "\n") + "\n")
+        let imported = try CommandRunner.run(["batch", "--queries", "-"] + freshArguments.flatMap { ["--data", $0] }, input: queries.map(BatchQueryLine.json).joined(separator: "\n") + "\n")
+        let strip = { (text: String) -> [String] in text.split(separator: "\n").map { String($0).replacing(/"took_us":\d+/, with: "") } }
+        #expect(replayed.status == 0 && imported.status == 0, "\(replayed.stderr)\(imported.stderr)")
+        #expect(strip(replayed.stdout) == strip(imported.stdout))
+        let withMatches = strip(replayed.stdout).filter { !$0.hasPrefix(#"{"total":0,"#) && !$0.hasPrefix(#"{"error""#) }
+        #expect(withMatches.count > 8)
+    }
+
+    /// Starts `update`, feeds it `lines`, kills it with SIGKILL after `seconds`, and returns the answers it
+    /// had printed.
+    private func runKilled(index: String, lines: [String], after seconds: Double) throws -> [String] {
+        let process = Process()
+        process.executableURL = CommandRunner.binary
+        process.arguments = ["update", "--index", index, "-"]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let writer = Thread {
+            let bytes = Array((lines.joined(separator: "\n") + "\n").utf8)
+            let descriptor = input.fileHandleForWriting.fileDescriptor
+            var offset = 0
+            while offset < bytes.count {
+                // Small pieces, so that the process answers in many groups.
+                let count = bytes[offset...].prefix(4_096).withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+                if count <= 0 { break }
+                offset += count
+            }
+            try? input.fileHandleForWriting.close()
+        }
+        writer.start()
+        Thread.sleep(forTimeInterval: seconds)
+        kill(process.processIdentifier, SIGKILL)
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    private func jsonLine(_ change: CalendarChange) -> String {
+        switch change {
+        case let .book(id, checkIn, checkOut, guests):
+            return #"{"op": "book", "id": "\#(id)", "checkin": "\#(checkIn)", "checkout": "\#(checkOut)""# + (guests.map { #", "guests": \#($0)}"# } ?? "}")
+        case let .cancel(id, checkIn, checkOut):
+            return #"{"op": "cancel", "id": \#(id), "checkin": "\#(checkIn)", "checkout": "\#(checkOut)"}"#
+        case let .availability(id, from, to, available):
+            return #"{"op": "availability", "id": "\#(id)", "from": "\#(from)", "to": "\#(to)", "available": \#(available)}"#
+        }
+    }
+}
