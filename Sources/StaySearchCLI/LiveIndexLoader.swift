@@ -15,13 +15,12 @@ enum LiveIndexLoader {
         return (live, contents)
     }
 
-    /// Applies a journal's changes; each was accepted when it was written, so a refusal now means the
-    /// journal and the index disagree, which is reported, not fatal.
+    /// Applies a journal's changes: each was accepted when it was written, on this index (the journal
+    /// names it), so their effects are replayed without checking them again.
     static func replay(_ contents: ChangeJournal.Contents, into live: LiveIndex) {
-        var sequence = contents.firstSequence
-        for error in live.apply(contents.changes) {
-            if let error { Standard.error("staysearch: warning: journal record \(sequence) no longer applies: \(error)") }
-            sequence += 1
+        let skipped = live.replay(contents.changes)
+        if skipped > 0 {
+            Standard.error("staysearch: warning: \(skipped) journal records name a listing or nights this index does not have; skipped")
         }
     }
 }

@@ -123,4 +123,5 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations { blackHole(try! InsideAirbnbLoader().loadIndex(from: folders)) }
     }
+    liveBenchmarks()
 }

@@ -22,15 +22,15 @@ enum ChangeRecord {
     /// The change in `bytes`, or nil when they are not one.
     static func decode(_ bytes: ArraySlice<UInt8>) -> CalendarChange? {
         guard bytes.count == size else { return nil }
-        let values = Array(bytes)
         func load<T: FixedWidthInteger>(_ type: T.Type, at offset: Int) -> T {
-            values.withUnsafeBytes { T(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: T.self)) }
+            bytes.withUnsafeBytes { T(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: T.self)) }
         }
+        let kind: UInt8 = load(UInt8.self, at: 0)
         let id = load(Int64.self, at: 1)
         let from = Day(daysSinceEpoch: load(Int32.self, at: 9))
         let to = Day(daysSinceEpoch: load(Int32.self, at: 13))
         let extra = load(Int32.self, at: 17)
-        switch values[0] {
+        switch kind {
         case 1: return .book(id: id, checkIn: from, checkOut: to, guests: extra < 0 ? nil : Int(extra))
         case 2: return .cancel(id: id, checkIn: from, checkOut: to)
         case 3 where extra == 0 || extra == 1: return .availability(id: id, from: from, to: to, available: extra == 1)

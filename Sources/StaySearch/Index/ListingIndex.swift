@@ -112,6 +112,9 @@ public struct ListingIndex: Sendable {
         storage.ids.withUnsafeBufferPointer { $0.firstIndex(of: id) }
     }
 
+    /// The listing id of row `row`.
+    public func listingID(ofRow row: Int) -> Int64 { storage.ids[row] }
+
     /// Whether row `row` can be booked for the night `day`.
     public func isBookable(row: Int, day: Day) -> Bool {
         let offset = firstDay.distance(to: day)

@@ -65,8 +65,15 @@ public final class LiveIndex: @unchecked Sendable {
         }
         switch change {
         case let .book(id, checkIn, checkOut, guests):
-            let quote = index.quote(row: row, checkIn: checkIn, checkOut: checkOut, guests: guests ?? 0)
-            guard quote.isBookable else { throw .notBookable(id: id, reasons: quote.problems.map(\.description)) }
+            // The common case in a few loads (every night's bit, the check-in's rule, the capacity); the
+            // full quote only to say why a stay cannot be booked.
+            let quick = allBookable(row: row, from: checkIn, to: checkOut)
+                && index.stayRule(row: row, day: checkIn).allows(nights: checkIn.distance(to: checkOut))
+                && (guests ?? 0) <= Int(index.storage.accommodates[row])
+            if !quick {
+                let quote = index.quote(row: row, checkIn: checkIn, checkOut: checkOut, guests: guests ?? 0)
+                guard quote.isBookable else { throw .notBookable(id: id, reasons: quote.problems.map(\.description)) }
+            }
             setBookable(false, row: row, from: checkIn, to: checkOut)
         case let .cancel(_, from, to), let .availability(_, from, to, true):
             // Only priced nights of the listing's calendar can open.
@@ -77,6 +84,41 @@ public final class LiveIndex: @unchecked Sendable {
         case let .availability(_, from, to, false):
             setBookable(false, row: row, from: from, to: to)
         }
+    }
+
+    /// Replays changes that were accepted before, in order, onto the index they were accepted on (a
+    /// journal of this index): their effects only, without the checks, which gave their verdicts when the
+    /// changes were first applied. Changes naming an unknown listing or nights outside the calendar are
+    /// skipped (a sound journal has none).
+    /// - Returns: how many were skipped.
+    @discardableResult
+    public func replay(_ changes: [CalendarChange]) -> Int {
+        lock.writing {
+            var skipped = 0
+            let end = index.firstDay.advanced(by: index.dayCount)
+            for change in changes {
+                let (from, to) = change.nights
+                guard let row = rows.row(of: change.id, in: index.storage.ids), to > from, from >= index.firstDay, to <= end else {
+                    skipped += 1
+                    continue
+                }
+                switch change {
+                case .book, .availability(_, _, _, false): setBookable(false, row: row, from: from, to: to)
+                case .cancel, .availability(_, _, _, true): setBookable(true, row: row, from: from, to: to)
+                }
+            }
+            return skipped
+        }
+    }
+
+    private func allBookable(row: Int, from: Day, to: Day) -> Bool {
+        let bit = UInt64(1) << UInt64(row & 63)
+        var word = index.firstDay.distance(to: from) * index.wordsPerDay + row >> 6
+        for _ in 0..<from.distance(to: to) {
+            if bookable[word] & bit == 0 { return false }
+            word += index.wordsPerDay
+        }
+        return true
     }
 
     private func setBookable(_ value: Bool, row: Int, from: Day, to: Day) {

@@ -1,0 +1,133 @@
+import Benchmark
+import Foundation
+import StayData
+import StaySearch
+
+/// Live calendars (issue 11): changes applied durably, searches while they apply, a load that replays a
+/// journal of 100,000 changes.
+enum LiveFixture {
+    /// A live copy of the calibrated index (changes never reach `Fixture.index`).
+    static let live = LiveIndex(Fixture.index)
+    static let ids: [Int64] = (0..<Fixture.index.count).map { Fixture.index.listingID(ofRow: $0) }
+
+    /// `count` changes as a booking host's day brings them: two bookings in three, the rest cancellations,
+    /// of 1–7 nights at random listings and dates (seeded: the same stream every run).
+    static func changes(_ count: Int, seed: UInt64) -> [CalendarChange] {
+        var state = seed
+        func next() -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(truncatingIfNeeded: state >> 33)
+        }
+        let first = Fixture.index.firstDay
+        return (0..<count).map { k in
+            let id = ids[next() % ids.count]
+            let checkIn = first.advanced(by: next() % (Fixture.index.dayCount - 8))
+            let checkOut = checkIn.advanced(by: 1 + next() % 7)
+            return k % 3 == 2 ? .cancel(id: id, checkIn: checkIn, checkOut: checkOut) : .book(id: id, checkIn: checkIn, checkOut: checkOut, guests: nil)
+        }
+    }
+
+    /// The saved calibrated index with a journal of 100,000 accepted changes beside it (a copy of the
+    /// index file, so that `LoadIndex` keeps measuring a load without one).
+    static let indexWithJournal: String = {
+        let path = NSTemporaryDirectory() + "staysearch-bench-journal-\(getpid()).ssx"
+        try! FileManager.default.copyItem(atPath: Fixture.indexPath, toPath: path)
+        let (journal, _) = try! ChangeJournal.open(path: ChangeJournal.path(forIndex: path),
+                                                   identity: try! IndexFileReader.identity(ofIndexAt: path))
+        let scratch = LiveIndex(try! IndexFileReader.load(from: path))
+        var written = 0
+        var seed: UInt64 = 11
+        while written < 100_000 {
+            let batch = changes(10_000, seed: seed)
+            seed += 1
+            for (change, error) in zip(batch, scratch.apply(batch)) where error == nil && written < 100_000 {
+                journal.append(change)
+                written += 1
+            }
+        }
+        try! journal.commit()
+        journal.close()
+        return path
+    }()
+}
+
+/// Applies changes at a steady rate on a thread of its own until stopped: 100 every 10 ms (10,000 a
+/// second), each group written to a journal with one fsync, as `update` does.
+final class ChangeStream: @unchecked Sendable {
+    private let lock = NSLock()
+    private var running = true
+    private let done = DispatchSemaphore(value: 0)
+    private(set) var applied = 0
+
+    init(live: LiveIndex, journalPath: String) {
+        Thread {
+            let (journal, _) = try! ChangeJournal.open(path: journalPath, identity: 1)
+            var seed: UInt64 = 1_000
+            var next = Date()
+            while self.isRunning {
+                let group = LiveFixture.changes(100, seed: seed)
+                seed += 1
+                for (change, error) in zip(group, live.apply(group)) where error == nil { journal.append(change) }
+                try! journal.commit()
+                self.lock.withLock { self.applied += group.count }
+                next += 0.01
+                let wait = next.timeIntervalSinceNow
+                if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+            }
+            journal.close()
+            self.done.signal()
+        }.start()
+    }
+
+    private var isRunning: Bool { lock.withLock { running } }
+
+    /// Stops the stream and waits for its thread.
+    func stop() {
+        lock.withLock { running = false }
+        done.wait()
+    }
+}
+
+func liveBenchmarks() {
+    Benchmark("Live.ApplyChanges1000", configuration: configuration(seconds: 5)) { benchmark in
+        let live = LiveFixture.live
+        let (journal, _) = try! ChangeJournal.open(path: NSTemporaryDirectory() + "staysearch-bench-apply-\(getpid()).journal", identity: 1)
+        let groups = (0..<50).map { LiveFixture.changes(1_000, seed: UInt64($0)) }
+        var round = 0
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            // One group of 1,000 changes: applied under one lock, appended, one fsync.
+            let group = groups[round % groups.count]
+            round += 1
+            for (change, error) in zip(group, live.apply(group)) where error == nil { journal.append(change) }
+            try! journal.commit()
+        }
+        benchmark.stopMeasurement()
+        journal.close()
+    }
+    // The same search on the live index, without and with 10,000 changes a second applying meanwhile.
+    let query = Fixture.cityDates
+    Benchmark("Live.SearchFrozen") { benchmark in
+        let live = LiveFixture.live
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { blackHole(try! live.search(query)) }
+    }
+    Benchmark("Live.SearchWhileChanging", configuration: .init(metrics: [.wallClock], maxDuration: .seconds(isSmoke ? 1 : 5),
+                                                                maxIterations: isSmoke ? 20 : 1_000_000)) { benchmark in
+        let live = LiveFixture.live
+        let stream = ChangeStream(live: live, journalPath: NSTemporaryDirectory() + "staysearch-bench-stream-\(getpid()).journal")
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { blackHole(try! live.search(query)) }
+        benchmark.stopMeasurement()
+        stream.stop()
+    }
+    Benchmark("Live.LoadWithJournal100k", configuration: configuration(seconds: 5)) { benchmark in
+        let path = LiveFixture.indexWithJournal
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            let live = LiveIndex(try! IndexFileReader.load(from: path))
+            let contents = try! ChangeJournal.read(path: ChangeJournal.path(forIndex: path), identity: try! IndexFileReader.identity(ofIndexAt: path))
+            blackHole(live.replay(contents.changes))
+        }
+    }
+}
