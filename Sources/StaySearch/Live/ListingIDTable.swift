@@ -9,16 +9,18 @@ struct ListingIDTable: Sendable {
         var capacity = 16
         while capacity < ids.count * 2 { capacity <<= 1 }
         mask = capacity - 1
-        var slots = [Int32](repeating: -1, count: capacity)
         let mask = self.mask
-        ids.withUnsafeBufferPointer { ids in
-            for row in ids.indices {
-                var slot = ListingIDTable.hash(ids[row]) & mask
-                while slots[slot] >= 0 { slot = (slot + 1) & mask }
-                slots[slot] = Int32(row)
+        slots = [Int32](unsafeUninitializedCapacity: capacity) { slots, initialized in
+            slots.initialize(repeating: -1)
+            ids.withUnsafeBufferPointer { ids in
+                for row in ids.indices {
+                    var slot = ListingIDTable.hash(ids[row]) & mask
+                    while slots[slot] >= 0 { slot = (slot &+ 1) & mask }
+                    slots[slot] = Int32(truncatingIfNeeded: row)
+                }
             }
+            initialized = capacity
         }
-        self.slots = slots
     }
 
     /// The first row with listing id `id`, if any.
