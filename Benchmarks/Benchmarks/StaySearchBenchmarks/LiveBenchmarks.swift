@@ -6,8 +6,10 @@ import StaySearch
 /// Live calendars (issue 11): changes applied durably, searches while they apply, a load that replays a
 /// journal of 100,000 changes.
 enum LiveFixture {
-    /// A live copy of the calibrated index (changes never reach `Fixture.index`).
+    /// Live copies of the calibrated index (changes never reach `Fixture.index`): one that changes, one
+    /// that stays as loaded.
     static let live = LiveIndex(Fixture.index)
+    static let unchanged = LiveIndex(Fixture.index)
     static let ids: [Int64] = (0..<Fixture.index.count).map { Fixture.index.listingID(ofRow: $0) }
 
     /// `count` changes as a booking host's day brings them: two bookings in three, the rest cancellations,
@@ -89,7 +91,10 @@ final class ChangeStream: @unchecked Sendable {
 }
 
 func liveBenchmarks() {
-    Benchmark("Live.ApplyChanges1000", configuration: configuration(seconds: 5)) { benchmark in
+    // Which bookings are refused depends on every change before (and a refusal quotes the stay): malloc
+    // counts are not repeatable, so only time is measured.
+    Benchmark("Live.ApplyChanges1000", configuration: .init(metrics: [.wallClock], maxDuration: .seconds(isSmoke ? 1 : 5),
+                                                             maxIterations: isSmoke ? 20 : 1_000_000)) { benchmark in
         let live = LiveFixture.live
         let (journal, _) = try! ChangeJournal.open(path: NSTemporaryDirectory() + "staysearch-bench-apply-\(getpid()).journal", identity: 1)
         let groups = (0..<50).map { LiveFixture.changes(1_000, seed: UInt64($0)) }
@@ -108,7 +113,7 @@ func liveBenchmarks() {
     // The same search on the live index, without and with 10,000 changes a second applying meanwhile.
     let query = Fixture.cityDates
     Benchmark("Live.SearchFrozen") { benchmark in
-        let live = LiveFixture.live
+        let live = LiveFixture.unchanged
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations { blackHole(try! live.search(query)) }
     }
