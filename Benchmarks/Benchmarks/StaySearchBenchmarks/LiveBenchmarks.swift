@@ -94,7 +94,7 @@ func liveBenchmarks() {
     // Which bookings are refused depends on every change before (and a refusal quotes the stay): malloc
     // counts are not repeatable, so only time is measured.
     Benchmark("Live.ApplyChanges1000", configuration: .init(metrics: [.wallClock], maxDuration: .seconds(isSmoke ? 1 : 5),
-                                                             maxIterations: isSmoke ? 20 : 1_000_000)) { benchmark in
+                                                             maxIterations: isSmoke ? 20 : 1_000_000, thresholds: [:])) { benchmark in
         let live = LiveFixture.live
         let (journal, _) = try! ChangeJournal.open(path: NSTemporaryDirectory() + "staysearch-bench-apply-\(getpid()).journal", identity: 1)
         let groups = (0..<50).map { LiveFixture.changes(1_000, seed: UInt64($0)) }
@@ -118,7 +118,7 @@ func liveBenchmarks() {
         for _ in benchmark.scaledIterations { blackHole(try! live.search(query)) }
     }
     Benchmark("Live.SearchWhileChanging", configuration: .init(metrics: [.wallClock], maxDuration: .seconds(isSmoke ? 1 : 5),
-                                                                maxIterations: isSmoke ? 20 : 1_000_000)) { benchmark in
+                                                                maxIterations: isSmoke ? 20 : 1_000_000, thresholds: [:])) { benchmark in
         let live = LiveFixture.live
         let stream = ChangeStream(live: live, journalPath: NSTemporaryDirectory() + "staysearch-bench-stream-\(getpid()).journal")
         benchmark.startMeasurement()
