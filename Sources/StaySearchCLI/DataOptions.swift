@@ -31,14 +31,16 @@ struct DataOptions: ParsableArguments {
     func loadIndex() throws -> ListingIndex {
         if let indexPath {
             let start = Standard.now()
-            var index = try IndexFileReader.load(from: indexPath)
+            let index: ListingIndex
             var replayed = ""
             if access(ChangeJournal.path(forIndex: indexPath), F_OK) == 0 {
                 // Its journal's changes, replayed; a command reads the result alone, so the live index's
-                // copy is used directly (it keeps its own memory).
-                let (live, contents) = try LiveIndexLoader.load(indexPath, frozen: index)
+                // memory is used directly (the index value keeps it alive).
+                let (live, contents) = try LiveIndexLoader.load(indexPath)
                 index = live.withIndex { $0 }
                 replayed = ", \(contents.changes.count) journal changes replayed"
+            } else {
+                index = try IndexFileReader.load(from: indexPath)
             }
             if printsStats {
                 Standard.error("loaded \(index.count) listings from \(indexPath)\(replayed) in \(String(format3: (Standard.now() - start) * 1000)) ms; peak memory \(Standard.peakMemory() / 1_048_576) MiB")

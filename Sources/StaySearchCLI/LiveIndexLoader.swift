@@ -5,14 +5,20 @@ import StaySearch
 enum LiveIndexLoader {
     /// The index at `path` as a live index, with the changes of its journal applied, and the journal's
     /// contents (warnings already printed).
-    static func load(_ path: String, frozen: ListingIndex? = nil) throws -> (LiveIndex, ChangeJournal.Contents) {
-        let frozen = try frozen ?? IndexFileReader.load(from: path)
+    static func load(_ path: String) throws -> (LiveIndex, ChangeJournal.Contents) {
+        let live = try open(path)
         let identity = try IndexFileReader.identity(ofIndexAt: path)
         let contents = try ChangeJournal.read(path: ChangeJournal.path(forIndex: path), identity: identity)
         for warning in contents.warnings { Standard.error("staysearch: warning: \(warning)") }
-        let live = LiveIndex(frozen)
         replay(contents, into: live)
         return (live, contents)
+    }
+
+    /// The index at `path` as a live index whose changes write into a private copy-on-write mapping of
+    /// the file (no copy of the availability bit sets up front).
+    static func open(_ path: String) throws -> LiveIndex {
+        let (index, isWritable) = try IndexFileReader.loadForChanges(from: path)
+        return isWritable ? LiveIndex(adoptingWritableAvailabilityOf: index) : LiveIndex(index)
     }
 
     /// Applies a journal's changes: each was accepted when it was written, on this index (the journal

@@ -40,12 +40,11 @@ struct UpdateCommand: ParsableCommand {
         } else {
             input = try FileDescriptor.openForReading(changes).file
         }
-        let frozen = try IndexFileReader.load(from: indexPath)
+        let live = try LiveIndexLoader.open(indexPath)
         let identity = try IndexFileReader.identity(ofIndexAt: indexPath)
         let (journal, contents) = try ChangeJournal.open(path: ChangeJournal.path(forIndex: indexPath), identity: identity)
         defer { journal.close() }
         for warning in contents.warnings { Standard.error("staysearch: warning: \(warning)") }
-        let live = LiveIndex(frozen)
         LiveIndexLoader.replay(contents, into: live)
 
         // Whatever one read brings (one line typed, or thousands from a file) is one group: applied under

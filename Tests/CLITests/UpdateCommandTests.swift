@@ -34,7 +34,10 @@ import Glibc
             #"{"op": "book", "id": "\#(id)", "checkin": "2024-07-12"}"#,
             "not json",
         ]
+        let saved = try Data(contentsOf: URL(fileURLWithPath: index))
         let update = try CommandRunner.run(["update", "--index", index, "-"], input: lines.joined(separator: "\n") + "\n")
+        // Changes write into a private copy-on-write mapping: the index file itself is untouched.
+        #expect(try Data(contentsOf: URL(fileURLWithPath: index)) == saved)
         #expect(update.status == 0, "\(update.stderr)")
         let answers = update.stdout.split(separator: "\n").map(String.init)
         #expect(answers.count == lines.count)

@@ -130,7 +130,9 @@ func liveBenchmarks() {
         let path = LiveFixture.indexWithJournal
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
-            let live = LiveIndex(try! IndexFileReader.load(from: path))
+            let (index, isWritable) = try! IndexFileReader.loadForChanges(from: path)
+            precondition(isWritable)
+            let live = LiveIndex(adoptingWritableAvailabilityOf: index)
             let contents = try! ChangeJournal.read(path: ChangeJournal.path(forIndex: path), identity: try! IndexFileReader.identity(ofIndexAt: path))
             blackHole(live.replay(contents.changes))
         }

@@ -15,5 +15,17 @@ final class MappedFile {
         bytes = UnsafeRawBufferPointer(start: address, count: size)
     }
 
+    /// Makes the pages holding `range` (inside the mapping) writable; writes go to private copies of those
+    /// pages, never to the file.
+    /// - Returns: whether it could (false for an empty range or one outside the mapping).
+    func makeWritable(_ range: UnsafeRawBufferPointer) -> Bool {
+        guard let start = range.baseAddress, range.count > 0, let base = bytes.baseAddress,
+              start >= base, start + range.count <= base + bytes.count else { return false }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let first = Int(bitPattern: start) / page * page
+        let end = (Int(bitPattern: start) + range.count + page - 1) / page * page
+        return mprotect(UnsafeMutableRawPointer(bitPattern: first), end - first, PROT_READ | PROT_WRITE) == 0
+    }
+
     deinit { munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count) }
 }

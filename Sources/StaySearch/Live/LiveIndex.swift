@@ -27,6 +27,18 @@ public final class LiveIndex: @unchecked Sendable {
         rows = ListingIDTable(ids: frozen.storage.ids)
     }
 
+    /// Takes `frozen` live without copying its availability bit sets: changes write into them in place.
+    ///
+    /// For an index loaded with `StayData`'s `IndexFileReader.loadForChanges(from:)`, whose availability
+    /// pages are a private, writable copy-on-write mapping of the file. The caller must not use `frozen`
+    /// itself as a frozen index afterwards (it would see the changes) and must not pass memory that is
+    /// not writable.
+    public init(adoptingWritableAvailabilityOf frozen: ListingIndex) {
+        bookable = UnsafeMutablePointer(mutating: frozen.storage.bookable.base)
+        index = frozen
+        rows = ListingIDTable(ids: frozen.storage.ids)
+    }
+
     /// Runs a query on the calendars as they are now (see ``ListingIndex/search(_:threads:)``).
     public func search(_ query: SearchQuery, threads: Int = 1) throws(QueryError) -> SearchResult {
         try lock.reading { () throws(QueryError) in try index.search(query, threads: threads) }
