@@ -6,9 +6,9 @@ enum LiveIndexLoader {
     /// The index at `path` as a live index, with the changes of its journal applied, and the journal's
     /// contents (warnings already printed).
     static func load(_ path: String) throws -> (LiveIndex, ChangeJournal.Contents) {
-        let live = try open(path)
         let identity = try IndexFileReader.identity(ofIndexAt: path)
         let contents = try ChangeJournal.read(path: ChangeJournal.path(forIndex: path), identity: identity)
+        let live = try open(path, expecting: contents.changes.count)
         for warning in contents.warnings { Standard.error("staysearch: warning: \(warning)") }
         replay(contents, into: live)
         return (live, contents)
@@ -16,8 +16,10 @@ enum LiveIndexLoader {
 
     /// The index at `path` as a live index whose changes write into a private copy-on-write mapping of
     /// the file (no copy of the availability bit sets up front).
-    static func open(_ path: String) throws -> LiveIndex {
-        let (index, isWritable) = try IndexFileReader.loadForChanges(from: path)
+    /// - Parameter changes: how many changes are about to be replayed: above 10,000, the pages are copied
+    ///   at once rather than one fault at a time.
+    static func open(_ path: String, expecting changes: Int = 0) throws -> LiveIndex {
+        let (index, isWritable) = try IndexFileReader.loadForChanges(from: path, prefault: changes > 10_000)
         return isWritable ? LiveIndex(adoptingWritableAvailabilityOf: index) : LiveIndex(index)
     }
 

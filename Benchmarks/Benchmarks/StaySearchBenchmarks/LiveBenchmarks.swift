@@ -130,7 +130,7 @@ func liveBenchmarks() {
         let path = LiveFixture.indexWithJournal
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
-            let (index, isWritable) = try! IndexFileReader.loadForChanges(from: path)
+            let (index, isWritable) = try! IndexFileReader.loadForChanges(from: path, prefault: true)
             precondition(isWritable)
             let live = LiveIndex(adoptingWritableAvailabilityOf: index)
             let contents = try! ChangeJournal.read(path: ChangeJournal.path(forIndex: path), identity: try! IndexFileReader.identity(ofIndexAt: path))

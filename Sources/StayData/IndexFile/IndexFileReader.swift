@@ -13,7 +13,7 @@ public enum IndexFileReader {
     ///   directory, not readable) and ``DataError/badIndex(path:reason:)`` when it is not a sound index.
     /// - Complexity: O(*n*) in the file's size.
     public static func load(from path: String) throws(DataError) -> ListingIndex {
-        try load(from: path, forChanges: false).index
+        try load(from: path, forChanges: false, prefault: false).index
     }
 
     /// Loads the index saved at `path` for a ``LiveIndex`` to change: its availability bit sets are made
@@ -21,11 +21,13 @@ public enum IndexFileReader {
     /// pages a change touches are copied, instead of the whole 45 MB at 1M listings).
     /// - Returns: the index, and whether its availability memory was made writable (it is unless the index
     ///   has no rows); only then may it be given to ``LiveIndex/init(adoptingWritableAvailabilityOf:)``.
-    public static func loadForChanges(from path: String) throws(DataError) -> (index: ListingIndex, isWritable: Bool) {
-        try load(from: path, forChanges: true)
+    /// - Parameter prefault: copy every availability page at once (for a long journal whose changes will
+    ///   touch most of them), instead of each on its first write.
+    public static func loadForChanges(from path: String, prefault: Bool = false) throws(DataError) -> (index: ListingIndex, isWritable: Bool) {
+        try load(from: path, forChanges: true, prefault: prefault)
     }
 
-    private static func load(from path: String, forChanges: Bool) throws(DataError) -> (index: ListingIndex, isWritable: Bool) {
+    private static func load(from path: String, forChanges: Bool, prefault: Bool) throws(DataError) -> (index: ListingIndex, isWritable: Bool) {
         guard IndexFileFormat.isLittleEndianHost else {
             throw .badIndex(path: path, reason: "index files are little-endian and this machine is not")
         }
@@ -34,7 +36,7 @@ public enum IndexFileReader {
         let file = try MappedFile(descriptor: descriptor.rawValue, size: size, path: path)
         let index = try Reader(file: file, path: path).read()
         guard forChanges else { return (index, false) }
-        let isWritable = index.storage.bookable.withUnsafeBytes { file.makeWritable($0) }
+        let isWritable = index.storage.bookable.withUnsafeBytes { file.makeWritable($0, prefault: prefault) }
         return (index, isWritable)
     }
 
