@@ -2,8 +2,23 @@ import StaySearch
 
 /// Reading a ``CalendarChange`` from one JSON line of `staysearch update` (SPEC "Live calendars").
 enum ChangeLine {
-    /// The operations SPEC names that this staysearch does not apply yet.
-    static let unsupported = ["price", "rules", "listing", "remove"]
+    /// The keys of each operation.
+    static let keys: [String: [String]] = [
+        "book": ["op", "id", "checkin", "checkout", "guests", "adults", "children"],
+        "cancel": ["op", "id", "checkin", "checkout"],
+        "availability": ["op", "id", "from", "to", "available"],
+        "price": ["op", "id", "from", "to", "price"],
+        "rules": ["op", "id", "from", "to", "minimum_nights", "maximum_nights"],
+        "listing": ["op", "id"] + listingKeys,
+        "remove": ["op", "id"],
+    ]
+
+    /// The listing fields a `listing` change may set: the keys of a search result, and the details.
+    static let listingKeys = ["name", "city", "neighbourhood_group", "neighbourhood", "room_type", "accommodates", "price",
+                              "minimum_nights", "maximum_nights", "rating", "reviews", "latitude", "longitude", "bedrooms",
+                              "beds", "bathrooms", "property_type", "amenities", "instant_bookable", "superhost"]
+
+    static let operations = "book, cancel, availability, price, rules, listing or remove"
 
     /// Parses one line.
     /// - Throws: ``BatchLineError`` or ``QueryError`` (a malformed date), with a message for the answer.
@@ -11,16 +26,10 @@ enum ChangeLine {
         let object = try FlatJSONObject(parsing: line)
         var fields: [String: FlatJSONObject.Value] = [:]
         for (key, value) in object.entries { fields[key] = value }
-        guard case .string(let op)? = fields["op"] else { throw BatchLineError("a change needs \"op\": book, cancel or availability") }
-        if unsupported.contains(op) {
-            throw BatchLineError("op '\(op)' is not applied by this staysearch yet; it applies book, cancel and availability")
-        }
-        let allowed: [String: [String]] = ["book": ["op", "id", "checkin", "checkout", "guests", "adults", "children"],
-                                           "cancel": ["op", "id", "checkin", "checkout"],
-                                           "availability": ["op", "id", "from", "to", "available"]]
-        guard let keys = allowed[op] else { throw BatchLineError("unknown op '\(op)'; use book, cancel or availability") }
-        for key in fields.keys where !keys.contains(key) {
-            throw BatchLineError("unknown key '\(key)' for op '\(op)'; its keys are \(keys.joined(separator: ", "))")
+        guard case .string(let op)? = fields["op"] else { throw BatchLineError("a change needs \"op\": \(operations)") }
+        guard let allowed = keys[op] else { throw BatchLineError("unknown op '\(op)'; use \(operations)") }
+        for key in fields.keys.sorted() where !allowed.contains(key) {
+            throw BatchLineError("unknown key '\(key)' for op '\(op)'; its keys are \(allowed.joined(separator: ", "))")
         }
         let id = try listingID(fields["id"])
         switch op {
@@ -32,10 +41,65 @@ enum ChangeLine {
             return .book(id: id, checkIn: try day(fields["checkin"], "checkin"), checkOut: try day(fields["checkout"], "checkout"), guests: guests)
         case "cancel":
             return .cancel(id: id, checkIn: try day(fields["checkin"], "checkin"), checkOut: try day(fields["checkout"], "checkout"))
-        default:
+        case "availability":
             guard case .bool(let available)? = fields["available"] else { throw BatchLineError("available must be true or false") }
             return .availability(id: id, from: try day(fields["from"], "from"), to: try day(fields["to"], "to"), available: available)
+        case "price":
+            guard let value = fields["price"] else { throw BatchLineError("a price change needs \"price\": a number, or null for none") }
+            let price: Money? = value == .null ? nil : try money(value, "price")
+            return .price(id: id, from: try day(fields["from"], "from"), to: try day(fields["to"], "to"), price: price)
+        case "rules":
+            let minimum = try fields["minimum_nights"].map { try nights($0, "minimum_nights") }
+            let maximum = try fields["maximum_nights"].map { try nights($0, "maximum_nights") }
+            guard minimum != nil || maximum != nil else { throw BatchLineError("a rules change needs minimum_nights, maximum_nights or both") }
+            return .rules(id: id, from: try day(fields["from"], "from"), to: try day(fields["to"], "to"),
+                          minimumNights: minimum, maximumNights: maximum)
+        case "listing":
+            return .listing(try listingChange(id: id, fields))
+        default:
+            return .remove(id: id)
         }
+    }
+
+    /// The fields of a `listing` change.
+    private static func listingChange(id: Int64, _ fields: [String: FlatJSONObject.Value]) throws -> ListingChange {
+        var change = ListingChange(id: id)
+        change.name = try fields["name"].map { try text($0, "name") }
+        change.city = try fields["city"].map { try text($0, "city") }
+        change.neighbourhoodGroup = try fields["neighbourhood_group"].map { $0 == .null ? "" : try text($0, "neighbourhood_group") }
+        change.neighbourhood = try fields["neighbourhood"].map { try text($0, "neighbourhood") }
+        change.roomType = try fields["room_type"].map { try text($0, "room_type") }
+        change.accommodates = try fields["accommodates"].map { try count($0, "accommodates") }
+        change.price = try fields["price"].map { $0 == .null ? nil : try money($0, "price") }
+        change.minimumNights = try fields["minimum_nights"].map { try nights($0, "minimum_nights") }
+        change.maximumNights = try fields["maximum_nights"].map { try nights($0, "maximum_nights") }
+        change.ratingHundredths = try fields["rating"].map { value -> Int32? in
+            guard value != .null else { return nil }
+            guard case .number(let text) = value, let hundredths = Money(parsing: text)?.minorUnits, (0...500).contains(hundredths) else {
+                throw BatchLineError("rating must be a number from 0 to 5 with at most two decimals, or null")
+            }
+            return Int32(hundredths)
+        }
+        change.reviewCount = try fields["reviews"].map { Int32(try count($0, "reviews", upTo: Int(Int32.max))) }
+        change.latitude = try fields["latitude"].map { try degrees($0, "latitude", limit: 90) }
+        change.longitude = try fields["longitude"].map { try degrees($0, "longitude", limit: 180) }
+        change.bedrooms = try fields["bedrooms"].map { $0 == .null ? nil : try count($0, "bedrooms") }
+        change.beds = try fields["beds"].map { $0 == .null ? nil : try count($0, "beds") }
+        change.bathroomHalves = try fields["bathrooms"].map { value -> Int? in
+            guard value != .null else { return nil }
+            guard case .number(let text) = value, let number = Double(text), number >= 0, number <= 127, (number * 2).rounded() == number * 2 else {
+                throw BatchLineError("bathrooms must be a number of halves (e.g. 1.5) from 0 to 127, or null")
+            }
+            return Int(number * 2)
+        }
+        change.propertyType = try fields["property_type"].map { $0 == .null ? "" : try text($0, "property_type") }
+        change.amenities = try fields["amenities"].map { value -> [String] in
+            guard case .array(let elements) = value else { throw BatchLineError("amenities must be an array of strings") }
+            return try elements.map { try text($0, "amenities") }
+        }
+        change.isInstantBookable = try fields["instant_bookable"].map { try flag($0, "instant_bookable") }
+        change.isSuperhost = try fields["superhost"].map { try flag($0, "superhost") }
+        return change
     }
 
     /// A listing id, as a string (as results show it) or a whole number.
@@ -54,9 +118,40 @@ enum ChangeLine {
         return try QueryParsing.day(text, field: key)
     }
 
-    private static func count(_ value: FlatJSONObject.Value?, _ key: String) throws -> Int {
-        guard case .number(let text)? = value, let number = Int(text), number >= 0, number <= 10_000 else {
-            throw BatchLineError("\(key) must be a whole number from 0 to 10000")
+    private static func count(_ value: FlatJSONObject.Value?, _ key: String, upTo limit: Int = 10_000) throws -> Int {
+        guard case .number(let text)? = value, let number = Int(text), number >= 0, number <= limit else {
+            throw BatchLineError("\(key) must be a whole number from 0 to \(limit)")
+        }
+        return number
+    }
+
+    private static func nights(_ value: FlatJSONObject.Value, _ key: String) throws -> Int32 {
+        guard case .number(let text) = value, let number = Int32(text), number >= 1 else {
+            throw BatchLineError("\(key) must be a whole number of nights from 1 to 2147483647")
+        }
+        return number
+    }
+
+    private static func money(_ value: FlatJSONObject.Value, _ key: String) throws -> Money {
+        switch value {
+        case .number(let text), .string(let text): return try QueryParsing.money(text, field: key)
+        default: throw BatchLineError("\(key) must be a number")
+        }
+    }
+
+    private static func text(_ value: FlatJSONObject.Value, _ key: String) throws -> String {
+        guard case .string(let text) = value else { throw BatchLineError("\(key) must be a string") }
+        return text
+    }
+
+    private static func flag(_ value: FlatJSONObject.Value, _ key: String) throws -> Bool {
+        guard case .bool(let flag) = value else { throw BatchLineError("\(key) must be true or false") }
+        return flag
+    }
+
+    private static func degrees(_ value: FlatJSONObject.Value, _ key: String, limit: Double) throws -> Double {
+        guard case .number(let text) = value, let number = Double(text), number >= -limit, number <= limit else {
+            throw BatchLineError("\(key) must be a number of degrees from \(Int(-limit)) to \(Int(limit))")
         }
         return number
     }

@@ -11,17 +11,23 @@ import Glibc
 struct UpdateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "update",
-        abstract: "Apply live calendar changes (JSON lines) to a saved index, durably, without a rebuild.",
+        abstract: "Apply live changes (JSON lines: bookings, prices, rules, listings) to a saved index, durably, without a rebuild.",
         discussion: """
             Each line is one change; nights are [from, to) like a stay:
               {"op": "book", "id": "50904", "checkin": "2024-07-12", "checkout": "2024-07-15", "guests": 2}
               {"op": "cancel", "id": "50904", "checkin": "2024-07-12", "checkout": "2024-07-15"}
               {"op": "availability", "id": "50904", "from": "2024-08-01", "to": "2024-08-10", "available": false}
-            A booking is accepted only when the stay is bookable now by the search rules. Each line is \
+              {"op": "price", "id": "50904", "from": "2024-08-01", "to": "2024-08-10", "price": 145}
+              {"op": "rules", "id": "50904", "from": "2024-08-01", "to": "2024-09-01", "minimum_nights": 3}
+              {"op": "listing", "id": "99", "name": "Loft", "city": "Antwerp", "neighbourhood": "Zuid", \
+            "room_type": "Entire home/apt", "accommodates": 4, "price": 120}
+              {"op": "remove", "id": "50904"}
+            A booking is accepted only when the stay is bookable now by the search rules. A new listing \
+            needs name, city, neighbourhood, room_type and accommodates, and has no calendar until \
+            'price' gives its nights one (closed until 'availability' opens them). Each line is \
             answered in order, {"ok":true,"seq":N} once the change is in the journal beside the index \
             (FILE.journal) and on disk, or {"error":"…"}, which changes nothing. Searches of the index \
-            replay the journal; 'staysearch compact' folds it into the index. price, rules, listing and \
-            remove are not applied yet.
+            replay the journal; 'staysearch compact' folds it into the index.
 
             Example:
               echo '{"op": "book", "id": "50904", "checkin": "2024-06-30", "checkout": "2024-07-02"}' | staysearch update --index antwerp.ssx -

@@ -43,7 +43,7 @@ import Glibc
         #expect(answers.count == lines.count)
         #expect(answers[0] == #"{"ok":true,"seq":1}"#)
         #expect(answers[1].hasPrefix(#"{"error":"listing \#(id) cannot be booked for that stay: the night of 2024-07-13 is booked"#), "\(answers[1])")
-        #expect(answers[2].contains("op 'price' is not applied by this staysearch yet"))
+        #expect(answers[2] == #"{"ok":true,"seq":2}"#)
         #expect(answers[3] == #"{"error":"no listing with id 1"}"#)
         #expect(answers[4].contains("leave the index's calendar (2024-06-29 to 2025-06-29, end exclusive)"))
         #expect(answers[5].contains("checkout must be a date string"))
@@ -51,14 +51,14 @@ import Glibc
         // Searches replay the journal: the listing no longer matches those dates.
         let after = try CommandRunner.run(["search"] + stay)
         #expect((try JSONSerialization.jsonObject(with: Data(after.stdout.utf8)) as? [String: Any])?["total"] as? Int == total - 1)
-        // Compacted: the same answers from the new index alone, and the journal starts again after seq 1.
+        // Compacted: the same answers from the new index alone, and the journal starts again after seq 2.
         let compact = try CommandRunner.run(["compact", "--index", index])
-        #expect(compact.status == 0 && compact.stdout.hasPrefix("compacted 1 change into \(index)"), "\(compact.stdout)\(compact.stderr)")
+        #expect(compact.status == 0 && compact.stdout.hasPrefix("compacted 2 changes into \(index)"), "\(compact.stdout)\(compact.stderr)")
         #expect(try ChangeJournal.read(path: index + ".journal", identity: try IndexFileReader.identity(ofIndexAt: index)).changes.isEmpty)
         #expect(try CommandRunner.run(["search"] + stay).stdout == after.stdout)
         let cancel = try CommandRunner.run(["update", "--index", index, "-"],
                                            input: #"{"op": "cancel", "id": "\#(id)", "checkin": "2024-07-13", "checkout": "2024-07-14"}"# + "\n")
-        #expect(cancel.stdout == #"{"ok":true,"seq":2}"# + "\n")
+        #expect(cancel.stdout == #"{"ok":true,"seq":3}"# + "\n")
         #expect(try CommandRunner.run(["search"] + stay).stdout.hasPrefix(#"{"total":\#(total),"#))
         // A damaged journal is refused with one line, and the index and journal are left as they were.
         var journal = try Data(contentsOf: URL(fileURLWithPath: index + ".journal"))
@@ -90,7 +90,7 @@ import Glibc
                 #expect(try CommandRunner.run(["compact", "--index", index]).status == 0)
                 journalled = 0
             }
-            let changes = (0..<3_000).map { _ in reference.randomChange(using: &random) }
+            let changes = (0..<3_000).map { _ in reference.randomChange(using: &random, listingChanges: 0.02) }
             let answers = try runKilled(index: index, lines: changes.map(jsonLine), after: Double.random(in: 0.005...0.25, using: &random))
             if answers.count < changes.count { cutShort += 1 }
             let contents = try ChangeJournal.read(path: index + ".journal", identity: try IndexFileReader.identity(ofIndexAt: index))
@@ -118,9 +118,29 @@ import Glibc
         let imported = try CommandRunner.run(["batch", "--queries", "-"] + freshArguments.flatMap { ["--data", $0] }, input: queries.map(BatchQueryLine.json).joined(separator: "\n") + "\n")
         let strip = { (text: String) -> [String] in text.split(separator: "\n").map { String($0).replacing(/"took_us":\d+/, with: "") } }
         #expect(replayed.status == 0 && imported.status == 0, "\(replayed.stderr)\(imported.stderr)")
-        #expect(strip(replayed.stdout) == strip(imported.stdout))
+        // Facet names compared folded: which spelling of a name shows depends on the order listings come in,
+        // and a compacted index keeps its rows in region order, not the files' order.
+        #expect(strip(replayed.stdout).map(foldingFacetNames) == strip(imported.stdout).map(foldingFacetNames))
         let withMatches = strip(replayed.stdout).filter { !$0.hasPrefix(#"{"total":0,"#) && !$0.hasPrefix(#"{"error""#) }
         #expect(withMatches.count > 8)
+    }
+
+    /// A search answer's JSON with its facet values folded and each facet's entries ordered again.
+    private func foldingFacetNames(_ line: String) -> NSDictionary {
+        guard var object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return [:] }
+        if let facets = object["facets"] as? [String: [[String: Any]]] {
+            object["facets"] = facets.mapValues { entries in
+                entries.map { entry -> [String: Any] in
+                    var entry = entry
+                    if let text = entry["value"] as? String { entry["value"] = TextFolding.fold(text) }
+                    return entry
+                }.sorted { a, b in
+                    let (countA, countB) = (a["count"] as? Int ?? 0, b["count"] as? Int ?? 0)
+                    return countA != countB ? countA > countB : "\(a["value"] ?? "")" < "\(b["value"] ?? "")"
+                }
+            }
+        }
+        return object as NSDictionary
     }
 
     /// Starts `update`, feeds it `lines`, kills it with SIGKILL after `seconds`, and returns the answers it
@@ -162,6 +182,39 @@ import Glibc
             return #"{"op": "cancel", "id": \#(id), "checkin": "\#(checkIn)", "checkout": "\#(checkOut)"}"#
         case let .availability(id, from, to, available):
             return #"{"op": "availability", "id": "\#(id)", "from": "\#(from)", "to": "\#(to)", "available": \#(available)}"#
+        case let .price(id, from, to, price):
+            return #"{"op": "price", "id": "\#(id)", "from": "\#(from)", "to": "\#(to)", "price": \#(price?.decimalText ?? "null")}"#
+        case let .rules(id, from, to, minimum, maximum):
+            return #"{"op": "rules", "id": "\#(id)", "from": "\#(from)", "to": "\#(to)""#
+                + (minimum.map { #", "minimum_nights": \#($0)"# } ?? "") + (maximum.map { #", "maximum_nights": \#($0)"# } ?? "") + "}"
+        case let .remove(id):
+            return #"{"op": "remove", "id": "\#(id)"}"#
+        case let .listing(change):
+            var fields = [#""op": "listing""#, #""id": "\#(change.id)""#]
+            func quoted(_ text: String) -> String {
+                "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+            }
+            if let name = change.name { fields.append(#""name": \#(quoted(name))"#) }
+            if let city = change.city { fields.append(#""city": \#(quoted(city))"#) }
+            if let group = change.neighbourhoodGroup { fields.append(#""neighbourhood_group": \#(quoted(group))"#) }
+            if let neighbourhood = change.neighbourhood { fields.append(#""neighbourhood": \#(quoted(neighbourhood))"#) }
+            if let roomType = change.roomType { fields.append(#""room_type": \#(quoted(roomType))"#) }
+            if let accommodates = change.accommodates { fields.append(#""accommodates": \#(accommodates)"#) }
+            if let price = change.price { fields.append(#""price": \#(price?.decimalText ?? "null")"#) }
+            if let minimum = change.minimumNights { fields.append(#""minimum_nights": \#(minimum)"#) }
+            if let maximum = change.maximumNights { fields.append(#""maximum_nights": \#(maximum)"#) }
+            if let rating = change.ratingHundredths { fields.append(#""rating": \#(rating.map { Money(minorUnits: Int64($0)).decimalText } ?? "null")"#) }
+            if let reviews = change.reviewCount { fields.append(#""reviews": \#(reviews)"#) }
+            if let latitude = change.latitude { fields.append(#""latitude": \#(latitude)"#) }
+            if let longitude = change.longitude { fields.append(#""longitude": \#(longitude)"#) }
+            if let bedrooms = change.bedrooms { fields.append(#""bedrooms": \#(bedrooms.map(String.init) ?? "null")"#) }
+            if let beds = change.beds { fields.append(#""beds": \#(beds.map(String.init) ?? "null")"#) }
+            if let halves = change.bathroomHalves { fields.append(#""bathrooms": \#(halves.map { String(Double($0) / 2) } ?? "null")"#) }
+            if let type = change.propertyType { fields.append(#""property_type": \#(quoted(type))"#) }
+            if let amenities = change.amenities { fields.append(#""amenities": [\#(amenities.map(quoted).joined(separator: ", "))]"#) }
+            if let instant = change.isInstantBookable { fields.append(#""instant_bookable": \#(instant)"#) }
+            if let superhost = change.isSuperhost { fields.append(#""superhost": \#(superhost)"#) }
+            return "{" + fields.joined(separator: ", ") + "}"
         }
     }
 }

@@ -55,6 +55,115 @@ import Testing
         #expect(ReferenceAnswer(try frozen.search(SearchQuery(limit: 50))) == ReferenceAnswer(try frozen.search(SearchQuery(limit: 50))))
     }
 
+    /// Prices, stay rules, listings changed, added and removed, among the calendar changes: against the
+    /// reference after every round, and the whole index built again (what `compact` saves) answers the same.
+    @Test(arguments: 0..<40)
+    func listingChangesAgreeWithTheReference(seed: Int) throws {
+        var data = TestDataset.random(seed: UInt64(seed) + 1_900)
+        let frozen = data.makeIndex().index
+        let live = LiveIndex(frozen)
+        let end = frozen.firstDay.advanced(by: frozen.dayCount)
+        var random = SeededGenerator(seed: UInt64(seed) &* 37 + 11)
+        var acceptedChanges: [CalendarChange] = []
+        var acceptedListingChanges = 0
+        for round in 0..<10 {
+            let changes = (0..<15).map { _ in data.randomChange(using: &random, listingChanges: 0.35) }
+            let outcomes: [ChangeError?] = round % 2 == 0
+                ? changes.map { change in Result { () throws(ChangeError) in try live.apply(change) }.failure }
+                : live.apply(changes)
+            for (change, outcome) in zip(changes, outcomes) {
+                let want = data.apply(change, calendarStart: frozen.firstDay, calendarEnd: end)
+                #expect((outcome == nil) == want, "seed \(seed) round \(round): \(change) → \(String(describing: outcome))")
+                if outcome == nil {
+                    acceptedChanges.append(change)
+                    if !change.changesOnlyAvailability { acceptedListingChanges += 1 }
+                }
+            }
+            for _ in 0..<8 {
+                var query = data.randomQuery(using: &random)
+                query.facetLimit = 100
+                let expected = Result { () throws(QueryError) in try ReferenceSearch.search(query, in: data).foldingFacetNames() }
+                let actual = Result { () throws(QueryError) in ReferenceAnswer(try live.search(query)).foldingFacetNames() }
+                switch (expected, actual) {
+                case let (.success(want), .success(got)):
+                    #expect(got == want, "seed \(seed) round \(round): \(query)")
+                case (.failure, .failure): break
+                // A live index knows the names its frozen index knew until a compaction: a name no listing
+                // has any more matches nothing there, where a fresh index does not know it.
+                case let (.failure(error), .success(got)) where got.total == 0 && error.isUnknownName: break
+                default: Issue.record("seed \(seed) round \(round): \(query): \(actual) vs \(expected)")
+                }
+                let whole = Result { () throws(QueryError) in try live.withIndex { index throws(QueryError) in ReferenceAnswer(try index.search(query)).foldingFacetNames() } }
+                switch (whole, actual) {
+                case let (.success(a), .success(b)): #expect(a == b, "seed \(seed) round \(round), rebuilt: \(query)")
+                case (.failure, .failure): break
+                case let (.failure(error), .success(got)) where got.total == 0 && error.isUnknownName: break
+                default: Issue.record("seed \(seed) round \(round), rebuilt: \(query): \(whole) vs \(actual)")
+                }
+            }
+        }
+        #expect(acceptedListingChanges > 3)
+        // Replaying the accepted changes (as a load replays a journal) gives the same listings and calendars.
+        let replayed = LiveIndex(frozen)
+        #expect(replayed.replay(acceptedChanges) == 0)
+        let same = live.withIndex { a in
+            replayed.withIndex { b in
+                a.count == b.count && (0..<a.count).allSatisfy { row in
+                    a.fullListing(atRow: row) == b.fullListing(atRow: row)
+                        && a.nights(ofRow: row, from: a.firstDay, to: a.firstDay.advanced(by: frozen.dayCount))
+                        == b.nights(ofRow: row, from: b.firstDay, to: b.firstDay.advanced(by: frozen.dayCount))
+                }
+            }
+        }
+        #expect(same)
+    }
+
+    /// A listing added, priced and opened is found at its price; a price change shows in totals; a removed
+    /// listing is gone; and the rebuilt index agrees.
+    @Test func addedChangedAndRemovedListingsShowInSearches() throws {
+        let data = TestDataset.random(seed: 12, maximumListings: 60)
+        let frozen = data.makeIndex().index
+        let live = LiveIndex(frozen)
+        let first = frozen.firstDay
+        var added = ListingChange(id: 4_000_000)
+        added.name = "New loft"
+        added.city = "Gent"
+        added.neighbourhood = "Haven"
+        added.roomType = "Entire home/apt"
+        added.accommodates = 3
+        added.amenities = ["Sauna"]
+        #expect(throws: ChangeError.newListingIncomplete(id: 4_000_001, missing: ["name", "city", "neighbourhood", "room_type", "accommodates"])) {
+            try live.apply(.listing(ListingChange(id: 4_000_001)))
+        }
+        let outcomes = live.apply([
+            .listing(added),
+            .price(id: 4_000_000, from: first, to: first.advanced(by: 10), price: Money(minorUnits: 8_000)),
+            .book(id: 4_000_000, checkIn: first, checkOut: first.advanced(by: 2), guests: nil),      // closed yet
+            .availability(id: 4_000_000, from: first, to: first.advanced(by: 10), available: true),
+            .price(id: 4_000_000, from: first.advanced(by: 1), to: first.advanced(by: 2), price: Money(minorUnits: 9_950)),
+        ])
+        #expect(outcomes.map { $0 == nil } == [true, true, false, true, true])
+        var query = SearchQuery(region: "Gent", checkIn: first, checkOut: first.advanced(by: 3))
+        query.amenities = ["sauna"]
+        let found = try live.search(query)
+        #expect(found.matches.map(\.id) == [4_000_000])
+        #expect(found.matches.first?.totalPrice == Money(minorUnits: 8_000 + 9_950 + 8_000))
+        #expect(try live.withIndex { index throws(QueryError) in try index.search(query).matches.map(\.totalPrice) } == [Money(minorUnits: 25_950)])
+        // A frozen listing's price change moves it; its new total shows.
+        let someone = try #require(try frozen.search(SearchQuery(checkIn: first.advanced(by: 5), checkOut: first.advanced(by: 7), limit: 1)).matches.first)
+        try live.apply(.price(id: someone.id, from: first.advanced(by: 5), to: first.advanced(by: 7), price: Money(minorUnits: 1)))
+        let cheapest = try live.search(SearchQuery(checkIn: first.advanced(by: 5), checkOut: first.advanced(by: 7), sort: .price, limit: 1))
+        #expect(cheapest.matches.first?.id == someone.id && cheapest.matches.first?.totalPrice == Money(minorUnits: 2))
+        // Removed, both kinds: gone from searches, unknown to changes.
+        try live.apply(.remove(id: someone.id))
+        try live.apply(.remove(id: 4_000_000))
+        let after = try live.search(SearchQuery(checkIn: first.advanced(by: 5), checkOut: first.advanced(by: 7), limit: 1_000))
+        #expect(!after.matches.contains { $0.id == someone.id || $0.id == 4_000_000 })
+        #expect(after.total == (try frozen.search(SearchQuery(checkIn: first.advanced(by: 5), checkOut: first.advanced(by: 7), limit: 0)).total) - 1)
+        #expect(throws: ChangeError.unknownListing(someone.id)) { try live.apply(.cancel(id: someone.id, checkIn: first, checkOut: first.advanced(by: 1))) }
+        #expect(live.withIndex { $0.count } == frozen.count - 1)
+    }
+
     @Test func rejectedChangesSayWhy() throws {
         let data = TestDataset.random(seed: 3)
         let frozen = data.makeIndex().index
@@ -77,5 +186,31 @@ extension Result {
     var failure: Failure? {
         if case .failure(let error) = self { return error }
         return nil
+    }
+}
+
+extension ReferenceAnswer {
+    /// The answer with facet names folded (and the entries ordered again): a live index keeps the
+    /// spelling its frozen index first saw, the reference the spelling first in the data as it is now.
+    func foldingFacetNames() -> ReferenceAnswer {
+        var answer = self
+        answer.facets = facets.map { counts in
+            let entries = counts.entries.map { entry in
+                guard case .text(let name) = entry.value else { return entry }
+                return FacetCounts.Entry(value: .text(TextFolding.fold(name)), count: entry.count)
+            }
+            return FacetCounts(facet: counts.facet, counted: entries, limit: Int.max)
+        }
+        return answer
+    }
+}
+
+extension QueryError {
+    /// Whether it names a region, room type, property type or amenity the index does not know.
+    var isUnknownName: Bool {
+        switch self {
+        case .unknownRegion, .unknownRoomType, .unknownPropertyType, .unknownAmenity: return true
+        default: return false
+        }
     }
 }

@@ -10,7 +10,8 @@ import Glibc
 /// Layout (little-endian): a 32-byte header — `SSJRNL01`, the identity of the index it belongs to
 /// (``IndexFileReader/identity(ofIndexAt:)``), the sequence number of its first record, and a checksum of
 /// those 24 bytes — then records: payload length (`UInt32`), sequence number (`UInt64`), the payload (a
-/// ``ChangeRecord``), and a checksum of all that (`UInt64`). Records are numbered one after another.
+/// ``ChangeRecord``: 25 bytes, more for a `listing` change), and a checksum of all that (`UInt64`). Records
+/// are numbered one after another.
 ///
 /// A crash can leave only the last record torn (written in part): a load drops it with a warning and
 /// the next append writes over it. A record that fails its checksum with records after it is damage, not a
@@ -176,15 +177,25 @@ public final class ChangeJournal {
         contents.soundLength = offset
         while offset < bytes.count {
             let remaining = bytes.count - offset
-            let size = ChangeRecord.size + recordOverhead
-            if remaining < size {
+            if remaining < ChangeRecord.smallestSize + recordOverhead {
                 contents.warnings.append("\(path): dropped a torn last record (\(remaining) bytes at byte \(offset)), as a crash leaves it")
                 break
             }
             let length = Int(load(UInt32.self, at: offset))
-            guard length == ChangeRecord.size else {
+            let kind: UInt8? = remaining > 12 ? bytes[offset + 12] : nil
+            guard ChangeRecord.isPlausible(length: length, kind: kind) else {
                 throw .malformedFile(path: path, reason: "the journal is damaged at byte \(offset) (record \(contents.lastSequence + 1): "
                     + "a length of \(length) bytes); refusing to load changes that cannot be trusted")
+            }
+            let size = length + recordOverhead
+            if remaining < size {
+                // Only a record's own beginning can be written without its end: its sequence number must follow.
+                guard load(UInt64.self, at: offset + 4) == contents.lastSequence + 1 else {
+                    throw .malformedFile(path: path, reason: "the journal is damaged at byte \(offset) (record \(contents.lastSequence + 1): "
+                        + "a length of \(length) bytes past the end, out of sequence); refusing to load changes that cannot be trusted")
+                }
+                contents.warnings.append("\(path): dropped a torn last record (\(remaining) of \(size) bytes at byte \(offset)), as a crash leaves it")
+                break
             }
             let checksum = bytes.withUnsafeBytes { Checksum.of(UnsafeRawBufferPointer(rebasing: $0[offset..<(offset + 12 + length)])) }
             let sequence = load(UInt64.self, at: offset + 4)

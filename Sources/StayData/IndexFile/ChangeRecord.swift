@@ -1,40 +1,191 @@
 import StaySearch
 
-/// A ``CalendarChange`` as the journal stores it: 25 bytes, little-endian — the kind (1 byte), the listing
-/// id (8), the first and end nights as days since 1970-01-01 (4 + 4), and one more value (4 + 4 reserved):
-/// a booking's guests (−1 when not given) or an availability's 0/1.
+/// A ``CalendarChange`` as the journal stores it, little-endian.
+///
+/// Calendar changes and `remove` take 25 bytes: the kind (1 byte), the listing id (8), the first and end
+/// nights as days since 1970-01-01 (4 + 4), and 8 bytes more: a booking's guests (`Int32`, −1 when not
+/// given), an availability's 0/1, a price in minor units (`Int64`, −1 for none), or a stay rule's minimum
+/// and maximum (`Int32` each, −1 to keep). A `listing` change is the kind, the id, a `UInt32` of the fields
+/// it sets, a `UInt32` of those it clears, then each set field in turn (strings as a `UInt32` length and
+/// UTF-8, numbers as 4 or 8 bytes, doubles by their bits, flags as a byte).
 enum ChangeRecord {
+    /// The size of every record but a `listing` change's.
     static let size = 25
+    /// The fewest bytes a record takes: a `listing` change that sets no field.
+    static let smallestSize = 17
+    /// The most bytes a `listing` change may take.
+    static let largestSize = 1 << 20
 
     static func encode(_ change: CalendarChange) -> [UInt8] {
         let kind: UInt8
-        let extra: Int32
+        var extra: [UInt8]
         switch change {
-        case let .book(_, _, _, guests): kind = 1; extra = Int32(clamping: guests ?? -1)
-        case .cancel: kind = 2; extra = 0
-        case let .availability(_, _, _, available): kind = 3; extra = available ? 1 : 0
+        case let .book(_, _, _, guests): kind = 1; extra = littleEndianBytes(Int32(clamping: guests ?? -1)) + littleEndianBytes(Int32(0))
+        case .cancel: kind = 2; extra = littleEndianBytes(Int64(0))
+        case let .availability(_, _, _, available): kind = 3; extra = littleEndianBytes(Int32(available ? 1 : 0)) + littleEndianBytes(Int32(0))
+        case let .price(_, _, _, price): kind = 4; extra = littleEndianBytes(price?.minorUnits ?? -1)
+        case let .rules(_, _, _, minimum, maximum): kind = 5; extra = littleEndianBytes(minimum ?? -1) + littleEndianBytes(maximum ?? -1)
+        case .remove: kind = 7; extra = littleEndianBytes(Int64(0))
+        case .listing(let fields): return [6] + littleEndianBytes(change.id) + ListingFieldsCoding.encode(fields)
         }
-        let (from, to) = change.nights
-        return [kind] + littleEndianBytes(change.id) + littleEndianBytes(from.daysSinceEpoch) + littleEndianBytes(to.daysSinceEpoch)
-            + littleEndianBytes(extra) + littleEndianBytes(Int32(0))
+        let (from, to) = change.nights ?? (Day(daysSinceEpoch: 0), Day(daysSinceEpoch: 0))
+        return [kind] + littleEndianBytes(change.id) + littleEndianBytes(from.daysSinceEpoch) + littleEndianBytes(to.daysSinceEpoch) + extra
+    }
+
+    /// Whether a record of `length` bytes, whose first byte is `kind` (when there is one), can be one
+    /// (checked before its bytes are read): only a `listing` change is longer than ``size``.
+    static func isPlausible(length: Int, kind: UInt8?) -> Bool {
+        kind == nil || kind == 6 ? length >= smallestSize && length <= largestSize : length == size
     }
 
     /// The change in `bytes`, or nil when they are not one.
     static func decode(_ bytes: ArraySlice<UInt8>) -> CalendarChange? {
-        guard bytes.count == size else { return nil }
-        func load<T: FixedWidthInteger>(_ type: T.Type, at offset: Int) -> T {
-            bytes.withUnsafeBytes { T(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: T.self)) }
+        guard bytes.count >= smallestSize else { return nil }
+        var reader = ByteReader(bytes)
+        guard let kind = reader.integer(UInt8.self), let id = reader.integer(Int64.self) else { return nil }
+        if kind == 6 {
+            guard let fields = ListingFieldsCoding.decode(id: id, from: &reader), reader.isAtEnd else { return nil }
+            return .listing(fields)
         }
-        let kind: UInt8 = load(UInt8.self, at: 0)
-        let id = load(Int64.self, at: 1)
-        let from = Day(daysSinceEpoch: load(Int32.self, at: 9))
-        let to = Day(daysSinceEpoch: load(Int32.self, at: 13))
-        let extra = load(Int32.self, at: 17)
+        guard bytes.count == size, let fromDays = reader.integer(Int32.self), let toDays = reader.integer(Int32.self),
+              let first = reader.integer(Int32.self), let second = reader.integer(Int32.self) else { return nil }
+        let from = Day(daysSinceEpoch: fromDays), to = Day(daysSinceEpoch: toDays)
+        let wide = Int64(bitPattern: UInt64(UInt32(bitPattern: first)) | UInt64(UInt32(bitPattern: second)) << 32)
         switch kind {
-        case 1: return .book(id: id, checkIn: from, checkOut: to, guests: extra < 0 ? nil : Int(extra))
+        case 1: return .book(id: id, checkIn: from, checkOut: to, guests: first < 0 ? nil : Int(first))
         case 2: return .cancel(id: id, checkIn: from, checkOut: to)
-        case 3 where extra == 0 || extra == 1: return .availability(id: id, from: from, to: to, available: extra == 1)
+        case 3 where first == 0 || first == 1: return .availability(id: id, from: from, to: to, available: first == 1)
+        case 4 where wide >= -1: return .price(id: id, from: from, to: to, price: wide < 0 ? nil : Money(minorUnits: wide))
+        case 5: return .rules(id: id, from: from, to: to, minimumNights: first < 0 ? nil : first, maximumNights: second < 0 ? nil : second)
+        case 7: return .remove(id: id)
         default: return nil
         }
+    }
+}
+
+/// The fields of a ``ListingChange`` in a journal record (see ``ChangeRecord``).
+enum ListingFieldsCoding {
+    static func encode(_ change: ListingChange) -> [UInt8] {
+        var set: UInt32 = 0, cleared: UInt32 = 0
+        var body: [UInt8] = []
+        func text(_ bit: Int, _ value: String?) {
+            guard let value else { return }
+            set |= 1 << bit
+            let bytes = Array(value.utf8)
+            body += littleEndianBytes(UInt32(bytes.count)) + bytes
+        }
+        func number<T: FixedWidthInteger>(_ bit: Int, _ value: T??) {
+            guard let value else { return }
+            set |= 1 << bit
+            if let value { body += littleEndianBytes(value) } else { cleared |= 1 << bit }
+        }
+        func real(_ bit: Int, _ value: Double?) { number(bit, value.map { Optional($0.bitPattern) }) }
+        func flag(_ bit: Int, _ value: Bool?) { number(bit, value.map { Optional(UInt8($0 ? 1 : 0)) }) }
+        text(0, change.name)
+        text(1, change.city)
+        text(2, change.neighbourhoodGroup)
+        text(3, change.neighbourhood)
+        text(4, change.roomType)
+        number(5, change.accommodates.map { Optional(Int64($0)) })
+        number(6, change.price.map { $0.map(\.minorUnits) })
+        number(7, change.minimumNights.map { Optional($0) })
+        number(8, change.maximumNights.map { Optional($0) })
+        number(9, change.ratingHundredths)
+        number(10, change.reviewCount.map { Optional($0) })
+        real(11, change.latitude)
+        real(12, change.longitude)
+        number(13, change.bedrooms.map { $0.map(Int64.init) })
+        number(14, change.beds.map { $0.map(Int64.init) })
+        number(15, change.bathroomHalves.map { $0.map(Int64.init) })
+        text(16, change.propertyType)
+        if let amenities = change.amenities {
+            set |= 1 << 17
+            body += littleEndianBytes(UInt32(amenities.count))
+            for name in amenities {
+                let bytes = Array(name.utf8)
+                body += littleEndianBytes(UInt32(bytes.count)) + bytes
+            }
+        }
+        flag(18, change.isInstantBookable)
+        flag(19, change.isSuperhost)
+        return littleEndianBytes(set) + littleEndianBytes(cleared) + body
+    }
+
+    static func decode(id: Int64, from reader: inout ByteReader) -> ListingChange? {
+        guard let set = reader.integer(UInt32.self), let cleared = reader.integer(UInt32.self), set >> 20 == 0, cleared & ~set == 0 else {
+            return nil
+        }
+        var change = ListingChange(id: id)
+        var failed = false
+        func has(_ bit: Int) -> Bool { set >> bit & 1 == 1 }
+        func text(_ bit: Int) -> String? {
+            guard has(bit) else { return nil }
+            guard let value = reader.string() else { failed = true; return nil }
+            return value
+        }
+        func number<T: FixedWidthInteger>(_ bit: Int, _ type: T.Type) -> T?? {
+            guard has(bit) else { return nil }
+            if cleared >> bit & 1 == 1 { return .some(nil) }
+            guard let value = reader.integer(T.self) else { failed = true; return nil }
+            return .some(value)
+        }
+        change.name = text(0)
+        change.city = text(1)
+        change.neighbourhoodGroup = text(2)
+        change.neighbourhood = text(3)
+        change.roomType = text(4)
+        change.accommodates = number(5, Int64.self).map { $0.map { Int(clamping: $0) } ?? 0 }
+        change.price = number(6, Int64.self).map { $0.map { Money(minorUnits: $0) } }
+        change.minimumNights = number(7, Int32.self) ?? nil
+        change.maximumNights = number(8, Int32.self) ?? nil
+        change.ratingHundredths = number(9, Int32.self)
+        change.reviewCount = number(10, Int32.self) ?? nil
+        change.latitude = (number(11, UInt64.self) ?? nil).map(Double.init(bitPattern:))
+        change.longitude = (number(12, UInt64.self) ?? nil).map(Double.init(bitPattern:))
+        change.bedrooms = number(13, Int64.self).map { $0.map { Int(clamping: $0) } }
+        change.beds = number(14, Int64.self).map { $0.map { Int(clamping: $0) } }
+        change.bathroomHalves = number(15, Int64.self).map { $0.map { Int(clamping: $0) } }
+        change.propertyType = text(16)
+        if has(17) {
+            guard let count = reader.integer(UInt32.self), Int(count) <= reader.remaining else { return nil }
+            var names: [String] = []
+            for _ in 0..<count {
+                guard let name = reader.string() else { return nil }
+                names.append(name)
+            }
+            change.amenities = names
+        }
+        change.isInstantBookable = (number(18, UInt8.self) ?? nil).map { $0 != 0 }
+        change.isSuperhost = (number(19, UInt8.self) ?? nil).map { $0 != 0 }
+        return failed ? nil : change
+    }
+}
+
+/// Reads little-endian values from bytes, failing (nil) past their end.
+struct ByteReader {
+    private let bytes: ArraySlice<UInt8>
+    private var position: Int
+
+    init(_ bytes: ArraySlice<UInt8>) {
+        self.bytes = bytes
+        position = bytes.startIndex
+    }
+
+    var remaining: Int { bytes.endIndex - position }
+    var isAtEnd: Bool { position == bytes.endIndex }
+
+    mutating func integer<T: FixedWidthInteger>(_ type: T.Type) -> T? {
+        let size = MemoryLayout<T>.size
+        guard remaining >= size else { return nil }
+        let value = bytes.withUnsafeBytes { T(littleEndian: $0.loadUnaligned(fromByteOffset: position - bytes.startIndex, as: T.self)) }
+        position += size
+        return value
+    }
+
+    mutating func string() -> String? {
+        guard let length = integer(UInt32.self), Int(length) <= remaining else { return nil }
+        let text = String(validating: bytes[position..<(position + Int(length))], as: UTF8.self)
+        position += Int(length)
+        return text
     }
 }

@@ -247,7 +247,7 @@ public struct IndexBuilder {
     /// need not keep them.
     public static func build(
         listings: [ListingRecord], firstDay: Day, dayCount: Int, calendarOfListing: (Int) -> [CalendarNight],
-        amenitiesOfListing: (Int) -> [String]
+        amenitiesOfListing: (Int) -> [String], neighbourhoods: [NeighbourhoodShape] = []
     ) -> ListingIndex {
         var amenities = NameStore()
         for position in listings.indices { amenities.append(amenitiesOfListing(position)) }
@@ -269,7 +269,8 @@ public struct IndexBuilder {
             }
             assembler.appendRow(listings[position], runs: runs, values: NightValues())
         }
-        return assembler.finish(listings: listings, amenities: amenities, layout: layout, roomTypeNames: roomTypeNames)
+        return assembler.finish(listings: listings, amenities: amenities, shapes: neighbourhoods, layout: layout,
+                                roomTypeNames: roomTypeNames)
     }
 }
 

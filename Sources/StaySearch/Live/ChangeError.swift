@@ -5,6 +5,9 @@ public enum ChangeError: Error, Equatable, CustomStringConvertible {
     case outsideIndexCalendar(from: Day, to: Day, first: Day, end: Day)
     case notBookable(id: Int64, reasons: [String])
     case nightCannotOpen(day: Day, status: NightStatus)
+    case invalidStayRule(minimum: Int32, maximum: Int32)
+    case invalidField(String)
+    case newListingIncomplete(id: Int64, missing: [String])
 
     /// One line that says what is wrong.
     public var description: String {
@@ -19,6 +22,12 @@ public enum ChangeError: Error, Equatable, CustomStringConvertible {
             return "listing \(id) cannot be booked for that stay: \(reasons.joined(separator: "; "))"
         case let .nightCannotOpen(day, status):
             return "the night of \(day) cannot become available: it is \(status == .unpriced ? "unpriced" : status.rawValue)"
+        case let .invalidStayRule(minimum, maximum):
+            return "minimum_nights \(minimum) and maximum_nights \(maximum) allow no stay (the minimum must be at least 1 and not above the maximum)"
+        case let .invalidField(reason):
+            return reason
+        case let .newListingIncomplete(id, missing):
+            return "listing \(id) is new and needs \(missing.joined(separator: ", ")) to be added"
         }
     }
 }

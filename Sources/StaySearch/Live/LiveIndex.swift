@@ -1,11 +1,16 @@
-/// An index whose calendars change while it serves searches: bookings, cancellations and availability
-/// changes apply in place, in microseconds, without a rebuild.
+/// An index whose listings and calendars change while it serves searches: bookings, cancellations,
+/// availability, prices, stay rules, listings added, changed and removed, each applied in microseconds to
+/// milliseconds, without a rebuild of the whole.
 ///
-/// The frozen ``ListingIndex`` stays the engine: the live index gives it its own copy of the availability
-/// bit sets (the only column these changes touch) and flips bits in it. A reader-writer lock makes every
-/// change whole to searches: a search holds a read lock for its scan; a group of changes holds the write
-/// lock. A `book` is a check-and-set under that lock, so of two bookings racing for the same night exactly
-/// one wins. Safe to call from any number of threads.
+/// The frozen ``ListingIndex`` stays the engine. Availability changes flip bits in the live index's own
+/// copy of its availability bit sets. A listing whose fields, prices or rules change, or that is added,
+/// moves to a small overlay index (``ChangedListings``) rebuilt after each group of such changes; its
+/// frozen row, like a removed listing's, is masked out of every search by a bit set of visible rows.
+/// A search scans the frozen rows and the overlay's as one (``ListingIndex/scan(_:threads:minimumRowsPerPart:collectsRows:live:)``).
+///
+/// A reader-writer lock makes every change whole to searches: a search holds a read lock for its scan; a
+/// group of changes holds the write lock. A `book` is a check-and-set under that lock, so of two bookings
+/// racing for the same night exactly one wins. Safe to call from any number of threads.
 ///
 /// What changes is not saved here (the engine does no I/O): `StayData`'s change journal records each
 /// accepted change durably and replays it on load, and `compact` saves ``withIndex(_:)``'s index.
@@ -15,6 +20,14 @@ public final class LiveIndex: @unchecked Sendable {
     /// The index's availability bit sets, owned here and written only under the write lock.
     private let bookable: UnsafeMutablePointer<UInt64>
     private let rows: ListingIDTable
+    /// `wordsPerDay` words, bit *r* set while frozen row *r* is visible (not removed, not moved to the
+    /// overlay); nil while every row is.
+    private var visibleRows: UnsafeMutablePointer<UInt64>?
+    /// The changed and added listings, and their overlay index.
+    private var changed = ChangedListings()
+    /// The whole index built again with every change in it (for ``withIndex(_:)``), until the next change.
+    private var rebuilt: ListingIndex?
+    private let rebuildLock = ReadWriteLock()
 
     /// Takes `frozen` live: copies its availability bit sets (O(*days* × *rows* / 64) words).
     public init(_ frozen: ListingIndex) {
@@ -39,104 +52,280 @@ public final class LiveIndex: @unchecked Sendable {
         rows = ListingIDTable(ids: frozen.storage.ids)
     }
 
-    /// Runs a query on the calendars as they are now (see ``ListingIndex/search(_:threads:)``).
+    deinit { visibleRows?.deallocate() }
+
+    /// Runs a query on the listings and calendars as they are now (see ``ListingIndex/search(_:threads:)``).
     public func search(_ query: SearchQuery, threads: Int = 1) throws(QueryError) -> SearchResult {
-        try lock.reading { () throws(QueryError) in try index.search(query, threads: threads) }
+        try lock.reading { () throws(QueryError) in
+            guard visibleRows != nil || changed.overlay != nil else { return try index.search(query, threads: threads) }
+            return try index.search(query, threads: threads, minimumRowsPerPart: ListingIndex.rowsPerParallelPart,
+                                    live: LiveParts(visibleRows: visibleRows.map { UnsafePointer($0) }, overlay: changed.overlay))
+        }
     }
 
     /// Runs `body` with the index as it is now; changes wait until it returns. For quotes, listings and
     /// saving a compacted copy. The index must not be kept beyond `body`.
+    ///
+    /// While only availability changed, that is the frozen index with the live availability (no copy);
+    /// once listings changed, were added or removed, the whole index built again with them (O(*rows* ×
+    /// *days*) the first time after a change).
     public func withIndex<Result, Failure: Error>(_ body: (ListingIndex) throws(Failure) -> Result) throws(Failure) -> Result {
-        try lock.reading { () throws(Failure) in try body(index) }
+        try lock.reading { () throws(Failure) in
+            guard visibleRows != nil || !changed.isEmpty else { return try body(index) }
+            let whole = rebuildLock.writing {
+                if let rebuilt { return rebuilt }
+                let whole = rebuildWhole()
+                rebuilt = whole
+                return whole
+            }
+            return try body(whole)
+        }
+    }
+
+    /// Whether listings were changed, added or removed (not only availability): then ``withIndex(_:)``
+    /// builds the index again.
+    public var hasListingChanges: Bool {
+        lock.reading { visibleRows != nil || !changed.isEmpty }
     }
 
     /// Applies one change, whole or not at all.
     /// - Throws: ``ChangeError`` when it is rejected; then nothing changed.
     public func apply(_ change: CalendarChange) throws(ChangeError) {
-        try lock.writing { () throws(ChangeError) in try applyLocked(change) }
+        try lock.writing { () throws(ChangeError) in
+            defer { finishGroup() }
+            try applyLocked(change)
+        }
     }
 
-    /// Applies changes in order as one group (one lock, for throughput); each is accepted or rejected on
-    /// its own, as if applied one by one.
+    /// Applies changes in order as one group (one lock, for throughput; the overlay is rebuilt once, at the
+    /// end); each is accepted or rejected on its own, as if applied one by one.
     /// - Returns: for each change, nil when accepted, else why it was rejected.
     public func apply(_ changes: [CalendarChange]) -> [ChangeError?] {
         lock.writing {
-            changes.map { change in
+            defer { finishGroup() }
+            return changes.map { change in
                 do throws(ChangeError) { try applyLocked(change); return nil } catch { return error }
             }
         }
     }
 
-    private func applyLocked(_ change: CalendarChange) throws(ChangeError) {
-        guard let row = rows.row(of: change.id, in: index.storage.ids) else { throw .unknownListing(change.id) }
-        let (from, to) = change.nights
+    /// Where a listing is now.
+    private enum Place {
+        case frozen(row: Int)
+        case changed
+        case nowhere
+    }
+
+    private func place(of id: Int64) -> Place {
+        if changed[id] != nil { return .changed }
+        guard let row = rows.row(of: id, in: index.storage.ids) else { return .nowhere }
+        if let visibleRows, visibleRows[row >> 6] >> UInt64(row & 63) & 1 == 0 { return .nowhere }
+        return .frozen(row: row)
+    }
+
+    /// The day offsets of a change's nights, checked against the calendar.
+    private func days(of change: CalendarChange) throws(ChangeError) -> Range<Int> {
+        guard let (from, to) = change.nights else { return 0..<0 }
         guard to > from else { throw .noNights(from: from, to: to) }
         let end = index.firstDay.advanced(by: index.dayCount)
         guard from >= index.firstDay, to <= end else {
             throw .outsideIndexCalendar(from: from, to: to, first: index.firstDay, end: end)
         }
+        return index.firstDay.distance(to: from)..<index.firstDay.distance(to: to)
+    }
+
+    private func applyLocked(_ change: CalendarChange) throws(ChangeError) {
+        let place = place(of: change.id)
+        if case .listing(let fields) = change {
+            switch place {
+            case .nowhere:
+                let record = try fields.newListing()
+                if let problem = fields.problem(with: nil) { throw problem }
+                changed.set(EditableListing(newListing: record, dayCount: index.dayCount), id: change.id)
+            case .frozen(let row):
+                if let problem = fields.problem(with: index.listing(atRow: row)) { throw problem }
+                var listing = move(row: row)
+                listing.setFields(fields)
+                changed.set(listing, id: change.id)
+            case .changed:
+                if let problem = fields.problem(with: changed[change.id]!.record) { throw problem }
+                changed.modify(id: change.id) { $0.setFields(fields) }
+            }
+            rebuilt = nil
+            return
+        }
+        if case .nowhere = place { throw .unknownListing(change.id) }
+        let days = try days(of: change)
         switch change {
         case let .book(id, checkIn, checkOut, guests):
-            // The common case in a few loads (every night's bit, the check-in's rule, the capacity); the
-            // full quote only to say why a stay cannot be booked.
-            let quick = allBookable(row: row, from: checkIn, to: checkOut)
-                && index.stayRule(row: row, day: checkIn).allows(nights: checkIn.distance(to: checkOut))
-                && (guests ?? 0) <= Int(index.storage.accommodates[row])
-            if !quick {
-                let quote = index.quote(row: row, checkIn: checkIn, checkOut: checkOut, guests: guests ?? 0)
-                guard quote.isBookable else { throw .notBookable(id: id, reasons: quote.problems.map(\.description)) }
+            switch place {
+            case .frozen(let row):
+                // The common case in a few loads (every night's bit, the check-in's rule, the capacity); the
+                // full quote only to say why a stay cannot be booked.
+                let quick = allBookable(row: row, days: days)
+                    && index.stayRule(row: row, day: checkIn).allows(nights: days.count)
+                    && (guests ?? 0) <= Int(index.storage.accommodates[row])
+                if !quick {
+                    let quote = index.quote(row: row, checkIn: checkIn, checkOut: checkOut, guests: guests ?? 0)
+                    guard quote.isBookable else { throw .notBookable(id: id, reasons: quote.problems.map(\.description)) }
+                }
+                setBookable(false, row: row, days: days)
+            default:
+                let listing = changed[id]!
+                if !listing.canBook(days: days, guests: guests ?? 0) {
+                    throw .notBookable(id: id, reasons: listing.problems(days: days, checkIn: checkIn, guests: guests ?? 0).map(\.description))
+                }
+                changed.setBookable(false, id: id, days: days)
             }
-            setBookable(false, row: row, from: checkIn, to: checkOut)
-        case let .cancel(_, from, to), let .availability(_, from, to, true):
+        case .cancel, .availability(_, _, _, true):
             // Only priced nights of the listing's calendar can open.
-            for night in index.nights(ofRow: row, from: from, to: to) where night.status != .available && night.status != .booked {
-                throw .nightCannotOpen(day: night.day, status: night.status)
+            switch place {
+            case .frozen(let row):
+                for night in index.nights(ofRow: row, from: change.nights!.from, to: change.nights!.to)
+                where night.status != .available && night.status != .booked {
+                    throw .nightCannotOpen(day: night.day, status: night.status)
+                }
+                setBookable(true, row: row, days: days)
+            default:
+                let listing = changed[change.id]!
+                for day in days where listing.status(ofDay: day) != .available && listing.status(ofDay: day) != .booked {
+                    throw .nightCannotOpen(day: index.firstDay.advanced(by: day), status: listing.status(ofDay: day))
+                }
+                changed.setBookable(true, id: change.id, days: days)
             }
-            setBookable(true, row: row, from: from, to: to)
-        case let .availability(_, from, to, false):
-            setBookable(false, row: row, from: from, to: to)
+        case .availability(_, _, _, false):
+            switch place {
+            case .frozen(let row): setBookable(false, row: row, days: days)
+            default: changed.setBookable(false, id: change.id, days: days)
+            }
+        case let .price(id, _, _, price):
+            if let price, price.minorUnits < 0 || price > IndexBuilder.largestPrice {
+                throw .invalidField("price must be from 0 to 21474836.47")
+            }
+            modifyListing(id: id, at: place) { $0.setPrice(price, days: days) }
+        case let .rules(id, _, _, minimum, maximum):
+            if (minimum ?? 1) < 1 || (maximum ?? 1) < 1 || (minimum ?? 1) > (maximum ?? Int32.max) {
+                throw .invalidStayRule(minimum: minimum ?? 1, maximum: maximum ?? Int32.max)
+            }
+            modifyListing(id: id, at: place) { $0.setRules(minimumNights: minimum, maximumNights: maximum, days: days) }
+        case let .remove(id):
+            switch place {
+            case .frozen(let row): hide(row: row)
+            default: changed.remove(id: id)
+            }
+        case .listing:
+            break
+        }
+        rebuilt = nil
+    }
+
+    /// Changes listing `id` in the overlay, moving it there from its frozen row first.
+    private func modifyListing(id: Int64, at place: Place, _ body: (inout EditableListing) -> Void) {
+        if case .frozen(let row) = place {
+            var listing = move(row: row)
+            body(&listing)
+            changed.set(listing, id: id)
+        } else {
+            changed.modify(id: id, body)
         }
     }
 
+    /// Frozen row `row` as it is now, hidden from searches from now on (its listing moves to the overlay).
+    private func move(row: Int) -> EditableListing {
+        let listing = EditableListing(row: row, of: index)
+        hide(row: row)
+        return listing
+    }
+
+    private func hide(row: Int) {
+        if visibleRows == nil {
+            let words = max(1, index.wordsPerDay)
+            visibleRows = UnsafeMutablePointer<UInt64>.allocate(capacity: words)
+            visibleRows!.initialize(repeating: ~0, count: words)
+        }
+        visibleRows![row >> 6] &= ~(UInt64(1) << UInt64(row & 63))
+    }
+
+    /// After a group of changes: the overlay indexed again if its listings changed, the whole rebuilt
+    /// index dropped.
+    private func finishGroup() {
+        changed.rebuild(firstDay: index.firstDay, dayCount: index.dayCount)
+    }
+
     /// Replays changes that were accepted before, in order, onto the index they were accepted on (a
-    /// journal of this index): their effects only, without the checks, which gave their verdicts when the
-    /// changes were first applied. Changes naming an unknown listing or nights outside the calendar are
-    /// skipped (a sound journal has none).
+    /// journal of this index): availability changes by their effects only, without the checks, which gave
+    /// their verdicts when the changes were first applied; the other changes as they apply. Changes naming
+    /// an unknown listing or nights outside the calendar are skipped (a sound journal has none).
     /// - Returns: how many were skipped.
     @discardableResult
     public func replay(_ changes: [CalendarChange]) -> Int {
         lock.writing {
+            defer { finishGroup() }
             var skipped = 0
             let end = index.firstDay.advanced(by: index.dayCount)
             for change in changes {
-                let (from, to) = change.nights
-                guard let row = rows.row(of: change.id, in: index.storage.ids), to > from, from >= index.firstDay, to <= end else {
+                guard change.changesOnlyAvailability else {
+                    do throws(ChangeError) { try applyLocked(change) } catch { skipped += 1 }
+                    continue
+                }
+                let (from, to) = change.nights!
+                guard to > from, from >= index.firstDay, to <= end else {
                     skipped += 1
                     continue
                 }
+                let days = index.firstDay.distance(to: from)..<index.firstDay.distance(to: to)
+                let value: Bool
                 switch change {
-                case .book, .availability(_, _, _, false): setBookable(false, row: row, from: from, to: to)
-                case .cancel, .availability(_, _, _, true): setBookable(true, row: row, from: from, to: to)
+                case .cancel, .availability(_, _, _, true): value = true
+                default: value = false
+                }
+                switch place(of: change.id) {
+                case .frozen(let row): setBookable(value, row: row, days: days)
+                case .changed: changed.setBookable(value, id: change.id, days: days)
+                case .nowhere: skipped += 1
                 }
             }
+            rebuilt = nil
             return skipped
         }
     }
 
-    private func allBookable(row: Int, from: Day, to: Day) -> Bool {
+    /// The whole index built again: the visible frozen rows and the changed listings, with the frozen
+    /// index's calendar span and neighbourhoods.
+    private func rebuildWhole() -> ListingIndex {
+        var frozenRows: [Int] = []
+        frozenRows.reserveCapacity(index.count)
+        for row in 0..<index.count {
+            if let visibleRows, visibleRows[row >> 6] >> UInt64(row & 63) & 1 == 0 { continue }
+            frozenRows.append(row)
+        }
+        let changedListings = changed.listingsByID
+        var records = frozenRows.map { index.fullListing(atRow: $0) }
+        records += changedListings.map(\.record)
+        let firstDay = index.firstDay
+        return IndexBuilder.build(
+            listings: records, firstDay: firstDay, dayCount: index.dayCount,
+            calendarOfListing: { position in
+                position < frozenRows.count ? EditableListing(row: frozenRows[position], of: self.index).calendar(firstDay: firstDay)
+                    : changedListings[position - frozenRows.count].calendar(firstDay: firstDay)
+            },
+            amenitiesOfListing: { records[$0].amenities }, neighbourhoods: index.neighbourhoodShapes())
+    }
+
+    private func allBookable(row: Int, days: Range<Int>) -> Bool {
         let bit = UInt64(1) << UInt64(row & 63)
-        var word = index.firstDay.distance(to: from) * index.wordsPerDay + row >> 6
-        for _ in 0..<from.distance(to: to) {
+        var word = days.lowerBound * index.wordsPerDay + row >> 6
+        for _ in days {
             if bookable[word] & bit == 0 { return false }
             word += index.wordsPerDay
         }
         return true
     }
 
-    private func setBookable(_ value: Bool, row: Int, from: Day, to: Day) {
+    private func setBookable(_ value: Bool, row: Int, days: Range<Int>) {
         let bit = UInt64(1) << UInt64(row & 63)
-        var word = index.firstDay.distance(to: from) * index.wordsPerDay + row >> 6
-        for _ in 0..<from.distance(to: to) {
+        var word = days.lowerBound * index.wordsPerDay + row >> 6
+        for _ in days {
             if value { bookable[word] |= bit } else { bookable[word] &= ~bit }
             word += index.wordsPerDay
         }

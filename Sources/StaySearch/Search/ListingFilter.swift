@@ -34,7 +34,8 @@ struct ListingFilter: @unchecked Sendable {
 
     /// Resolves `query`'s detail filters against `index`.
     /// - Throws: ``QueryError/unknownPropertyType(_:suggestions:)`` or ``QueryError/unknownAmenity(_:suggestions:)``.
-    init(query: SearchQuery, index: ListingIndex) throws(QueryError) {
+    /// - Parameter rowMask: a row bit set every candidate must be in as well (a live index's visible rows).
+    init(query: SearchQuery, index: ListingIndex, rowMask: UnsafePointer<UInt64>? = nil) throws(QueryError) {
         let storage = index.storage
         minimumBedrooms = query.bedrooms ?? -1
         minimumBeds = query.beds ?? -1
@@ -55,7 +56,7 @@ struct ListingFilter: @unchecked Sendable {
             }
             typeCodes.append(UInt16(code))
         }
-        var sets: [UnsafePointer<UInt64>] = []
+        var sets: [UnsafePointer<UInt64>] = rowMask.map { [$0] } ?? []
         if query.instantBookableOnly { sets.append(storage.instantBookable.base) }
         if query.superhostsOnly { sets.append(storage.superhosts.base) }
         var listedCodes: [UInt16] = []

@@ -26,11 +26,11 @@ extension ListingIndex {
 
     /// Runs a query with at most `threads` parts of at least `minimumRowsPerPart` rows each (tests cut
     /// small data into parts with this).
-    package func search(_ query: SearchQuery, threads: Int, minimumRowsPerPart: Int) throws(QueryError) -> SearchResult {
+    package func search(_ query: SearchQuery, threads: Int, minimumRowsPerPart: Int, live: LiveParts? = nil) throws(QueryError) -> SearchResult {
         try query.validate()
         let facets = query.facets
         var (result, matchedRows) = try scan(query, threads: threads, minimumRowsPerPart: minimumRowsPerPart,
-                                             collectsRows: !facets.isEmpty)
+                                             collectsRows: !facets.isEmpty, live: live)
         guard !facets.isEmpty else { return result }
         // A facet whose own filter is set counts over the matches of the query without it: one more scan.
         var rowsByFacet: [Facet: [Int32]] = [:]
@@ -42,10 +42,20 @@ extension ListingIndex {
             relaxed.histogramMinimum = Money(minorUnits: 0)
             relaxed.histogramMaximum = Money(minorUnits: 100)
             relaxed.facets = []
-            rowsByFacet[facet] = try scan(relaxed, threads: threads, minimumRowsPerPart: minimumRowsPerPart, collectsRows: true).1
+            rowsByFacet[facet] = try scan(relaxed, threads: threads, minimumRowsPerPart: minimumRowsPerPart, collectsRows: true,
+                                          live: live).1
         }
         result.facets = facets.map { facet in
-            FacetCounts(facet: facet, counted: facetEntries(facet, rows: rowsByFacet[facet] ?? matchedRows), limit: query.facetLimit)
+            let rows = rowsByFacet[facet] ?? matchedRows
+            guard let overlay = live?.overlay else {
+                return FacetCounts(facet: facet, counted: facetEntries(facet, rows: rows), limit: query.facetLimit)
+            }
+            // A live index's changed listings are rows past this index's own, counted in its overlay.
+            let baseRows = rows.filter { Int($0) < count }
+            let overlayRows = rows.compactMap { Int($0) >= count ? $0 - Int32(count) : nil }
+            return FacetCounts(facet: facet, counted: FacetCounts.merging(facetEntries(facet, rows: baseRows),
+                                                                          overlay.facetEntries(facet, rows: overlayRows)),
+                               limit: query.facetLimit)
         }
         matchedRows = []
         return result
@@ -54,21 +64,11 @@ extension ListingIndex {
     /// One pass of `query` (validated): the result without facets, and when `collectsRows`, the rows
     /// that match every filter.
     func scan(_ query: SearchQuery, threads: Int, minimumRowsPerPart: Int,
-                      collectsRows: Bool) throws(QueryError) -> (SearchResult, [Int32]) {
-        let ranges = try query.region.map { name throws(QueryError) in try regions.rowRanges(matching: name) } ?? [0..<count]
-        var roomCode = -1
-        if let roomType = query.roomType {
-            if let code = roomTypeNames.firstIndex(of: roomType) {
-                roomCode = code
-            } else if ListingIndex.standardRoomTypes.contains(roomType) {
-                roomCode = 256      // a known type this index has no listings of
-            } else {
-                throw .unknownRoomType(roomType, known: knownRoomTypes)
-            }
-        }
-
-        let filter = try ListingFilter(query: query, index: self)
-        let rowCount = ranges.reduce(0) { $0 + $1.count }
+              collectsRows: Bool, live: LiveParts? = nil) throws(QueryError) -> (SearchResult, [Int32]) {
+        if let live { return try scan(query, threads: threads, minimumRowsPerPart: minimumRowsPerPart, collectsRows: collectsRows, live: live) }
+        let plan = try ScanPlan(query, index: self)
+        let ranges = plan.ranges, roomCode = plan.roomCode, filter = plan.filter
+        let rowCount = plan.rowCount
         let values = UnsafeMutableBufferPointer<Int64>.allocate(capacity: max(1, rowCount))
         defer { values.deallocate() }
         // Room for every row that may match, when they are collected (a store per match, no array growth).
@@ -113,17 +113,24 @@ extension ListingIndex {
     }
 
     /// The answer from what the scan collected: the histogram of `values` (whose smallest and largest
-    /// are `bounds`), and the page cut from `page` (the best rows, best first).
-    private func result(
+    /// are `bounds`), and the page cut from `page` (the best rows, best first; rows past this index's own
+    /// are rows of `overlay`).
+    func result(
         of query: SearchQuery, values: UnsafeMutableBufferPointer<Int64>, valueSum: Int128, bounds: ClosedRange<Int64>?,
-        total: Int, page: [RankedRow]
+        total: Int, page: [RankedRow], overlay: ListingIndex? = nil
     ) -> SearchResult {
         let nights = Int64(query.nights ?? 1)
         let histogram = PriceHistogram.make(values: values, sum: valueSum, bounds: bounds, nights: nights, bins: query.bins,
                                             lo: query.histogramMinimum, hi: query.histogramMaximum)
         let flexibleNights = query.isFlexible ? query.nights : nil
         let matches = page.prefix(query.offset + query.limit).dropFirst(query.offset).map { ranked in
-            var match = match(row: Int(ranked.row), value: ranked.value, nights: query.nights, near: query.near)
+            var match: ListingMatch
+            if let overlay, Int(ranked.row) >= count {
+                match = overlay.match(row: Int(ranked.row) - count, value: ranked.value, nights: query.nights, near: query.near)
+                match.row = Int(ranked.row)
+            } else {
+                match = self.match(row: Int(ranked.row), value: ranked.value, nights: query.nights, near: query.near)
+            }
             if let flexibleNights {
                 match.checkIn = firstDay.advanced(by: Int(ranked.checkIn))
                 match.checkOut = firstDay.advanced(by: Int(ranked.checkIn) + flexibleNights)

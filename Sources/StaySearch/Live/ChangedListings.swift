@@ -1,0 +1,72 @@
+/// The listings of a live index that changed beyond their availability (fields, prices, stay rules) or
+/// were added: each held whole (``EditableListing``), and all of them indexed into one small overlay
+/// index over the frozen index's calendar span, rebuilt after each group of changes that touches them.
+struct ChangedListings {
+    /// The listings by id.
+    private(set) var listings: [Int64: EditableListing] = [:]
+    /// The overlay: these listings indexed; nil when there are none.
+    private(set) var overlay: ListingIndex?
+    /// Each listing's row in ``overlay``.
+    private var overlayRows: [Int64: Int] = [:]
+    /// Whether ``overlay`` lags behind ``listings``.
+    private(set) var isStale = false
+
+    var isEmpty: Bool { listings.isEmpty }
+
+    /// The listings, by id ascending.
+    var listingsByID: [EditableListing] { listings.values.sorted { $0.record.id < $1.record.id } }
+
+    subscript(id: Int64) -> EditableListing? { listings[id] }
+
+    /// Sets listing `id` (added, or changed in any way but availability); the overlay is stale until rebuilt.
+    mutating func set(_ listing: EditableListing, id: Int64) {
+        listings[id] = listing
+        isStale = true
+    }
+
+    /// Changes listing `id` in place; the overlay is stale until rebuilt.
+    mutating func modify(id: Int64, _ body: (inout EditableListing) -> Void) {
+        body(&listings[id]!)
+        isStale = true
+    }
+
+    /// Drops listing `id`.
+    mutating func remove(id: Int64) {
+        listings[id] = nil
+        isStale = true
+    }
+
+    /// Sets the availability of listing `id`'s nights on the day offsets `days`: in the listing, and in the
+    /// overlay's bit sets when the overlay is current (otherwise its rebuild takes them).
+    mutating func setBookable(_ value: Bool, id: Int64, days: Range<Int>) {
+        for day in days { listings[id]!.bookable[day] = value }
+        guard !isStale, let overlay, let row = overlayRows[id] else { return }
+        // The overlay's columns are memory this live index built and alone holds.
+        let bookable = UnsafeMutablePointer(mutating: overlay.storage.bookable.base)
+        let bit = UInt64(1) << UInt64(row & 63)
+        for day in days {
+            let word = day * overlay.wordsPerDay + row >> 6
+            if value { bookable[word] |= bit } else { bookable[word] &= ~bit }
+        }
+    }
+
+    /// Indexes the listings again when they changed since the last build.
+    /// - Complexity: O(*n* × *days*) for *n* changed listings.
+    mutating func rebuild(firstDay: Day, dayCount: Int) {
+        guard isStale else { return }
+        isStale = false
+        guard !listings.isEmpty else {
+            overlay = nil
+            overlayRows = [:]
+            return
+        }
+        let entries = listingsByID
+        let records = entries.map(\.record)
+        let index = IndexBuilder.build(listings: records, firstDay: firstDay, dayCount: dayCount,
+                                       calendarOfListing: { entries[$0].calendar(firstDay: firstDay) },
+                                       amenitiesOfListing: { records[$0].amenities })
+        overlay = index
+        overlayRows = [:]
+        for row in 0..<index.count { overlayRows[index.listingID(ofRow: row)] = row }
+    }
+}

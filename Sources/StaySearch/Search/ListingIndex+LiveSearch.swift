@@ -1,0 +1,150 @@
+extension ListingIndex {
+    /// One pass of `query` (validated) over this index's visible rows and the live overlay's rows, merged
+    /// as the parts of one scan are: values side by side, collectors summed, pages merged. Overlay rows
+    /// are numbered from ``count`` on in the page and the matched rows.
+    ///
+    /// A region, room type, property type or amenity that only one of the two indexes knows simply
+    /// matches nothing in the other; the query fails only when neither knows it.
+    func scan(_ query: SearchQuery, threads: Int, minimumRowsPerPart: Int, collectsRows: Bool,
+              live: LiveParts) throws(QueryError) -> (SearchResult, [Int32]) {
+        let overlay = live.overlay
+        // Names each index does not know; a name neither knows fails the query as a frozen index would.
+        let baseUnknown = unknownNames(in: query)
+        let overlayUnknown = overlay?.unknownNames(in: query) ?? baseUnknown
+        for (name, error) in baseUnknown where overlayUnknown[name] != nil { throw error }
+        var basePlan: ScanPlan?
+        var overlayPlan: ScanPlan?
+        if let narrowed = query.narrowed(toNamesKnownBy: baseUnknown) {
+            basePlan = try ScanPlan(narrowed, index: self, rowMask: live.visibleRows)
+        }
+        if let overlay, let narrowed = query.narrowed(toNamesKnownBy: overlayUnknown) {
+            overlayPlan = try ScanPlan(narrowed, index: overlay)
+        }
+
+        let baseRows = basePlan?.rowCount ?? 0
+        let overlayRows = overlayPlan?.rowCount ?? 0
+        let values = UnsafeMutableBufferPointer<Int64>.allocate(capacity: max(1, baseRows + overlayRows))
+        defer { values.deallocate() }
+        let rowSlots = collectsRows ? UnsafeMutableBufferPointer<Int32>.allocate(capacity: max(1, baseRows + overlayRows)) : nil
+        defer { rowSlots?.deallocate() }
+
+        // Each part: its scan, where its values (and matched rows) start, and what its rows add.
+        var parts: [(scan: Scan, start: Int, rowShift: Int32)] = []
+        if let plan = basePlan {
+            let partCount = max(1, min(threads, baseRows / max(1, minimumRowsPerPart)))
+            if partCount > 1 {
+                let split = ScanParts(ranges: plan.ranges, rowCount: baseRows, count: partCount)
+                let scans = split.scanInParallel(index: self, query: query, roomCode: plan.roomCode, filter: plan.filter,
+                                                 values: UnsafeMutableBufferPointer(rebasing: values[0..<max(1, baseRows)]),
+                                                 rowSlots: rowSlots.map { UnsafeMutableBufferPointer(rebasing: $0[0..<max(1, baseRows)]) })
+                for (scan, start) in zip(scans, split.valueStarts) { parts.append((scan, start, 0)) }
+            } else {
+                var scan = Scan(index: self, query: query, roomCode: plan.roomCode, filter: plan.filter,
+                                values: UnsafeMutableBufferPointer(rebasing: values[0..<baseRows]), rowSlots: rowSlots?.baseAddress)
+                for range in plan.ranges { scan.visit(range) }
+                parts.append((scan, 0, 0))
+            }
+        }
+        if let plan = overlayPlan, let overlay {
+            var scan = Scan(index: overlay, query: query, roomCode: plan.roomCode, filter: plan.filter,
+                            values: UnsafeMutableBufferPointer(rebasing: values[baseRows..<(baseRows + overlayRows)]),
+                            rowSlots: rowSlots.map { $0.baseAddress! + baseRows })
+            for range in plan.ranges { scan.visit(range) }
+            parts.append((scan, baseRows, Int32(count)))
+        }
+
+        var matchedRows: [Int32] = []
+        var valueCount = 0
+        var valueSum: Int128 = 0
+        var total = 0
+        var bounds: ClosedRange<Int64>?
+        var page: [RankedRow] = []
+        for (scan, start, rowShift) in parts {
+            if start != valueCount, scan.valueCount > 0 {
+                (values.baseAddress! + valueCount).update(from: values.baseAddress! + start, count: scan.valueCount)
+            }
+            valueCount += scan.valueCount
+            valueSum += scan.valueSum
+            total += scan.total
+            if let part = scan.bounds {
+                bounds = bounds.map { min($0.lowerBound, part.lowerBound)...max($0.upperBound, part.upperBound) } ?? part
+            }
+            page += scan.page.sorted().map { ranked in
+                var ranked = ranked
+                ranked.row += rowShift
+                return ranked
+            }
+            if let rowSlots { matchedRows += rowSlots[start..<(start + scan.total)].map { $0 + rowShift } }
+        }
+        page.sort()
+        return (result(of: query, values: UnsafeMutableBufferPointer(rebasing: values[0..<valueCount]), valueSum: valueSum,
+                       bounds: bounds, total: total, page: page, overlay: overlay),
+                matchedRows)
+    }
+}
+
+/// A name a query uses: its kind and the name.
+struct QueryName: Hashable {
+    enum Kind: Hashable { case region, roomType, propertyType, amenity }
+    var kind: Kind
+    var name: String
+}
+
+extension ListingIndex {
+    /// The names of `query` this index does not know, each with the error a search of it alone gives.
+    func unknownNames(in query: SearchQuery) -> [QueryName: QueryError] {
+        var unknown: [QueryName: QueryError] = [:]
+        if let region = query.region, regions.nodes(matching: region).isEmpty {
+            unknown[QueryName(kind: .region, name: region)] = .unknownRegion(region, suggestions: regions.suggestions(for: region))
+        }
+        if let roomType = query.roomType, !roomTypeNames.contains(roomType), !ListingIndex.standardRoomTypes.contains(roomType) {
+            unknown[QueryName(kind: .roomType, name: roomType)] = .unknownRoomType(roomType, known: knownRoomTypes)
+        }
+        for name in query.propertyTypes where propertyTypes.code(of: name) == nil {
+            unknown[QueryName(kind: .propertyType, name: name)] = .unknownPropertyType(name, suggestions: propertyTypes.suggestions(for: name))
+        }
+        for name in query.amenities where amenities.code(of: name) == nil {
+            unknown[QueryName(kind: .amenity, name: name)] = .unknownAmenity(name, suggestions: amenities.suggestions(for: name))
+        }
+        return unknown
+    }
+}
+
+extension SearchQuery {
+    /// The query for an index that does not know the names in `unknown`: its property types (any of them
+    /// will do) without those; nil when it can match nothing there (a region, room type or amenity it
+    /// does not know, or none of the property types).
+    func narrowed(toNamesKnownBy unknown: [QueryName: QueryError]) -> SearchQuery? {
+        guard !unknown.isEmpty else { return self }
+        guard !unknown.keys.contains(where: { $0.kind != .propertyType }) else { return nil }
+        var query = self
+        query.propertyTypes = propertyTypes.filter { unknown[QueryName(kind: .propertyType, name: $0)] == nil }
+        return query.propertyTypes.isEmpty ? nil : query
+    }
+}
+
+extension FacetCounts {
+    /// The entries of two indexes' counts as one: counts of equal values added (names compared folded,
+    /// as filters compare them; the first index's spelling kept).
+    static func merging(_ first: [Entry], _ second: [Entry]) -> [Entry] {
+        var merged = first
+        var positions: [String: Int] = [:]
+        func key(_ value: Value) -> String {
+            switch value {
+            case .text(let name): return "t" + TextFolding.fold(name)
+            case .number(let number): return "n\(number)"
+            case .flag(let flag): return flag ? "y" : "n"
+            }
+        }
+        for (position, entry) in merged.enumerated() where positions[key(entry.value)] == nil { positions[key(entry.value)] = position }
+        for entry in second {
+            if let position = positions[key(entry.value)] {
+                merged[position].count += entry.count
+            } else {
+                positions[key(entry.value)] = merged.count
+                merged.append(entry)
+            }
+        }
+        return merged
+    }
+}
