@@ -29,6 +29,28 @@ enum LiveFixture {
         }
     }
 
+    /// A live copy in which 10,000 listings at random have new prices for a month (so they sit in the
+    /// overlay), and those listings' ids.
+    static let repricedIDs: [Int64] = {
+        var seen = Set<Int64>()
+        return (0..<20_000).map { ids[($0 &* 2_654_435_761) % ids.count] }.filter { seen.insert($0).inserted }.prefix(10_000).map { $0 }
+    }()
+    static let repriced: LiveIndex = {
+        let live = LiveIndex(Fixture.index)
+        let errors = live.apply(priceChanges(repricedIDs, seed: 1))
+        precondition(errors.allSatisfy { $0 == nil })
+        return live
+    }()
+
+    /// A month of new prices for each of `listingIDs`, from a day and at a price that vary with `seed`.
+    static func priceChanges(_ listingIDs: [Int64], seed: Int) -> [CalendarChange] {
+        let first = Fixture.index.firstDay
+        return listingIDs.enumerated().map { k, id in
+            let from = first.advanced(by: (k &* 7 &+ seed) % (Fixture.index.dayCount - 31))
+            return .price(id: id, from: from, to: from.advanced(by: 30), price: Money(minorUnits: Int64(5_000 + (k &+ seed) % 200 * 100)))
+        }
+    }
+
     /// The saved calibrated index with a journal of 100,000 accepted changes beside it (a copy of the
     /// index file, so that `LoadIndex` keeps measuring a load without one).
     static let indexWithJournal: String = {
@@ -125,6 +147,31 @@ func liveBenchmarks() {
         for _ in benchmark.scaledIterations { blackHole(try! live.search(query)) }
         benchmark.stopMeasurement()
         stream.stop()
+    }
+    // Price changes move listings into the overlay, rebuilt once a group: 100 new prices for listings of an
+    // overlay of 10,000, applied, journalled, one fsync.
+    Benchmark("Live.PriceChanges100", configuration: .init(metrics: [.wallClock], maxDuration: .seconds(isSmoke ? 1 : 5),
+                                                            maxIterations: isSmoke ? 5 : 1_000_000, thresholds: [:])) { benchmark in
+        let live = LiveFixture.repriced
+        let (journal, _) = try! ChangeJournal.open(path: NSTemporaryDirectory() + "staysearch-bench-price-\(getpid()).journal", identity: 1)
+        let groups = (0..<50).map { LiveFixture.priceChanges(Array(LiveFixture.repricedIDs[($0 * 100)..<($0 * 100 + 100)]), seed: $0 + 2) }
+        var round = 0
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            let group = groups[round % groups.count]
+            round += 1
+            for (change, error) in zip(group, live.apply(group)) where error == nil { journal.append(change) }
+            try! journal.commit()
+        }
+        benchmark.stopMeasurement()
+        journal.close()
+    }
+    // The search of `Live.SearchFrozen` with 10,000 listings in the overlay (their frozen rows masked out).
+    Benchmark("Live.SearchWithOverlay10k", configuration: .init(metrics: [.wallClock], maxDuration: .seconds(isSmoke ? 1 : 5),
+                                                                 maxIterations: isSmoke ? 20 : 1_000_000, thresholds: [:])) { benchmark in
+        let live = LiveFixture.repriced
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { blackHole(try! live.search(query)) }
     }
     Benchmark("Live.LoadWithJournal100k", configuration: configuration(seconds: 5)) { benchmark in
         let path = LiveFixture.indexWithJournal
