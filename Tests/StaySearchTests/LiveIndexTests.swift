@@ -164,6 +164,19 @@ import Testing
         #expect(live.withIndex { $0.count } == frozen.count - 1)
     }
 
+    /// A row's values decoded in one walk (what moving a listing into the overlay reads) are its values day
+    /// by day: runs, weekly patterns and dense rows alike.
+    @Test(arguments: 0..<10)
+    func rowsDecodeWholeAsDayByDay(seed: Int) {
+        let index = TestDataset.random(seed: UInt64(seed) + 77).makeIndex().index
+        for row in 0..<index.count {
+            #expect(index.nightPrices.values(row: row, dayCount: index.dayCount)
+                    == (0..<index.dayCount).map { index.nightPrices.value(row: row, dayOffset: $0) })
+            #expect(index.stayRules.values(row: row, dayCount: index.dayCount)
+                    == (0..<index.dayCount).map { index.stayRules.value(row: row, dayOffset: $0) })
+        }
+    }
+
     @Test func rejectedChangesSayWhy() throws {
         let data = TestDataset.random(seed: 3)
         let frozen = data.makeIndex().index

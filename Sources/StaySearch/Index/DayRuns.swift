@@ -50,6 +50,26 @@ public struct DayRuns<Value: RunValue>: Sendable {
         return patterns[pattern * 7 + (firstWeekday + dayOffset) % 7]
     }
 
+    /// Row `row`'s values on every day offset `0 ..< dayCount`, its runs walked once.
+    /// - Complexity: O(*dayCount* + *r*).
+    public func values(row: Int, dayCount: Int) -> [Value] {
+        let first = Int(offsets[row]), last = Int(offsets[row + 1])
+        return [Value](unsafeUninitializedCapacity: dayCount) { buffer, initialized in
+            for run in first..<last {
+                let start = max(0, Int(starts[run]))
+                let end = run + 1 < last ? min(dayCount, Int(starts[run + 1])) : dayCount
+                guard start < end else { continue }
+                let value = values[run]
+                if let pattern = value.patternIndex {
+                    for day in start..<end { buffer[day] = patterns[pattern * 7 + (firstWeekday + day) % 7] }
+                } else {
+                    for day in start..<end { buffer[day] = value }
+                }
+            }
+            initialized = dayCount
+        }
+    }
+
     /// The total number of runs.
     public var runCount: Int { starts.count }
 }

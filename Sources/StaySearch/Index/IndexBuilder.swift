@@ -274,6 +274,27 @@ public struct IndexBuilder {
     }
 }
 
+extension IndexBuilder {
+    /// Builds an index of listings held day by day, as a live index holds its changed listings, over the
+    /// calendar span `firstDay ..< firstDay + dayCount` that every one of them covers.
+    /// - Parameter listingAt: the listing at a position of `listings` (made on demand, so that a rebuild of
+    ///   a whole index never holds every listing's days at once).
+    static func build(listings: [ListingRecord], firstDay: Day, dayCount: Int, listingAt: (Int) -> EditableListing,
+                      neighbourhoods: [NeighbourhoodShape] = []) -> ListingIndex {
+        var amenities = NameStore()
+        for listing in listings { amenities.append(listing.amenities) }
+        let layout = RegionLayout(listings: listings)
+        let roomTypeNames = Array(Set(listings.map(\.roomType))).sorted()
+        var assembler = RowAssembler(firstDay: firstDay.daysSinceEpoch, dayCount: dayCount, rowCount: listings.count)
+        for row in 0..<listings.count {
+            let position = Int(layout.listingOfRow[row])
+            assembler.appendRow(listings[position], days: listingAt(position))
+        }
+        return assembler.finish(listings: listings, amenities: amenities, shapes: neighbourhoods, layout: layout,
+                                roomTypeNames: roomTypeNames)
+    }
+}
+
 /// A calendar row left out because its listing already had a row for that date.
 public struct DuplicateNight: Sendable, Equatable {
     /// The listing's id.

@@ -41,6 +41,14 @@ public struct NightPrices: Sendable {
         return runs.value(row: row, dayOffset: dayOffset)
     }
 
+    /// Row `row`'s values on every day offset `0 ..< dayCount`.
+    public func values(row: Int, dayCount: Int) -> [Int32] {
+        if let rank = runs.values[Int(runs.offsets[row])].denseIndex {
+            return (0..<dayCount).map { NightPrices.decode(dense[$0 * denseRows + rank]) }
+        }
+        return runs.values(row: row, dayCount: dayCount)
+    }
+
     /// The sum of row `row`'s prices over the day offsets `start ..< end`, valid when every night in it
     /// is priced.
     /// - Complexity: O(*k*) for *k* nights when the row is dense, else O(log *r* + *k*) for *r* runs.

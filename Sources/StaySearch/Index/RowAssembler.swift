@@ -90,6 +90,33 @@ struct RowAssembler {
         if basePrice >= 0 { pricedWithoutDates[row >> 6] |= bit }
     }
 
+    /// Appends the next row from its values by day, as a live index keeps a changed listing: stored prices
+    /// (resolved: unpriced only without a listing price), bookable nights, packed stay rules (the listing's
+    /// own on days without a calendar row).
+    mutating func appendRow(_ listing: ListingRecord, days: EditableListing) {
+        let row = basePrices.count
+        let bit: UInt64 = 1 << UInt64(row & 63)
+        dayPrices.removeAll(keepingCapacity: true)
+        dayPrices.append(contentsOf: days.prices)
+        dayRules.removeAll(keepingCapacity: true)
+        dayRules.append(contentsOf: days.rules)
+        var firstPriced = ListingIndex.noPrice
+        for day in 0..<dayCount where dayPrices[day] >= 0 {
+            if firstPriced < 0 { firstPriced = dayPrices[day] }
+            if days.bookable[day] { bookable[day * wordsPerDay + row >> 6] |= bit }
+        }
+        if dayCount == 0 {
+            dayPrices.append(ListingIndex.noCalendarRow)
+            dayRules.append(EditableListing.listingRule(of: listing))
+        }
+        appendPrices()
+        rules.appendRow(dayRules)
+        let listingPrice = IndexBuilder.storedPrice(listing.price)
+        let basePrice = listingPrice >= 0 ? listingPrice : firstPriced
+        basePrices.append(basePrice)
+        if basePrice >= 0 { pricedWithoutDates[row >> 6] |= bit }
+    }
+
     /// Stores the row's prices by day as runs, or densely when runs would take more room than two bytes
     /// a day (a price that changes most days) and every price fits a dense code.
     private mutating func appendPrices() {

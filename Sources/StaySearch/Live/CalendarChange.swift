@@ -15,8 +15,9 @@ public enum CalendarChange: Sendable, Equatable {
     /// Set the stay rules for stays checking in on the days of the calendar (not days without a calendar
     /// row); `nil` keeps that bound.
     case rules(id: Int64, from: Day, to: Day, minimumNights: Int32?, maximumNights: Int32?)
-    /// Add a listing, or set fields of one.
-    case listing(ListingChange)
+    /// Add a listing, or set fields of one. (Boxed: the other changes stay a few words each, which a
+    /// replay of 100,000 of them feels.)
+    indirect case listing(ListingChange)
     /// Remove a listing: it no longer appears anywhere.
     case remove(id: Int64)
 

@@ -62,9 +62,7 @@ struct ChangedListings {
         }
         let entries = listingsByID
         let records = entries.map(\.record)
-        let index = IndexBuilder.build(listings: records, firstDay: firstDay, dayCount: dayCount,
-                                       calendarOfListing: { entries[$0].calendar(firstDay: firstDay) },
-                                       amenitiesOfListing: { records[$0].amenities })
+        let index = IndexBuilder.build(listings: records, firstDay: firstDay, dayCount: dayCount, listingAt: { entries[$0] })
         overlay = index
         overlayRows = [:]
         for row in 0..<index.count { overlayRows[index.listingID(ofRow: row)] = row }

@@ -12,15 +12,15 @@ struct EditableListing: Sendable {
     /// The packed ``StayRule`` for a stay checking in on each day; the listing's own on days without a row.
     var rules: [UInt32]
 
-    /// Row `row` of `index`, as it is now.
-    init(row: Int, of index: ListingIndex) {
-        record = index.fullListing(atRow: row)
+    /// Row `row` of `index`, as it is now (`record`: its ``ListingIndex/fullListing(atRow:)`` when known).
+    init(row: Int, of index: ListingIndex, record: ListingRecord? = nil) {
+        self.record = record ?? index.fullListing(atRow: row)
         let days = index.dayCount
-        prices = (0..<days).map { index.nightPrices.value(row: row, dayOffset: $0) }
+        prices = index.nightPrices.values(row: row, dayCount: days)
         let wordsPerDay = index.wordsPerDay, bit = UInt64(row & 63)
-        let bookableWords = index.storage.bookable
+        let bookableWords = index.storage.bookable.base
         bookable = (0..<days).map { bookableWords[$0 * wordsPerDay + row >> 6] >> bit & 1 == 1 }
-        rules = (0..<days).map { index.stayRules.value(row: row, dayOffset: $0) }
+        rules = index.stayRules.values(row: row, dayCount: days)
     }
 
     /// A new listing, without a calendar yet.
@@ -103,18 +103,6 @@ struct EditableListing: Sendable {
         let listingRule = EditableListing.listingRule(of: record)
         if listingRule != EditableListing.listingRule(of: old) {
             for day in prices.indices where prices[day] == ListingIndex.noCalendarRow { rules[day] = listingRule }
-        }
-    }
-
-    /// The calendar to index it with: a night for every day with a calendar row.
-    func calendar(firstDay: Day) -> [CalendarNight] {
-        prices.indices.compactMap { day in
-            let price = prices[day]
-            guard price != ListingIndex.noCalendarRow else { return nil }
-            let rule = StayRule(packed: rules[day])
-            return CalendarNight(day: firstDay.advanced(by: day), isAvailable: bookable[day],
-                                 price: price >= 0 ? Money(minorUnits: Int64(price)) : nil,
-                                 minimumNights: Int32(rule.minimumNights), maximumNights: Int32(rule.maximumNights))
         }
     }
 }

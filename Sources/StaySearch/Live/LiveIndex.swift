@@ -302,14 +302,13 @@ public final class LiveIndex: @unchecked Sendable {
         let changedListings = changed.listingsByID
         var records = frozenRows.map { index.fullListing(atRow: $0) }
         records += changedListings.map(\.record)
-        let firstDay = index.firstDay
         return IndexBuilder.build(
-            listings: records, firstDay: firstDay, dayCount: index.dayCount,
-            calendarOfListing: { position in
-                position < frozenRows.count ? EditableListing(row: frozenRows[position], of: self.index).calendar(firstDay: firstDay)
-                    : changedListings[position - frozenRows.count].calendar(firstDay: firstDay)
+            listings: records, firstDay: index.firstDay, dayCount: index.dayCount,
+            listingAt: { position in
+                position < frozenRows.count ? EditableListing(row: frozenRows[position], of: self.index, record: records[position])
+                    : changedListings[position - frozenRows.count]
             },
-            amenitiesOfListing: { records[$0].amenities }, neighbourhoods: index.neighbourhoodShapes())
+            neighbourhoods: index.neighbourhoodShapes())
     }
 
     private func allBookable(row: Int, days: Range<Int>) -> Bool {
