@@ -32,7 +32,7 @@ struct BatchCommand: ParsableCommand {
 
     func run() throws {
         let lines = try readLines()
-        let index = try data.loadIndex()
+        let index = try data.loadSearchable()
         var output = ""
         for line in lines {
             output += answer(line, index: index)
@@ -45,7 +45,7 @@ struct BatchCommand: ParsableCommand {
         Standard.write(output)
     }
 
-    private func answer(_ line: String, index: ListingIndex) -> String {
+    private func answer(_ line: String, index: SearchableIndex) -> String {
         let query: SearchQuery
         let mapPath: String?
         do {
@@ -61,7 +61,7 @@ struct BatchCommand: ParsableCommand {
             let micros = Int(((Standard.now() - start) * 1e6).rounded())
             if let mapPath {
                 // The map is drawn after the engine's time is taken.
-                try MapOutput.writePNG(query: query, result: result, index: index, to: mapPath, width: 800, height: 600, scale: 1,
+                try MapOutput.writePNG(query: query, result: result, index: index.index, to: mapPath, width: 800, height: 600, scale: 1,
                                        threads: threads.count)
             }
             return ResultFormatting.json(result, tookMicroseconds: micros)

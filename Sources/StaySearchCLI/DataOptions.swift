@@ -27,25 +27,40 @@ struct DataOptions: ParsableArguments {
         }
     }
 
-    /// Loads the data into an index, reporting rejected records on stderr.
+    /// Loads the data into an index, reporting rejected records on stderr. After a journal with listing
+    /// changes, the whole index is built again with them (see ``loadSearchable()``).
     func loadIndex() throws -> ListingIndex {
+        try loadSearchable().index
+    }
+
+    /// Loads the data for searching: after a journal with listing changes, a live index that searches
+    /// through its overlay without building the whole index again.
+    func loadSearchable() throws -> SearchableIndex {
         if let indexPath {
             let start = Standard.now()
-            let index: ListingIndex
-            var replayed = ""
+            var searchable: SearchableIndex
+            var loaded = ""
             if access(ChangeJournal.path(forIndex: indexPath), F_OK) == 0 {
                 // Its journal's changes, replayed; a command reads the result alone, so the live index's
                 // memory is used directly (the index value keeps it alive).
                 let (live, contents) = try LiveIndexLoader.load(indexPath)
-                index = live.withIndex { $0 }
-                replayed = ", \(contents.changes.count) journal changes replayed"
+                if live.hasListingChanges {
+                    searchable = SearchableIndex(live: live)
+                    loaded = "the index at \(indexPath) with \(contents.changes.count) journal changes (listings changed: an overlay)"
+                } else {
+                    let index = live.withIndex { $0 }
+                    searchable = SearchableIndex(frozen: index)
+                    loaded = "\(index.count) listings from \(indexPath), \(contents.changes.count) journal changes replayed"
+                }
             } else {
-                index = try IndexFileReader.load(from: indexPath)
+                let index = try IndexFileReader.load(from: indexPath)
+                searchable = SearchableIndex(frozen: index)
+                loaded = "\(index.count) listings from \(indexPath)"
             }
             if printsStats {
-                Standard.error("loaded \(index.count) listings from \(indexPath)\(replayed) in \(String(format3: (Standard.now() - start) * 1000)) ms; peak memory \(Standard.peakMemory() / 1_048_576) MiB")
+                Standard.error("loaded \(loaded) in \(String(format3: (Standard.now() - start) * 1000)) ms; peak memory \(Standard.peakMemory() / 1_048_576) MiB")
             }
-            return index
+            return searchable
         }
         let datasets = try folders.isEmpty ? [ShippedDataset.folder()] : folders.map { try DatasetFolder(argument: $0) }
         let start = Standard.now()
@@ -67,7 +82,7 @@ struct DataOptions: ParsableArguments {
                 \(Int(seconds * 1000)) ms; peak memory \(Standard.peakMemory() / 1_048_576) MiB
                 """)
         }
-        return index
+        return SearchableIndex(frozen: index)
     }
 }
 

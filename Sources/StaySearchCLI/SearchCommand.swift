@@ -42,18 +42,18 @@ struct SearchCommand: ParsableCommand {
 
     func run() throws {
         let query = self.query.query
-        let index = try data.loadIndex()
-        let result = try index.search(query, threads: threads.count)
+        let loaded = try data.loadSearchable()
+        let result = try loaded.search(query, threads: threads.count)
         switch format {
         case .json: Standard.write(ResultFormatting.json(result) + "\n")
         case .csv: Standard.write(ResultFormatting.csv(result))
         case .table: Standard.write(ResultFormatting.table(result, query: query) + "\n" + ChartOutput.text(query: query, result: result))
         }
         if let png {
-            try ChartOutput.writePNG(query: query, result: result, index: index, to: png, width: chart.width, height: chart.height, scale: chart.scale)
+            try ChartOutput.writePNG(query: query, result: result, index: loaded.index, to: png, width: chart.width, height: chart.height, scale: chart.scale)
         }
         if let map {
-            try MapOutput.writePNG(query: query, result: result, index: index, to: map, width: mapSize.mapWidth,
+            try MapOutput.writePNG(query: query, result: result, index: loaded.index, to: map, width: mapSize.mapWidth,
                                    height: mapSize.mapHeight, scale: mapSize.mapScale, threads: threads.count)
         }
     }

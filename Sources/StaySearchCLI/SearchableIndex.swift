@@ -1,0 +1,35 @@
+import StaySearch
+
+/// The index a searching command reads: a frozen index, or, after a journal with listing changes, the live
+/// index that answers through its overlay, so that a search need not build the whole index again.
+final class SearchableIndex {
+    private let frozen: ListingIndex?
+    private let live: LiveIndex?
+    private var rebuilt: ListingIndex?
+
+    init(frozen: ListingIndex) {
+        self.frozen = frozen
+        live = nil
+    }
+
+    init(live: LiveIndex) {
+        frozen = nil
+        self.live = live
+    }
+
+    /// Runs a query.
+    func search(_ query: SearchQuery, threads: Int) throws(QueryError) -> SearchResult {
+        if let frozen { return try frozen.search(query, threads: threads) }
+        return try live!.search(query, threads: threads)
+    }
+
+    /// The whole index, for what only a frozen index offers (maps, chart titles): after listing changes, built
+    /// again once.
+    var index: ListingIndex {
+        if let frozen { return frozen }
+        if let rebuilt { return rebuilt }
+        let whole = live!.withIndex { $0 }
+        rebuilt = whole
+        return whole
+    }
+}
