@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN := .build/release/staysearch
 
-.PHONY: deps build release demo test test-tsan bench bench-smoke bench-thresholds peers scaling clean
+.PHONY: deps build release demo serve test test-tsan bench bench-smoke bench-thresholds peers scaling clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -17,6 +17,14 @@ release: deps
 demo: release
 	$(BIN) search --region "Centraal Station" --checkin 2024-07-12 --checkout 2024-07-15 --adults 2 --limit 10
 	$(BIN) search --region antwerp --max-price 120 --sort rating --limit 5
+
+# The HTTP API on the shipped sample (saved as an index first, so that live changes are journalled beside
+# it): prints the address; Ctrl-C stops it. PORT=0 takes any free port.
+PORT ?= 8080
+SAMPLE_INDEX := .build/antwerp-sample.ssx
+serve: release
+	@test -f $(SAMPLE_INDEX) || $(BIN) import Antwerp=Data/antwerp --output $(SAMPLE_INDEX)
+	$(BIN) serve --index $(SAMPLE_INDEX) --port $(PORT)
 
 # Unit, differential and end-to-end tests (Swift Testing), then the concurrency tests of live changes under
 # ThreadSanitizer.

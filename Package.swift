@@ -12,6 +12,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // The HTTP server of `staysearch serve`.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         // The engine: pure Swift, no C, no I/O.
@@ -30,6 +32,7 @@ let package = Package(
             dependencies: [
                 "StaySearch", "StayData", "PriceGraph",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
         // Test helpers: random data and a brute-force reference implementation of SPEC.md.

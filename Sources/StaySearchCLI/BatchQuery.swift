@@ -1,3 +1,4 @@
+import Foundation
 import StaySearch
 
 /// Reading a ``SearchQuery`` from one JSON line of a batch file.
@@ -11,7 +12,47 @@ enum BatchQuery {
     /// Parses and validates one line: the query, and the PNG file its results' map goes to (`"map"`), if any.
     /// - Throws: ``BatchLineError`` or ``QueryError``.
     static func parse(_ line: String) throws -> (query: SearchQuery, mapPath: String?) {
-        let object = try FlatJSONObject(parsing: line)
+        try parse(FlatJSONObject(parsing: line))
+    }
+
+    /// The keys whose values are text (the others are numbers, flags, or lists of numbers).
+    static let textKeys: Set<String> = ["region", "checkin", "checkout", "checkin_from", "checkin_to", "room_type", "sort",
+                                        "property_type", "amenities", "facets", "checkin_weekdays", "map"]
+    /// The keys that take a list.
+    static let listKeys: Set<String> = ["property_type", "amenities", "facets", "checkin_weekdays"]
+
+    /// The query of a URL's query string (SPEC "HTTP API"): the same keys, each value as text; a repeated key
+    /// is a list, `bbox` and `near` are numbers separated by commas.
+    static func parse(queryItems: [(key: String, value: String)]) throws -> SearchQuery {
+        var entries: [(key: String, value: FlatJSONObject.Value)] = []
+        for (key, text) in queryItems {
+            guard keys.contains(key), key != "map" else { throw BatchLineError("unknown key '\(key)'; keys are \(keys.filter { $0 != "map" }.joined(separator: ", "))") }
+            let value: FlatJSONObject.Value
+            if textKeys.contains(key) {
+                value = .string(text)
+            } else if key == "bbox" || key == "near" {
+                value = .array(text.split(separator: ",", omittingEmptySubsequences: false).map { .number($0.trimmingCharacters(in: .whitespaces)) })
+            } else if key == "instant_bookable" || key == "superhost" {
+                value = text == "true" ? .bool(true) : text == "false" ? .bool(false) : .string(text)
+            } else {
+                value = .number(text)
+            }
+            if let position = entries.firstIndex(where: { $0.key == key }) {
+                guard listKeys.contains(key) else { throw BatchLineError("key '\(key)' appears twice") }
+                if case .array(let values) = entries[position].value {
+                    entries[position].value = .array(values + [value])
+                } else {
+                    entries[position].value = .array([entries[position].value, value])
+                }
+            } else {
+                entries.append((key, value))
+            }
+        }
+        return try parse(FlatJSONObject(entries: entries)).query
+    }
+
+    /// Parses and validates a JSON object of query keys.
+    static func parse(_ object: FlatJSONObject) throws -> (query: SearchQuery, mapPath: String?) {
         var query = SearchQuery()
         var mapPath: String?
         for (key, value) in object.entries {

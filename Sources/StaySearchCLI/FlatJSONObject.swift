@@ -14,6 +14,11 @@ struct FlatJSONObject {
     /// The keys in order, with their values.
     private(set) var entries: [(key: String, value: Value)] = []
 
+    /// The object with these entries (keys once each).
+    init(entries: [(key: String, value: Value)]) {
+        self.entries = entries
+    }
+
     /// Parses `text`.
     /// - Throws: ``BatchLineError`` naming what is wrong and where.
     init(parsing text: String) throws(BatchLineError) {

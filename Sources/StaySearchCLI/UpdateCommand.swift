@@ -73,13 +73,13 @@ struct UpdateCommand: ParsableCommand {
                     carry.removeSubrange(...newline)
                 }
             }
-            if !lines.isEmpty { try answer(lines, live: live, journal: journal) }
+            if !lines.isEmpty { Standard.write(try Self.answer(lines, live: live, journal: journal)) }
             if count == 0 { break }
         }
     }
 
-    /// Applies one group of lines and prints their answers once the accepted ones are durable.
-    private func answer(_ lines: [String], live: LiveIndex, journal: ChangeJournal) throws {
+    /// Applies one group of lines and returns their answers once the accepted ones are durable.
+    static func answer(_ lines: [String], live: LiveIndex, journal: ChangeJournal) throws -> String {
         var parsed: [Result<CalendarChange, ChangeLineError>] = []
         for line in lines {
             let trimmed = line.hasSuffix("\r") ? String(line.dropLast()) : line
@@ -109,7 +109,7 @@ struct UpdateCommand: ParsableCommand {
             }
         }
         try journal.commit()
-        Standard.write(output)
+        return output
     }
 }
 

@@ -18,6 +18,9 @@ struct ChangedListings {
 
     subscript(id: Int64) -> EditableListing? { listings[id] }
 
+    /// Listing `id`'s row in the overlay, when the overlay is current and has it.
+    func row(of id: Int64) -> Int? { isStale ? nil : overlayRows[id] }
+
     /// Sets listing `id` (added, or changed in any way but availability); the overlay is stale until rebuilt.
     mutating func set(_ listing: EditableListing, id: Int64) {
         listings[id] = listing

@@ -15,16 +15,16 @@
 /// What changes is not saved here (the engine does no I/O): `StayData`'s change journal records each
 /// accepted change durably and replays it on load, and `compact` saves ``withIndex(_:)``'s index.
 public final class LiveIndex: @unchecked Sendable {
-    private let lock = ReadWriteLock()
-    private let index: ListingIndex
+    let lock = ReadWriteLock()
+    let index: ListingIndex
     /// The index's availability bit sets, owned here and written only under the write lock.
     private let bookable: UnsafeMutablePointer<UInt64>
-    private let rows: ListingIDTable
+    let rows: ListingIDTable
     /// `wordsPerDay` words, bit *r* set while frozen row *r* is visible (not removed, not moved to the
     /// overlay); nil while every row is.
     private var visibleRows: UnsafeMutablePointer<UInt64>?
     /// The changed and added listings, and their overlay index.
-    private var changed = ChangedListings()
+    private(set) var changed = ChangedListings()
     /// The whole index built again with every change in it (for ``withIndex(_:)``), until the next change.
     private var rebuilt: ListingIndex?
     private let rebuildLock = ReadWriteLock()
@@ -117,7 +117,7 @@ public final class LiveIndex: @unchecked Sendable {
     }
 
     private func place(of id: Int64) -> Place {
-        if changed[id] != nil { return .changed }
+        if !changed.isEmpty, changed[id] != nil { return .changed }
         guard let row = rows.row(of: id, in: index.storage.ids) else { return .nowhere }
         if let visibleRows, visibleRows[row >> 6] >> UInt64(row & 63) & 1 == 0 { return .nowhere }
         return .frozen(row: row)
@@ -235,6 +235,20 @@ public final class LiveIndex: @unchecked Sendable {
         let listing = EditableListing(row: row, of: index)
         hide(row: row)
         return listing
+    }
+
+    /// Whether frozen row `row` is visible (not removed, not moved to the overlay).
+    func isVisible(row: Int) -> Bool {
+        guard let visibleRows else { return true }
+        return visibleRows[row >> 6] >> UInt64(row & 63) & 1 == 1
+    }
+
+    /// How many of the frozen `rows` are hidden.
+    func hiddenRows(in rows: Range<Int>) -> Int {
+        guard let visibleRows else { return 0 }
+        var hidden = 0
+        for row in rows where visibleRows[row >> 6] >> UInt64(row & 63) & 1 == 0 { hidden += 1 }
+        return hidden
     }
 
     private func hide(row: Int) {

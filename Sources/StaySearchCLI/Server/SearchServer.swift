@@ -1,0 +1,55 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+
+/// The Hummingbird application of `staysearch serve`: routes that hand their request to ``SearchService``
+/// and its answer back, request logs, and a graceful stop on SIGTERM and SIGINT.
+enum SearchServer {
+    /// The largest request body taken (a bigger one is answered 413).
+    static let largestBody = 10 << 20
+
+    /// Serves until SIGTERM or SIGINT; requests in flight finish first.
+    static func run(_ service: SearchService, host: String, port: Int) async throws {
+        var logger = Logger(label: "staysearch")
+        logger.logLevel = .info
+        let router = Router()
+        router.middlewares.add(LogRequestsMiddleware(.info))
+        router.get("/healthz") { _, _ in respond(.ok("{\"ok\":true}\n")) }
+        router.get("/v1/search") { request, _ in respond(service.search(items(of: request))) }
+        router.post("/v1/search/batch") { request, _ in
+            respond(service.batch(try await text(of: request)))
+        }
+        router.get("/v1/regions") { request, _ in respond(service.regions(items(of: request))) }
+        router.get("/v1/listings/:id") { request, context in
+            respond(service.listing(id: context.parameters.get("id") ?? "", items(of: request)))
+        }
+        router.post("/v1/changes") { request, _ in respond(service.changes(try await text(of: request))) }
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname(host, port: port), serverName: "staysearch"),
+            onServerRunning: { channel in
+                let bound = channel.localAddress?.port ?? port
+                Standard.write("staysearch: serving http://\(host):\(bound)/ (SIGTERM or Ctrl-C stops it)\n")
+            },
+            logger: logger)
+        try await app.runService()
+    }
+
+    /// The query string's keys and values, in order, decoded.
+    private static func items(of request: Request) -> [(key: String, value: String)] {
+        request.uri.queryParameters.map { (String($0.key), String($0.value)) }
+    }
+
+    /// The request body as text, up to ``largestBody`` bytes (beyond: 413).
+    private static func text(of request: Request) async throws -> String {
+        var request = request
+        let buffer = try await request.collectBody(upTo: largestBody)
+        return String(decoding: buffer.readableBytesView, as: UTF8.self)
+    }
+
+    private static func respond(_ answer: SearchService.Answer) -> Response {
+        Response(status: .init(code: answer.status), headers: [.contentType: answer.contentType],
+                 body: .init(byteBuffer: ByteBuffer(string: answer.body)))
+    }
+}
