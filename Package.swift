@@ -14,6 +14,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // The HTTP server of `staysearch serve`.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // Its metrics at /metrics, in Prometheus' text format.
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // The engine: pure Swift, no C, no I/O.
@@ -33,6 +36,8 @@ let package = Package(
                 "StaySearch", "StayData", "PriceGraph",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         // Test helpers: random data and a brute-force reference implementation of SPEC.md.

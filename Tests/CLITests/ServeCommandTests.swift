@@ -65,6 +65,12 @@ import Glibc
         // Limits: a body over 10 MiB, an unknown route.
         #expect(try server.post("/v1/changes", body: String(repeating: " ", count: 10 << 20 + 1)).status == 413)
         #expect(try server.get("/v2/nothing").status == 404)
+        // Metrics: request counts and latency histograms by route, in Prometheus' text format.
+        let metrics = try server.get("/metrics").body
+        #expect(metrics.contains(#"hb_requests{http_route="/v1/search",http_request_method="GET",http_response_status_code="400"} 3"#),
+                "\(metrics.prefix(2_000))")
+        #expect(metrics.contains(#"http_server_request_duration_bucket{http_route="/v1/listings/{id}",http_request_method="GET",http_response_status_code="200",le="#),
+                "\(metrics.prefix(2_000))")
         // SIGTERM: a clean stop; the journal holds the four accepted changes.
         #expect(server.stop() == 0)
         let journal = try ChangeJournal.read(path: index + ".journal", identity: try IndexFileReader.identity(ofIndexAt: index))

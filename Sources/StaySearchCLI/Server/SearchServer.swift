@@ -1,10 +1,13 @@
 import Foundation
 import Hummingbird
 import Logging
+import Metrics
 import NIOCore
+import Prometheus
 
 /// The Hummingbird application of `staysearch serve`: routes that hand their request to ``SearchService``
-/// and its answer back, request logs, and a graceful stop on SIGTERM and SIGINT.
+/// and its answer back, request logs, Prometheus metrics (request counts and latency histograms by route,
+/// method and status at `/metrics`), and a graceful stop on SIGTERM and SIGINT.
 enum SearchServer {
     /// The largest request body taken (a bigger one is answered 413).
     static let largestBody = 10 << 20
@@ -13,8 +16,15 @@ enum SearchServer {
     static func run(_ service: SearchService, host: String, port: Int) async throws {
         var logger = Logger(label: "staysearch")
         logger.logLevel = .info
+        let registry = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         let router = Router()
         router.middlewares.add(LogRequestsMiddleware(.info))
+        router.middlewares.add(MetricsMiddleware())
+        router.get("/metrics") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                     body: .init(byteBuffer: ByteBuffer(string: registry.emitToString())))
+        }
         router.get("/healthz") { _, _ in respond(.ok("{\"ok\":true}\n")) }
         router.get("/v1/search") { request, _ in respond(service.search(items(of: request))) }
         router.post("/v1/search/batch") { request, _ in
