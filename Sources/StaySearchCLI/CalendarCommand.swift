@@ -69,12 +69,7 @@ struct CalendarCommand: ParsableCommand {
     func run() throws {
         let index = try data.loadIndex()
         let row = try ListingID.row(of: id, in: index)
-        var month = self.month
-        var grids: [CalendarMonth] = []
-        for _ in 0..<months {
-            grids.append(CalendarMonth(index: index, row: row, year: month.year, month: month.month, firstWeekday: firstWeekday.fromMonday))
-            month = month.next
-        }
+        let grids = Self.grids(index: index, row: row, from: month, count: months, firstWeekday: firstWeekday.fromMonday)
         let title = "\(ListingFormatting.title(index.listing(atRow: row))) (\(id))"
         if let png {
             let fonts = FontLocator.sans()
@@ -88,14 +83,25 @@ struct CalendarCommand: ParsableCommand {
             }
             Standard.write("wrote \(png) (\(chart.size.width)×\(chart.size.height))\n")
         } else if format == .json {
-            Standard.write(json(grids) + "\n")
+            Standard.write(Self.json(id: id, grids) + "\n")
         } else {
             Standard.write(title + "\n\n" + grids.map { $0.text() }.joined(separator: "\n") + "\n" + CalendarMonth.legend + "\n")
         }
     }
 
-    /// `{"id": "50904", "name": "…", "months": [{"month": "2024-07", "days": [{"date", "price", "available", "status"}]}]}`.
-    private func json(_ grids: [CalendarMonth]) -> String {
+    /// `count` month grids of row `row` from `month` on.
+    static func grids(index: ListingIndex, row: Int, from month: Month, count: Int, firstWeekday: Int) -> [CalendarMonth] {
+        var month = month
+        var grids: [CalendarMonth] = []
+        for _ in 0..<count {
+            grids.append(CalendarMonth(index: index, row: row, year: month.year, month: month.month, firstWeekday: firstWeekday))
+            month = month.next
+        }
+        return grids
+    }
+
+    /// `{"id": "50904", "months": [{"month": "2024-07", "days": [{"date", "price", "available", "status"}]}]}`.
+    static func json(id: Int64, _ grids: [CalendarMonth]) -> String {
         var json = JSONWriter()
         json.beginObject()
         json.field("id", string: String(id))

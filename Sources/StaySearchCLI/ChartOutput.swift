@@ -18,10 +18,17 @@ enum ChartOutput {
 
     /// The title and subtitle that say what was searched.
     static func titles(query: SearchQuery, result: SearchResult, index: ListingIndex) -> (String, String) {
+        titles(query: query, result: result, regionPath: { name in
+            let matched = index.regions.nodes(matching: name)
+            return matched.count == 1 ? index.regions.path(of: matched[0]) : nil
+        })
+    }
+
+    /// The titles, with the region's path from `regionPath` (nil: the name as given).
+    static func titles(query: SearchQuery, result: SearchResult, regionPath: (String) -> [String]?) -> (String, String) {
         var title = "All listings"
         if let region = query.region {
-            let matched = index.regions.nodes(matching: region)
-            title = matched.count == 1 ? index.regions.path(of: matched[0]).joined(separator: " / ") : region
+            title = regionPath(region)?.joined(separator: " / ") ?? region
         }
         if query.isFlexible, let first = query.candidateCheckIns.first, let last = query.candidateCheckIns.last,
            let nights = query.nights {
@@ -52,23 +59,28 @@ enum ChartOutput {
 
     /// Writes the histogram chart of `result` to `path` as a PNG.
     static func writePNG(query: SearchQuery, result: SearchResult, index: ListingIndex, to path: String, width: Int, height: Int, scale: Int) throws {
-        let fonts = FontLocator.sans()
-        if fonts == nil {
+        if FontLocator.sans() == nil {
             Standard.error("staysearch: warning: no TrueType font (DejaVu Sans) found; using gd's built-in font")
         }
-        let (title, subtitle) = titles(query: query, result: result, index: index)
-        var chart = HistogramChart(histogram: result.histogram, nights: query.nights ?? 1, minimumPrice: query.minimumPrice,
-                                   maximumPrice: query.maximumPrice, title: title, subtitle: subtitle, fonts: fonts)
-        chart.width = width
-        chart.height = height
-        chart.scale = scale
         let png: [UInt8]
         do {
-            png = try chart.render().pngData()
+            png = try histogramPNG(query: query, result: result, titles: titles(query: query, result: result, index: index),
+                                   width: width, height: height, scale: scale)
         } catch {
             throw CommandFailure(message: "\(path): \(error.description)", code: ExitStatus.badInput)
         }
         try FileOutput.write(png, to: path)
+    }
+
+    /// The histogram chart of `result` as PNG bytes.
+    static func histogramPNG(query: SearchQuery, result: SearchResult, titles: (String, String), width: Int, height: Int,
+                             scale: Int) throws(GraphError) -> [UInt8] {
+        var chart = HistogramChart(histogram: result.histogram, nights: query.nights ?? 1, minimumPrice: query.minimumPrice,
+                                   maximumPrice: query.maximumPrice, title: titles.0, subtitle: titles.1, fonts: FontLocator.sans())
+        chart.width = width
+        chart.height = height
+        chart.scale = scale
+        return try chart.render().pngData()
     }
 
     /// The histogram as terminal bars with a summary line under them.

@@ -7,29 +7,35 @@ enum MapOutput {
     /// outlined) to `path`.
     static func writePNG(query: SearchQuery, result: SearchResult, index: ListingIndex, to path: String, width: Int, height: Int,
                          scale: Int, threads: Int) throws {
-        let fonts = FontLocator.sans()
+        let dots = try index.matchPositions(query, threads: threads)
+        let png: [UInt8]
+        do {
+            png = try mapPNG(query: query, result: result, matches: dots, boundaries: index.neighbourhoodShapes(),
+                             title: ChartOutput.titles(query: query, result: result, index: index).0, width: width, height: height, scale: scale)
+        } catch {
+            throw CommandFailure(message: "\(path): \(error.description)", code: ExitStatus.badInput)
+        }
+        try FileOutput.write(png, to: path)
+    }
+
+    /// The map of `result` as PNG bytes: `matches` (every match's position) as dots under the page's pins.
+    static func mapPNG(query: SearchQuery, result: SearchResult, matches: [(id: Int64, position: GeoPoint)],
+                       boundaries: [NeighbourhoodShape], title: String, width: Int, height: Int, scale: Int) throws(GraphError) -> [UInt8] {
         let pins = result.matches.map { match in
             MapChart.Pin(position: GeoPoint(latitude: match.latitude, longitude: match.longitude),
                          label: match.nightlyPrice.formatted(showsCents: false))
         }
         let onPage = Set(result.matches.map(\.id))
-        let dots = try index.matchPositions(query, threads: threads).filter { !onPage.contains($0.id) }.map(\.position)
+        let dots = matches.filter { !onPage.contains($0.id) }.map(\.position)
         var area: MapChart.Area?
         if let box = query.boundingBox { area = .box(box) }
         if let centre = query.near, let radius = query.radiusKilometres { area = .circle(centre: centre, radiusKilometres: radius) }
-        let (title, _) = ChartOutput.titles(query: query, result: result, index: index)
         var chart = MapChart(pins: pins, dots: dots, area: area,
-                             title: "\(title) · \(ResultFormatting.grouped(result.total)) homes", fonts: fonts)
-        chart.boundaries = index.neighbourhoodShapes()
+                             title: "\(title) · \(ResultFormatting.grouped(result.total)) homes", fonts: FontLocator.sans())
+        chart.boundaries = boundaries
         chart.width = width
         chart.height = height
         chart.scale = scale
-        let png: [UInt8]
-        do {
-            png = try chart.render().pngData()
-        } catch {
-            throw CommandFailure(message: "\(path): \(error.description)", code: ExitStatus.badInput)
-        }
-        try FileOutput.write(png, to: path)
+        return try chart.render().pngData()
     }
 }

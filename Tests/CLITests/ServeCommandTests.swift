@@ -65,6 +65,17 @@ import Glibc
         // Limits: a body over 10 MiB, an unknown route.
         #expect(try server.post("/v1/changes", body: String(repeating: " ", count: 10 << 20 + 1)).status == 413)
         #expect(try server.get("/v2/nothing").status == 404)
+        // Charts and calendars: PNGs of the asked size; the calendar's JSON as `calendar --format json` gives it.
+        let histogram = try server.get("/v1/histogram.png?region=zuid&checkin=2024-07-12&checkout=2024-07-15&width=640&height=300")
+        #expect(histogram.status == 200 && histogram.contentType == "image/png" && histogram.pngSize?.width == 640 && histogram.pngSize?.height == 300)
+        let map = try server.get("/v1/map.png?region=zuid&limit=5&scale=2")
+        #expect(map.status == 200 && map.pngSize?.width == 1_600 && map.pngSize?.height == 1_200)
+        #expect(try server.get("/v1/map.png?region=zuid&width=5").status == 400)
+        let calendar = try server.get("/v1/listings/50904/calendar?month=2024-07&months=2")
+        let cliCalendar = try CommandRunner.run(["calendar", "50904", "--index", index, "--month", "2024-07", "--months", "2", "--format", "json"])
+        #expect(calendar.status == 200 && calendar.body == cliCalendar.stdout, "\(calendar.body.prefix(300))")
+        #expect(try server.get("/v1/listings/50904/calendar.png?month=2024-07").pngSize != nil)
+        #expect(try server.get("/v1/listings/50904/calendar?month=2024-13").status == 400)
         // Metrics: request counts and latency histograms by route, in Prometheus' text format.
         let metrics = try server.get("/metrics").body
         #expect(metrics.contains(#"hb_requests{http_route="/v1/search",http_request_method="GET",http_response_status_code="400"} 3"#),
@@ -114,7 +125,17 @@ private final class Answers: @unchecked Sendable {
 final class RunningServer: @unchecked Sendable {
     struct Reply: Sendable {
         var status: Int
-        var body: String
+        var data: Data
+        var contentType: String
+        var body: String { String(decoding: data, as: UTF8.self) }
+
+        /// The width and height of a PNG body (from its IHDR chunk), nil when it is not a PNG.
+        var pngSize: (width: Int, height: Int)? {
+            let bytes = [UInt8](data)
+            guard bytes.count > 24, bytes.prefix(8) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] else { return nil }
+            func number(_ at: Int) -> Int { bytes[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
+            return (number(16), number(20))
+        }
     }
 
     private let process = Process()
@@ -162,7 +183,8 @@ final class RunningServer: @unchecked Sendable {
         let result = ReplyBox()
         URLSession.shared.dataTask(with: request) { data, response, error in
             if let response = response as? HTTPURLResponse {
-                result.reply = Reply(status: response.statusCode, body: String(decoding: data ?? Data(), as: UTF8.self))
+                result.reply = Reply(status: response.statusCode, data: data ?? Data(),
+                                     contentType: response.value(forHTTPHeaderField: "Content-Type") ?? "")
             } else {
                 result.error = "\(error.map { "\($0)" } ?? "no response")"
             }

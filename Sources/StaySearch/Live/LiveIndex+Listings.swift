@@ -36,4 +36,26 @@ extension LiveIndex {
             return Array(suggestions.filter { $0.listings > 0 }.prefix(limit))
         }
     }
+
+    /// The ids and positions of the listings that match `query` now (see ``ListingIndex/matchPositions(_:limit:threads:)``).
+    public func matchPositions(_ query: SearchQuery, limit: Int = 20_000, threads: Int = 1) throws(QueryError) -> [(id: Int64, position: GeoPoint)] {
+        try lock.reading { () throws(QueryError) in
+            try index.matchPositions(query, limit: limit, threads: threads, live: liveParts)
+        }
+    }
+
+    /// The neighbourhood boundaries of the frozen index (for maps).
+    public func neighbourhoodShapes() -> [NeighbourhoodShape] { index.neighbourhoodShapes() }
+
+    /// The region path a region name stands for when it names exactly one region (in the frozen index,
+    /// else in the overlay), for titles.
+    public func regionPath(named name: String) -> [String]? {
+        lock.reading {
+            let matched = index.regions.nodes(matching: name)
+            if matched.count == 1 { return index.regions.path(of: matched[0]) }
+            guard matched.isEmpty, let overlay = changed.overlay else { return nil }
+            let inOverlay = overlay.regions.nodes(matching: name)
+            return inOverlay.count == 1 ? overlay.regions.path(of: inOverlay[0]) : nil
+        }
+    }
 }

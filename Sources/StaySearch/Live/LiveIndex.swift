@@ -57,9 +57,8 @@ public final class LiveIndex: @unchecked Sendable {
     /// Runs a query on the listings and calendars as they are now (see ``ListingIndex/search(_:threads:)``).
     public func search(_ query: SearchQuery, threads: Int = 1) throws(QueryError) -> SearchResult {
         try lock.reading { () throws(QueryError) in
-            guard visibleRows != nil || changed.overlay != nil else { return try index.search(query, threads: threads) }
-            return try index.search(query, threads: threads, minimumRowsPerPart: ListingIndex.rowsPerParallelPart,
-                                    live: LiveParts(visibleRows: visibleRows.map { UnsafePointer($0) }, overlay: changed.overlay))
+            guard let live = liveParts else { return try index.search(query, threads: threads) }
+            return try index.search(query, threads: threads, minimumRowsPerPart: ListingIndex.rowsPerParallelPart, live: live)
         }
     }
 
@@ -235,6 +234,12 @@ public final class LiveIndex: @unchecked Sendable {
         let listing = EditableListing(row: row, of: index)
         hide(row: row)
         return listing
+    }
+
+    /// What searches add to the frozen index (under a lock); nil while nothing but availability changed.
+    var liveParts: LiveParts? {
+        guard visibleRows != nil || changed.overlay != nil else { return nil }
+        return LiveParts(visibleRows: visibleRows.map { UnsafePointer($0) }, overlay: changed.overlay)
     }
 
     /// Whether frozen row `row` is visible (not removed, not moved to the overlay).

@@ -4,6 +4,11 @@ extension ListingIndex {
     /// are more.
     /// - Throws: ``QueryError`` as ``search(_:threads:)`` does.
     public func matchPositions(_ query: SearchQuery, limit: Int = 20_000, threads: Int = 1) throws(QueryError) -> [(id: Int64, position: GeoPoint)] {
+        try matchPositions(query, limit: limit, threads: threads, live: nil)
+    }
+
+    /// ``matchPositions(_:limit:threads:)`` over this index's visible rows and a live overlay's.
+    package func matchPositions(_ query: SearchQuery, limit: Int, threads: Int, live: LiveParts?) throws(QueryError) -> [(id: Int64, position: GeoPoint)] {
         try query.validate()
         var all = query
         all.limit = 0
@@ -12,11 +17,16 @@ extension ListingIndex {
         all.histogramMinimum = Money(minorUnits: 0)
         all.histogramMaximum = Money(minorUnits: 100)
         all.facets = []
-        let rows = try scan(all, threads: threads, minimumRowsPerPart: ListingIndex.rowsPerParallelPart, collectsRows: true).1
+        let rows = try scan(all, threads: threads, minimumRowsPerPart: ListingIndex.rowsPerParallelPart, collectsRows: true, live: live).1
         let step = max(1, (rows.count + limit - 1) / max(1, limit))
         return stride(from: 0, to: rows.count, by: step).map { position in
-            let row = Int(rows[position])
-            return (storage.ids[row], GeoPoint(latitude: latitude(ofRow: row), longitude: longitude(ofRow: row)))
+            var row = Int(rows[position])
+            var index = self
+            if let overlay = live?.overlay, row >= count {
+                row -= count
+                index = overlay
+            }
+            return (index.storage.ids[row], GeoPoint(latitude: index.latitude(ofRow: row), longitude: index.longitude(ofRow: row)))
         }
     }
 }

@@ -35,6 +35,14 @@ enum SearchServer {
             respond(service.listing(id: context.parameters.get("id") ?? "", items(of: request)))
         }
         router.post("/v1/changes") { request, _ in respond(service.changes(try await text(of: request))) }
+        router.get("/v1/histogram.png") { request, _ in respond(service.chart(items(of: request), map: false)) }
+        router.get("/v1/map.png") { request, _ in respond(service.chart(items(of: request), map: true)) }
+        router.get("/v1/listings/:id/calendar") { request, context in
+            respond(service.calendar(id: context.parameters.get("id") ?? "", items(of: request), png: false))
+        }
+        router.get("/v1/listings/:id/calendar.png") { request, context in
+            respond(service.calendar(id: context.parameters.get("id") ?? "", items(of: request), png: true))
+        }
         let app = Application(
             router: router,
             configuration: .init(address: .hostname(host, port: port), serverName: "staysearch"),
@@ -60,6 +68,6 @@ enum SearchServer {
 
     private static func respond(_ answer: SearchService.Answer) -> Response {
         Response(status: .init(code: answer.status), headers: [.contentType: answer.contentType],
-                 body: .init(byteBuffer: ByteBuffer(string: answer.body)))
+                 body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PriceGraph
 import StayData
 import StaySearch
 
@@ -10,12 +11,15 @@ final class SearchService: @unchecked Sendable {
     struct Answer: Sendable {
         var status: Int
         var contentType = "application/json"
-        var body: String
+        var body: [UInt8]
 
-        static func ok(_ body: String) -> Answer { Answer(status: 200, body: body) }
+        static func ok(_ body: String) -> Answer { Answer(status: 200, body: Array(body.utf8)) }
+        static func png(_ bytes: [UInt8]) -> Answer { Answer(status: 200, contentType: "image/png", body: bytes) }
         static func error(_ status: Int, _ message: String) -> Answer {
-            Answer(status: status, body: ResultFormatting.jsonError(message) + "\n")
+            Answer(status: status, body: Array((ResultFormatting.jsonError(message) + "\n").utf8))
         }
+        /// The body as text (JSON answers).
+        var text: String { String(decoding: body, as: UTF8.self) }
     }
 
     let live: LiveIndex
@@ -39,6 +43,66 @@ final class SearchService: @unchecked Sendable {
         } catch {
             return .error(400, Self.message(of: error))
         }
+    }
+
+    /// `GET /v1/histogram.png?…` and `GET /v1/map.png?…`: the charts of that search, `width`, `height` and
+    /// `scale` as the command line takes them.
+    func chart(_ items: [(key: String, value: String)], map: Bool) -> Answer {
+        var width = map ? 800 : 800, height = map ? 600 : 360, scale = 1
+        var queryItems: [(key: String, value: String)] = []
+        for (key, value) in items {
+            switch key {
+            case "width":
+                guard let number = Int(value), (200...4_000).contains(number) else { return .error(400, "width must be from 200 to 4000 (got \(value))") }
+                width = number
+            case "height":
+                guard let number = Int(value), (150...3_000).contains(number) else { return .error(400, "height must be from 150 to 3000 (got \(value))") }
+                height = number
+            case "scale":
+                guard let number = Int(value), (1...4).contains(number) else { return .error(400, "scale must be from 1 to 4 (got \(value))") }
+                scale = number
+            default: queryItems.append((key, value))
+            }
+        }
+        do {
+            let query = try BatchQuery.parse(queryItems: queryItems)
+            let result = try live.search(query)
+            let titles = ChartOutput.titles(query: query, result: result, regionPath: { self.live.regionPath(named: $0) })
+            if map {
+                return .png(try MapOutput.mapPNG(query: query, result: result, matches: try live.matchPositions(query),
+                                                 boundaries: live.neighbourhoodShapes(), title: titles.0, width: width, height: height, scale: scale))
+            }
+            return .png(try ChartOutput.histogramPNG(query: query, result: result, titles: titles, width: width, height: height, scale: scale))
+        } catch let error as GraphError {
+            return .error(500, "the chart could not be drawn: \(error.description)")
+        } catch {
+            return .error(400, Self.message(of: error))
+        }
+    }
+
+    /// `GET /v1/listings/{id}/calendar?month=YYYY-MM&months=N` (JSON, as `calendar --format json`), or its picture.
+    func calendar(id text: String, _ items: [(key: String, value: String)], png: Bool) -> Answer {
+        guard let id = Int64(text) else { return .error(400, "'\(text)' is not a listing id") }
+        var month: CalendarCommand.Month?, months = 1
+        for (key, value) in items {
+            switch key {
+            case "month":
+                do { month = try CalendarCommand.Month.parse(value) } catch { return .error(400, "month '\(value)' is not a month; use YYYY-MM, e.g. 2024-07") }
+            case "months":
+                guard let number = Int(value), (1...12).contains(number) else { return .error(400, "months must be from 1 to 12 (got \(value))") }
+                months = number
+            default: return .error(400, "unknown key '\(key)'; keys are month, months")
+            }
+        }
+        let answer = live.withListing(id: id) { index, row -> Answer in
+            let first = month ?? CalendarCommand.Month(year: index.firstDay.components.year, month: index.firstDay.components.month)
+            let grids = CalendarCommand.grids(index: index, row: row, from: first, count: months, firstWeekday: 0)
+            guard png else { return .ok(CalendarCommand.json(id: id, grids) + "\n") }
+            let chart = CalendarChart(months: grids, title: "\(ListingFormatting.title(index.listing(atRow: row))) (\(id))",
+                                      fonts: FontLocator.sans())
+            do throws(GraphError) { return .png(try chart.render().pngData()) } catch { return .error(500, "the calendar could not be drawn: \(error.description)") }
+        }
+        return answer ?? .error(404, "no listing has id \(id)")
     }
 
     /// `POST /v1/search/batch`: JSON lines of queries in, a JSON line each out (as `staysearch batch`).
