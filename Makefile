@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN := .build/release/staysearch
 
-.PHONY: deps build release demo serve test test-tsan bench bench-smoke bench-thresholds peers scaling clean
+.PHONY: deps build release demo serve test test-tsan test-api bench bench-smoke bench-thresholds peers scaling clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -32,6 +32,13 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 	$(MAKE) --no-print-directory test-tsan
+	$(MAKE) --no-print-directory test-api
+
+# The HTTP API under attack: schemathesis from /openapi.json (no 5xx) and hand-written abuse (long query
+# strings, invalid UTF-8, deep JSON, oversized bodies, a trickling client, 2,000 idle connections).
+test-api: deps
+	$(SWIFT) build --product staysearch
+	bash scripts/test-api.sh
 
 # Queries and changes on many threads at once, under ThreadSanitizer (its own build folder).
 test-tsan: deps

@@ -88,6 +88,30 @@ import Glibc
         #expect(journal.changes.count == 4 && journal.warnings.isEmpty)
     }
 
+    /// `/openapi.json` is true to the server: every path answers (none is unknown), and the search's parameters
+    /// are exactly the keys the server takes.
+    @Test func theOpenAPIDocumentDescribesTheServer() throws {
+        let server = try RunningServer(arguments: [])
+        defer { server.stop() }
+        let document = try #require(try JSONSerialization.jsonObject(with: try server.get("/openapi.json").data) as? [String: Any])
+        let paths = try #require(document["paths"] as? [String: [String: Any]])
+        #expect(Set(paths.keys) == ["/v1/search", "/v1/search/batch", "/v1/histogram.png", "/v1/map.png", "/v1/regions", "/v1/listings/{id}",
+                                    "/v1/listings/{id}/calendar", "/v1/listings/{id}/calendar.png", "/v1/changes", "/healthz", "/metrics",
+                                    "/openapi.json"])
+        for (path, operations) in paths {
+            let concrete = path.replacingOccurrences(of: "{id}", with: "50904")
+            for method in operations.keys {
+                let reply = method == "get" ? try server.get(concrete) : try server.post(concrete, body: "\n")
+                #expect(reply.status != 404 && reply.status < 500, "\(method) \(path): \(reply.status) \(reply.body.prefix(200))")
+            }
+        }
+        let search = try #require((paths["/v1/search"]?["get"] as? [String: Any])?["parameters"] as? [[String: Any]])
+        let documented = Set(search.compactMap { $0["name"] as? String })
+        let message = try server.get("/v1/search?colour=red").body
+        let accepted = try #require(message.firstMatch(of: /keys are ([a-z_, ]+)/)?.1).split(separator: ", ").map(String.init)
+        #expect(documented == Set(accepted))
+    }
+
     /// Bookings of the same nights from many connections at once: exactly one wins, and searches running
     /// meanwhile all succeed.
     @Test func racingBookingsOverHTTPHaveOneWinner() throws {

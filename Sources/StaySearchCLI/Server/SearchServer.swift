@@ -26,6 +26,7 @@ enum SearchServer {
                      body: .init(byteBuffer: ByteBuffer(string: registry.emitToString())))
         }
         router.get("/healthz") { _, _ in respond(.ok("{\"ok\":true}\n")) }
+        router.get("/openapi.json") { _, _ in respond(.ok(OpenAPIDocument.text + "\n")) }
         router.get("/v1/search") { request, _ in respond(service.search(items(of: request))) }
         router.post("/v1/search/batch") { request, _ in
             respond(service.batch(try await text(of: request)))
