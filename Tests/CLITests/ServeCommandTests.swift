@@ -71,6 +71,10 @@ import Glibc
         let map = try server.get("/v1/map.png?region=zuid&limit=5&scale=2")
         #expect(map.status == 200 && map.pngSize?.width == 1_600 && map.pngSize?.height == 1_200)
         #expect(try server.get("/v1/map.png?region=zuid&width=5").status == 400)
+        // Bounded answers: a picture of more than 16 megapixels, a quote of years.
+        #expect(try server.get("/v1/map.png?width=4000&height=3000&scale=4").body.contains("at most 16 million"))
+        #expect(try server.get("/v1/listings/50904?checkin=2024-07-01&checkout=2026-07-01").body
+                == #"{"error":"a quote covers at most 366 nights (got 730)"}"# + "\n")
         let calendar = try server.get("/v1/listings/50904/calendar?month=2024-07&months=2")
         let cliCalendar = try CommandRunner.run(["calendar", "50904", "--index", index, "--month", "2024-07", "--months", "2", "--format", "json"])
         #expect(calendar.status == 200 && calendar.body == cliCalendar.stdout, "\(calendar.body.prefix(300))")

@@ -22,6 +22,11 @@ final class SearchService: @unchecked Sendable {
         var text: String { String(decoding: body, as: UTF8.self) }
     }
 
+    /// The most nights a listing's quote covers.
+    static let longestQuote = 366
+    /// The most pixels a chart has (after `scale`).
+    static let largestPicture = 16_000_000
+
     let live: LiveIndex
     /// The journal of `--index`, where accepted changes go before they are answered; nil for `--data`.
     private let journal: ChangeJournal?
@@ -63,6 +68,11 @@ final class SearchService: @unchecked Sendable {
                 scale = number
             default: queryItems.append((key, value))
             }
+        }
+        // The picture is width × height × scale² pixels of 4 bytes: bounded, so that one request cannot take
+        // gigabytes.
+        guard width * height * scale * scale <= SearchService.largestPicture else {
+            return .error(400, "the picture would be \(width * scale)×\(height * scale) pixels; at most \(SearchService.largestPicture / 1_000_000) million")
         }
         do {
             let query = try BatchQuery.parse(queryItems: queryItems)
@@ -176,6 +186,10 @@ final class SearchService: @unchecked Sendable {
         if (checkIn == nil) != (checkOut == nil) { return .error(400, "give both checkin and checkout, or neither") }
         if let checkIn, let checkOut, checkOut <= checkIn {
             return .error(400, "checkout \(checkOut) must be after checkin \(checkIn) (at least one night)")
+        }
+        // A quote lists every night: the server bounds it (a stay of years would be an answer of gigabytes).
+        if let checkIn, let checkOut, checkIn.distance(to: checkOut) > SearchService.longestQuote {
+            return .error(400, "a quote covers at most \(SearchService.longestQuote) nights (got \(checkIn.distance(to: checkOut)))")
         }
         let stay = checkIn.flatMap { checkIn in checkOut.map { (checkIn, $0) } }
         let body = live.withListing(id: id) { index, row in
