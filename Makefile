@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN := .build/release/staysearch
 
-.PHONY: deps build release demo serve test test-tsan test-api bench bench-smoke bench-thresholds peers scaling clean
+.PHONY: deps build release demo serve test test-tsan test-api test-browser bench bench-smoke bench-thresholds peers scaling clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -18,8 +18,8 @@ demo: release
 	$(BIN) search --region "Centraal Station" --checkin 2024-07-12 --checkout 2024-07-15 --adults 2 --limit 10
 	$(BIN) search --region antwerp --max-price 120 --sort rating --limit 5
 
-# The HTTP API on the shipped sample (saved as an index first, so that live changes are journalled beside
-# it): prints the address; Ctrl-C stops it. PORT=0 takes any free port.
+# The HTTP API and the search page on the shipped sample (saved as an index first, so that live changes are
+# journalled beside it): prints the page's address; Ctrl-C stops it. PORT=0 takes any free port.
 PORT ?= 8080
 SAMPLE_INDEX := .build/antwerp-sample.ssx
 serve: release
@@ -27,12 +27,20 @@ serve: release
 	$(BIN) serve --index $(SAMPLE_INDEX) --port $(PORT)
 
 # Unit, differential and end-to-end tests (Swift Testing), then the concurrency tests of live changes under
-# ThreadSanitizer.
+# ThreadSanitizer, the API under attack, and the search page in a real browser.
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 	$(MAKE) --no-print-directory test-tsan
 	$(MAKE) --no-print-directory test-api
+	$(MAKE) --no-print-directory test-browser
+
+# The search page in headless Chromium (Debian's chromium and chromium-driver, selenium in a venv): region,
+# calendar, guests, the price slider's thumbs, the map's pins and a listing's quote, each checked against the
+# API; screenshots at desktop and phone widths in .build/browser-artefacts/.
+test-browser: deps
+	$(SWIFT) build --product staysearch
+	bash scripts/test-browser.sh
 
 # The HTTP API under attack: schemathesis from /openapi.json (no 5xx) and hand-written abuse (long query
 # strings, invalid UTF-8, deep JSON, oversized bodies, a trickling client, 2,000 idle connections).

@@ -21,6 +21,15 @@ enum MapOutput {
     /// The map of `result` as PNG bytes: `matches` (every match's position) as dots under the page's pins.
     static func mapPNG(query: SearchQuery, result: SearchResult, matches: [(id: Int64, position: GeoPoint)],
                        boundaries: [NeighbourhoodShape], title: String, width: Int, height: Int, scale: Int) throws(GraphError) -> [UInt8] {
+        try map(query: query, result: result, matches: matches, boundaries: boundaries, title: title, width: width, height: height,
+                scale: scale).png
+    }
+
+    /// The map of `result` as PNG bytes, and where each result's pin is on it (output pixels, in the order of
+    /// `result.matches`).
+    static func map(query: SearchQuery, result: SearchResult, matches: [(id: Int64, position: GeoPoint)],
+                    boundaries: [NeighbourhoodShape], title: String, width: Int, height: Int,
+                    scale: Int) throws(GraphError) -> (png: [UInt8], pins: [(x: Int, y: Int)]) {
         let pins = result.matches.map { match in
             MapChart.Pin(position: GeoPoint(latitude: match.latitude, longitude: match.longitude),
                          label: match.nightlyPrice.formatted(showsCents: false))
@@ -36,6 +45,7 @@ enum MapOutput {
         chart.width = width
         chart.height = height
         chart.scale = scale
-        return try chart.render().pngData()
+        let png = try chart.render().pngData()
+        return (png, try chart.layout().pins.map { ($0.x, $0.y) })
     }
 }

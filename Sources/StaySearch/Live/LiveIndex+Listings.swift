@@ -59,3 +59,8 @@ extension LiveIndex {
         }
     }
 }
+
+extension LiveIndex {
+    /// The days the calendars cover: the first and how many (changes never move them).
+    public var calendarSpan: (first: Day, dayCount: Int) { (index.firstDay, index.dayCount) }
+}

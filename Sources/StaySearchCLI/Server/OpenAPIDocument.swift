@@ -57,6 +57,7 @@ enum OpenAPIDocument {
     private static let jsonArray = #"{"description":"JSON","content":{"application/json":{"schema":{"type":"array","items":{"type":"object"}}}}}"#
     private static let lines = #"{"description":"JSON lines, one answer a line","content":{"application/json":{"schema":{"type":"string"}}}}"#
     private static let png = #"{"description":"PNG","content":{"image/png":{"schema":{"type":"string","format":"binary"}}}}"#
+    private static let mapPNG = #"{"description":"PNG","headers":{"X-Map-Pins":{"description":"Where each result's pin is: id@x,y in logical pixels, space-separated, in the order of the results","schema":{"type":"string"}}},"content":{"image/png":{"schema":{"type":"string","format":"binary"}}}}"#
     private static let bad = #"{"description":"Bad input: {\"error\": \"…\"}","content":{"application/json":{"schema":{"type":"object","properties":{"error":{"type":"string"}}}}}}"#
     private static let notFound = #"{"description":"No such listing","content":{"application/json":{"schema":{"type":"object"}}}}"#
     private static let tooLarge = #"{"description":"A body over 10 MiB"}"#
@@ -76,7 +77,7 @@ enum OpenAPIDocument {
             ("/v1/search", get("Search listings: the search object", search, json)),
             ("/v1/search/batch", post("Many searches: JSON lines of queries in, of answers out", lines)),
             ("/v1/histogram.png", get("The price histogram of a search", search + chartSize, png)),
-            ("/v1/map.png", get("The results of a search on a map", search + chartSize, png)),
+            ("/v1/map.png", get("The results of a search on a map", search + chartSize, mapPNG)),
             ("/v1/regions", get("Region suggestions", [
                 parameter("prefix", #"{"type":"string"}"#, "Start (or part) of a name, folded"),
                 parameter("limit", #"{"type":"integer","minimum":1,"maximum":100}"#, "Suggestions at most"),
@@ -100,9 +101,11 @@ enum OpenAPIDocument {
                 parameter("months", #"{"type":"integer","minimum":1,"maximum":12}"#, "Months"),
             ], png, notFound: true)),
             ("/v1/changes", post("Live changes (JSON lines), answered line by line once journalled", lines)),
+            ("/v1/index", #"{"get":{"summary":"The index: the days its calendars cover","responses":{"200":\#(json)}}}"#),
             ("/healthz", #"{"get":{"summary":"200 once the index is loaded","responses":{"200":\#(json)}}}"#),
             ("/metrics", #"{"get":{"summary":"Prometheus metrics","responses":{"200":{"description":"Prometheus text format","content":{"text/plain":{"schema":{"type":"string"}}}}}}}"#),
             ("/openapi.json", #"{"get":{"summary":"This document","responses":{"200":\#(json)}}}"#),
+            ("/", #"{"get":{"summary":"The search page","responses":{"200":{"description":"HTML","content":{"text/html":{"schema":{"type":"string"}}}}}}}"#),
         ]
         let body = paths.map { #""\#($0.0)":\#($0.1)"# }.joined(separator: ",")
         return #"{"openapi":"3.0.3","info":{"title":"staysearch","version":"1","description":"Accommodation search: listings by region, dates, guests and price, with the price histogram; live calendar changes."},"servers":[{"url":"/"}],"paths":{\#(body)}}"#

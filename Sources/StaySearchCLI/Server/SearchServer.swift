@@ -26,6 +26,11 @@ enum SearchServer {
                      body: .init(byteBuffer: ByteBuffer(string: registry.emitToString())))
         }
         router.get("/healthz") { _, _ in respond(.ok("{\"ok\":true}\n")) }
+        router.get("/") { _, _ in page(SearchPage.html, type: "text/html; charset=utf-8") }
+        router.get("/page.css") { _, _ in page(SearchPage.style, type: "text/css; charset=utf-8") }
+        router.get("/page.js") { _, _ in page(SearchPage.script, type: "text/javascript; charset=utf-8") }
+        router.get("/favicon.svg") { _, _ in page(SearchPage.icon, type: "image/svg+xml") }
+        router.get("/v1/index") { _, _ in respond(service.indexInfo()) }
         router.get("/openapi.json") { _, _ in respond(.ok(OpenAPIDocument.text + "\n")) }
         router.get("/v1/search") { request, _ in respond(service.search(items(of: request))) }
         router.post("/v1/search/batch") { request, _ in
@@ -56,8 +61,18 @@ enum SearchServer {
     }
 
     /// The query string's keys and values, in order, decoded.
+    /// Form encoding: `+` is a space (what browsers' `URLSearchParams` send), `%2B` a plus; a key or value
+    /// whose percent-encoding is not UTF-8 stays as it came (and is then refused as an unknown name or value).
     private static func items(of request: Request) -> [(key: String, value: String)] {
-        request.uri.queryParameters.map { (String($0.key), String($0.value)) }
+        guard let query = request.uri.query, !query.isEmpty else { return [] }
+        func decoded(_ part: Substring) -> String {
+            let spaced = part.replacingOccurrences(of: "+", with: " ")
+            return spaced.removingPercentEncoding ?? spaced
+        }
+        return query.split(separator: "&", omittingEmptySubsequences: true).map { pair in
+            guard let equals = pair.firstIndex(of: "=") else { return (decoded(pair), "") }
+            return (decoded(pair[..<equals]), decoded(pair[pair.index(after: equals)...]))
+        }
     }
 
     /// The request body as text, up to ``largestBody`` bytes (beyond: 413).
@@ -68,7 +83,21 @@ enum SearchServer {
     }
 
     private static func respond(_ answer: SearchService.Answer) -> Response {
-        Response(status: .init(code: answer.status), headers: [.contentType: answer.contentType],
-                 body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
+        var response = Response(status: .init(code: answer.status), headers: [.contentType: answer.contentType],
+                                body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
+        for header in answer.headers {
+            // The names are this program's own constants, valid field names.
+            response.headers[.init(header.name)!] = header.value
+        }
+        return response
+    }
+
+    /// A part of the search page: scripts only from this server, no inline code, pictures from here or blobs.
+    private static func page(_ text: String, type: String) -> Response {
+        Response(status: .ok, headers: [
+            .contentType: type, .cacheControl: "no-cache",
+            .contentSecurityPolicy: "default-src 'self'; img-src 'self' blob:; base-uri 'none'; frame-ancestors 'none'",
+            .xContentTypeOptions: "nosniff",
+        ], body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 }

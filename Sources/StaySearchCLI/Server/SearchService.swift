@@ -12,6 +12,8 @@ final class SearchService: @unchecked Sendable {
         var status: Int
         var contentType = "application/json"
         var body: [UInt8]
+        /// More response headers, e.g. where a map's pins are.
+        var headers: [(name: String, value: String)] = []
 
         static func ok(_ body: String) -> Answer { Answer(status: 200, body: Array(body.utf8)) }
         static func png(_ bytes: [UInt8]) -> Answer { Answer(status: 200, contentType: "image/png", body: bytes) }
@@ -79,8 +81,13 @@ final class SearchService: @unchecked Sendable {
             let result = try live.search(query)
             let titles = ChartOutput.titles(query: query, result: result, regionPath: { self.live.regionPath(named: $0) })
             if map {
-                return .png(try MapOutput.mapPNG(query: query, result: result, matches: try live.matchPositions(query),
-                                                 boundaries: live.neighbourhoodShapes(), title: titles.0, width: width, height: height, scale: scale))
+                let drawn = try MapOutput.map(query: query, result: result, matches: try live.matchPositions(query),
+                                              boundaries: live.neighbourhoodShapes(), title: titles.0, width: width, height: height, scale: scale)
+                var answer = Answer.png(drawn.png)
+                // Where each result's pin is, in logical pixels, so that a page can make them clickable.
+                let pins = zip(result.matches, drawn.pins).map { match, pin in "\(match.id)@\(pin.x / scale),\(pin.y / scale)" }
+                answer.headers = [("X-Map-Pins", pins.joined(separator: " "))]
+                return answer
             }
             return .png(try ChartOutput.histogramPNG(query: query, result: result, titles: titles, width: width, height: height, scale: scale))
         } catch let error as GraphError {
@@ -88,6 +95,21 @@ final class SearchService: @unchecked Sendable {
         } catch {
             return .error(400, Self.message(of: error))
         }
+    }
+
+    /// `GET /v1/index`: what a client needs before its first search: the days the calendars cover.
+    func indexInfo() -> Answer {
+        let span = live.calendarSpan
+        var json = JSONWriter()
+        json.beginObject()
+        json.key("calendar")
+        json.beginObject()
+        json.field("first", string: span.first.description)
+        json.field("last", string: span.first.advanced(by: max(0, span.dayCount - 1)).description)
+        json.field("days", number: span.dayCount)
+        json.endObject()
+        json.endObject()
+        return .ok(json.text + "\n")
     }
 
     /// `GET /v1/listings/{id}/calendar?month=YYYY-MM&months=N` (JSON, as `calendar --format json`), or its picture.
