@@ -54,11 +54,7 @@ struct ServeCommand: ParsableCommand {
         guard let indexPath = data.indexPath else {
             return SearchService(live: LiveIndex(try data.loadIndex()), journal: nil)
         }
-        let live = try LiveIndexLoader.open(indexPath)
-        let identity = try IndexFileReader.identity(ofIndexAt: indexPath)
-        let (journal, contents) = try ChangeJournal.open(path: ChangeJournal.path(forIndex: indexPath), identity: identity)
-        for warning in contents.warnings { Standard.error("staysearch: warning: \(warning)") }
-        LiveIndexLoader.replay(contents, into: live)
+        let (live, journal) = try LiveIndexLoader.open(indexPath)
         return SearchService(live: live, journal: journal)
     }
 }

@@ -46,12 +46,8 @@ struct UpdateCommand: ParsableCommand {
         } else {
             input = try FileDescriptor.openForReading(changes).file
         }
-        let live = try LiveIndexLoader.open(indexPath)
-        let identity = try IndexFileReader.identity(ofIndexAt: indexPath)
-        let (journal, contents) = try ChangeJournal.open(path: ChangeJournal.path(forIndex: indexPath), identity: identity)
+        let (live, journal) = try LiveIndexLoader.open(indexPath)
         defer { journal.close() }
-        for warning in contents.warnings { Standard.error("staysearch: warning: \(warning)") }
-        LiveIndexLoader.replay(contents, into: live)
 
         // Whatever one read brings (one line typed, or thousands from a file) is one group: applied under
         // one lock, written with one fsync, then answered.

@@ -177,11 +177,9 @@ func liveBenchmarks() {
         let path = LiveFixture.indexWithJournal
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
-            let (index, isWritable) = try! IndexFileReader.loadForChanges(from: path, prefault: true)
-            precondition(isWritable)
-            let live = LiveIndex(adoptingWritableAvailabilityOf: index)
-            let contents = try! ChangeJournal.read(path: ChangeJournal.path(forIndex: path), identity: try! IndexFileReader.identity(ofIndexAt: path))
-            blackHole(live.replay(contents.changes))
+            let loaded = try! LiveIndexFile.load(from: path)
+            precondition(loaded.skipped == 0 && loaded.contents.changes.count == 100_000)
+            blackHole(loaded.live)
         }
     }
 }

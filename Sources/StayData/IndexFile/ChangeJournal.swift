@@ -78,6 +78,11 @@ public final class ChangeJournal {
     /// - Returns: the journal, and what it held (to replay).
     public static func open(path: String, identity: UInt64) throws(DataError) -> (ChangeJournal, Contents) {
         let contents = try read(path: path, identity: identity)
+        return (try open(path: path, identity: identity, holding: contents), contents)
+    }
+
+    /// Opens the journal at `path` for appending, given what ``read(path:identity:)`` found in it just before.
+    static func open(path: String, identity: UInt64, holding contents: Contents) throws(DataError) -> ChangeJournal {
         let file = try FileDescriptor.openForUpdating(path)
         if contents.needsNewHeader {
             try file.truncate(to: 0)
@@ -88,7 +93,7 @@ public final class ChangeJournal {
             try file.truncate(to: contents.soundLength)
             try file.sync()
         }
-        return (ChangeJournal(path: path, file: file, lastSequence: contents.lastSequence), contents)
+        return ChangeJournal(path: path, file: file, lastSequence: contents.lastSequence)
     }
 
     /// Replaces the journal at `path` with an empty one for the index `identity` whose records will start at
