@@ -121,9 +121,14 @@ public struct MapChart {
     /// Draws the chart.
     /// - Throws: ``GraphError`` when the image or its text cannot be made.
     public func render() throws(GraphError) -> GDImage {
+        try render(try layout())
+    }
+
+    /// Draws the chart as `layout` (this chart's ``layout()``) places it.
+    /// - Throws: ``GraphError`` when the image or its text cannot be made.
+    public func render(_ layout: Layout) throws(GraphError) -> GDImage {
         let s = scale
         let image = try GDImage(width: width * s, height: height * s)
-        let layout = try layout()
         let projection = layout.projection
         image.fillRectangle(x1: 0, y1: 0, x2: width * s - 1, y2: height * s - 1, color: Self.background)
         drawGraticule(image, projection: projection)

@@ -45,7 +45,7 @@ enum MapOutput {
         chart.width = width
         chart.height = height
         chart.scale = scale
-        let png = try chart.render().pngData()
-        return (png, try chart.layout().pins.map { ($0.x, $0.y) })
+        let layout = try chart.layout()
+        return (try chart.render(layout).pngData(), layout.pins.map { ($0.x, $0.y) })
     }
 }
