@@ -250,8 +250,7 @@ extension SearchPage {
       }
     }
 
-    function renderRangeCount(total) {
-      const priced = state.minPrice !== null || state.maxPrice !== null;
+    function renderRangeCount(total, priced = state.minPrice !== null || state.maxPrice !== null) {
       $("range-count").textContent = priced ? `${plural(total, "home", "homes")} in this range` : `${plural(total, "home", "homes")}`;
       $("range-count").dataset.total = String(total);
     }
@@ -279,9 +278,7 @@ extension SearchPage {
       try {
         const result = await getJSON(`/v1/search?${p}`);
         if (sequence !== countSequence) return;
-        const priced = low !== null || high !== null;
-        $("range-count").textContent = priced ? `${plural(result.total, "home", "homes")} in this range` : plural(result.total, "home", "homes");
-        $("range-count").dataset.total = String(result.total);
+        renderRangeCount(result.total, low !== null || high !== null);
       } catch (error) { showError(error.message); }
     }
 
@@ -629,7 +626,6 @@ extension SearchPage {
         table.append(body);
         box.append(table);
       }
-      box.append();
     }
 
     function closePanel() {
