@@ -86,4 +86,47 @@ import Testing
             }
         }
     }
+
+    /// The table binning at its edges: fewer offsets than bins, one bin, widths that are not multiples
+    /// of the bin count, and widths whose products with a bin number pass 2^63.
+    @Test func tableBinningAtItsEdges() {
+        for (width, bins) in [(Int64(1), 1), (1, 30), (7, 30), (29, 30), (30, 30), (31, 30), (1_000, 1), (1_000, 7), (999_983, 1_000)] {
+            let binning = ExactBinning(low: 100, width: width, bins: bins)
+            for offset in 0...width {
+                #expect(binning.bin(of: 100 + offset) == Int(min(offset * Int64(bins) / width, Int64(bins) - 1)), "width \(width), bins \(bins)")
+            }
+        }
+        let huge = Int64(1) << 60
+        let binning = ExactBinning(low: 0, width: huge, bins: 30)
+        for offset in [0, huge / 30 - 1, huge / 30, huge / 2, huge - 1, huge] {
+            let exact = Int((Int128(offset) * 30 / Int128(huge)))
+            #expect(binning.bin(of: offset) == min(exact, 29))
+        }
+    }
+
+    /// The passes over many values cut over two threads give what one thread gives: the three ranks,
+    /// and the whole histogram (default and given bounds).
+    @Test func twoThreadsGiveWhatOneGives() {
+        var random = SeededGenerator(seed: 11)
+        let count = 300_001
+        let values = (0..<count).map { _ in Int64.random(in: 0...400_000, using: &random) * (Int64.random(in: 0...20, using: &random) == 0 ? 9 : 1) }
+        let sorted = values.sorted()
+        for ranks in [(0, count / 2, count - 1), (count / 4, count * 3 / 4, count * 95 / 100), (5, 5, 6)] {
+            var copy = values
+            let found = copy.withUnsafeMutableBufferPointer { Selection.elements(atRanks: ranks, in: $0, threads: 2) }
+            #expect(found == (sorted[ranks.0], sorted[ranks.1], sorted[ranks.2]), "ranks \(ranks)")
+        }
+        let sum = values.reduce(Int128(0)) { $0 + Int128($1) }
+        for (lo, hi) in [(nil, nil), (Money(major: 100), Money(major: 2_000))] as [(Money?, Money?)] {
+            var one = values, two = values
+            let single = one.withUnsafeMutableBufferPointer {
+                PriceHistogram.make(values: $0, sum: sum, bounds: nil, nights: 3, bins: 30, lo: lo, hi: hi, threads: 1)
+            }
+            let double = two.withUnsafeMutableBufferPointer {
+                PriceHistogram.make(values: $0, sum: sum, bounds: nil, nights: 3, bins: 30, lo: lo, hi: hi, threads: 2)
+            }
+            #expect(single == double)
+            #expect(single.counts.reduce(0, +) + single.underflow + single.overflow == count)
+        }
+    }
 }

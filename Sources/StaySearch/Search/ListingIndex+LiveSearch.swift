@@ -78,7 +78,7 @@ extension ListingIndex {
         }
         page.sort()
         return (result(of: query, values: UnsafeMutableBufferPointer(rebasing: values[0..<valueCount]), valueSum: valueSum,
-                       bounds: bounds, total: total, page: page, overlay: overlay),
+                       bounds: bounds, total: total, page: page, overlay: overlay, threads: threads),
                 matchedRows)
     }
 }

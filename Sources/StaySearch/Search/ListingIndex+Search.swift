@@ -108,20 +108,20 @@ extension ListingIndex {
         }
         page.sort()
         return (result(of: query, values: UnsafeMutableBufferPointer(rebasing: values[0..<valueCount]), valueSum: valueSum,
-                       bounds: bounds, total: total, page: page),
+                       bounds: bounds, total: total, page: page, threads: partCount),
                 matchedRows)
     }
 
     /// The answer from what the scan collected: the histogram of `values` (whose smallest and largest
     /// are `bounds`), and the page cut from `page` (the best rows, best first; rows past this index's own
-    /// are rows of `overlay`).
+    /// are rows of `overlay`); the histogram's passes over `values` use up to `threads` threads.
     func result(
         of query: SearchQuery, values: UnsafeMutableBufferPointer<Int64>, valueSum: Int128, bounds: ClosedRange<Int64>?,
-        total: Int, page: [RankedRow], overlay: ListingIndex? = nil
+        total: Int, page: [RankedRow], overlay: ListingIndex? = nil, threads: Int = 1
     ) -> SearchResult {
         let nights = Int64(query.nights ?? 1)
         let histogram = PriceHistogram.make(values: values, sum: valueSum, bounds: bounds, nights: nights, bins: query.bins,
-                                            lo: query.histogramMinimum, hi: query.histogramMaximum)
+                                            lo: query.histogramMinimum, hi: query.histogramMaximum, threads: threads)
         let flexibleNights = query.isFlexible ? query.nights : nil
         let matches = page.prefix(query.offset + query.limit).dropFirst(query.offset).map { ranked in
             var match: ListingMatch

@@ -1,0 +1,84 @@
+/// ⌊(*v* − low) · bins / width⌋ capped at the last bin, exactly, without a division per value: a
+/// table lookup and one comparison.
+///
+/// The offsets 0…width are cut into buckets of 2^*s* offsets, *s* the largest with 2^*s* ≤ ⌊width / bins⌋,
+/// so that no bucket holds two bin boundaries (boundaries are at least ⌊width / bins⌋ apart) and there
+/// are fewer than 2 · bins + 1 buckets. Each bucket keeps the bin of its first offset and the boundary
+/// of the next bin: a value's bin is the first, plus one when it reaches that boundary.
+struct ExactBinning {
+    let low: Int64
+    let width: Int64
+    let bins: Int64
+    /// log2 of the bucket size.
+    let shift: Int64
+    /// Per bucket: the bin of its first offset, and the first offset of the bin after it (`Int64.max`
+    /// past the last bin).
+    let firstBins: [Int64]
+    let nextBoundaries: [Int64]
+
+    init(low: Int64, width: Int64, bins: Int) {
+        let width = max(1, width), bins = max(1, bins)
+        self.low = low
+        self.width = width
+        self.bins = Int64(bins)
+        let binWidth = width / Int64(bins)
+        shift = binWidth == 0 ? 0 : Int64(63 - binWidth.leadingZeroBitCount)
+        let bucketCount = Int(width >> shift) + 1
+        // The first offset of bin k: ⌈k · width / bins⌉ (in 128 bits: k · width may pass 2^63).
+        func boundary(_ bin: Int64) -> Int64 {
+            guard bin < Int64(bins) else { return Int64.max }
+            let product = Int128(bin) * Int128(width)
+            return Int64((product + Int128(bins) - 1) / Int128(bins))
+        }
+        var firstBins = [Int64](repeating: 0, count: bucketCount)
+        var nextBoundaries = [Int64](repeating: 0, count: bucketCount)
+        var bin: Int64 = 0
+        var next = boundary(1)
+        for bucket in 0..<bucketCount {
+            let first = Int64(bucket) << shift
+            while first >= next {
+                bin += 1
+                next = boundary(bin + 1)
+            }
+            firstBins[bucket] = bin
+            nextBoundaries[bucket] = next
+        }
+        self.firstBins = firstBins
+        self.nextBoundaries = nextBoundaries
+    }
+
+    /// The bin of `value`, for low ≤ value ≤ low + width.
+    @inline(__always)
+    func bin(of value: Int64) -> Int {
+        let offset = value &- low
+        let bucket = Int(truncatingIfNeeded: offset &>> shift)
+        return firstBins.withUnsafeBufferPointer { firstBins in
+            nextBoundaries.withUnsafeBufferPointer { nextBoundaries in
+                Int(truncatingIfNeeded: firstBins[bucket] &+ (offset >= nextBoundaries[bucket] ? 1 : 0))
+            }
+        }
+    }
+
+    /// Counts `values` into `counts`: bins 0..<bins, then below `low`, then above `low + width`.
+    func count(_ values: UnsafeBufferPointer<Int64>, into counts: UnsafeMutableBufferPointer<Int>) {
+        let low = self.low, high = low &+ width, shift = self.shift
+        let below = Int(bins), above = Int(bins) + 1
+        firstBins.withUnsafeBufferPointer { firstBins in
+            nextBoundaries.withUnsafeBufferPointer { nextBoundaries in
+                for value in values {
+                    let slot: Int
+                    if value < low {
+                        slot = below
+                    } else if value > high {
+                        slot = above
+                    } else {
+                        let offset = value &- low
+                        let bucket = Int(truncatingIfNeeded: offset &>> shift)
+                        slot = Int(truncatingIfNeeded: firstBins[bucket] &+ (offset >= nextBoundaries[bucket] ? 1 : 0))
+                    }
+                    counts[slot] &+= 1
+                }
+            }
+        }
+    }
+}
