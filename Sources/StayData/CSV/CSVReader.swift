@@ -46,15 +46,15 @@ public final class CSVReader {
                 return
             case .needMore:
                 try refill()
-            case .record(let end, let lines, let malformation):
+            case .record(let end, let lines, let flaw):
                 let recordLine = line
                 line += lines
                 position = end
-                let isBlankLine = spans.count == 1 && spans.pointer[0].start == spans.pointer[0].end && malformation == nil
+                let isBlankLine = spans.count == 1 && spans.pointer[0].start == spans.pointer[0].end && flaw == nil
                     && !isQuotedEmpty(at: Int(spans.pointer[0].start))
                 if !isBlankLine {
                     try body(CSVRecord(buffer: bytes, spans: UnsafeBufferPointer(start: spans.pointer, count: spans.count),
-                                       line: recordLine, malformation: malformation))
+                                       line: recordLine, flaw: flaw))
                 }
                 if stopOffset != Int.max {
                     let recordEnd = source.bytesConsumed - filled + end
@@ -103,7 +103,7 @@ public final class CSVReader {
     }
 
     private enum ParseOutcome {
-        case record(end: Int, lines: Int, malformation: String?)
+        case record(end: Int, lines: Int, flaw: CSVRecord.Flaw?)
         case needMore
         case end
     }
@@ -119,7 +119,7 @@ public final class CSVReader {
         let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), newline = UInt8(ascii: "\n"), carriage = UInt8(ascii: "\r")
         var index = start
         var lines = 1
-        var malformation: String?
+        var flaw: CSVRecord.Flaw?
         while true {
             // One field starts at `index`.
             if index < filled, bytes[index] == quote {
@@ -145,7 +145,7 @@ public final class CSVReader {
                 if !closed {
                     guard isAtEnd else { return .needMore }
                     spans.append(.init(start: Int32(truncatingIfNeeded: fieldStart), end: Int32(truncatingIfNeeded: cursor), hasEscapedQuotes: hasEscapes))
-                    return .record(end: filled, lines: lines, malformation: "a quoted field is not closed before the end of the file")
+                    return .record(end: filled, lines: lines, flaw: .quoteNotClosed)
                 }
                 spans.append(.init(start: Int32(truncatingIfNeeded: fieldStart), end: Int32(truncatingIfNeeded: cursor), hasEscapedQuotes: hasEscapes))
                 index = cursor + 1
@@ -155,29 +155,61 @@ public final class CSVReader {
                     if !(bytes[index] == carriage && index + 1 < filled && bytes[index + 1] == newline) { sawJunk = true }
                     index += 1
                 }
-                if sawJunk, malformation == nil { malformation = "unexpected characters after a closing quote" }
+                if sawJunk, flaw == nil { flaw = .junkAfterClosingQuote }
             } else {
                 let fieldStart = index
-                while index < filled {
-                    let byte = bytes[index]
-                    // Digits and letters sort above ',' and '\n': one comparison for most bytes.
-                    if byte <= comma, byte == comma || byte == newline { break }
-                    index &+= 1
-                }
+                index = endOfUnquotedField(in: bytes, from: index)
                 var end = index
                 if end > fieldStart, bytes[end &- 1] == carriage, index < filled || isAtEnd { end &-= 1 }
                 spans.append(.init(start: Int32(truncatingIfNeeded: fieldStart), end: Int32(truncatingIfNeeded: end), hasEscapedQuotes: false))
             }
             if index >= filled {
                 guard isAtEnd else { return .needMore }
-                return .record(end: filled, lines: lines, malformation: malformation)
+                return .record(end: filled, lines: lines, flaw: flaw)
             }
             if bytes[index] == newline {
-                return .record(end: index + 1, lines: lines, malformation: malformation)
+                return .record(end: index + 1, lines: lines, flaw: flaw)
             }
             index += 1      // past the comma
             if index >= filled, !isAtEnd { return .needMore }
         }
+    }
+}
+
+extension CSVReader {
+    /// Where the unquoted field starting at `start` ends: the first comma or `\n` at or after it, or the
+    /// end of `bytes`.
+    ///
+    /// Eight bytes at a time: a byte can end a field only if it sorts below `-` (0x2D) — commas, line
+    /// breaks, quotes, but also `$`, spaces and the like — so one word test finds the next such byte
+    /// (ASCII bytes only; UTF-8 bytes have their high bit set and never end a field), and only those
+    /// bytes are looked at one by one.
+    @inline(__always)
+    static func endOfUnquotedField(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        let comma = UInt8(ascii: ","), newline = UInt8(ascii: "\n")
+        let filled = bytes.count
+        let base = UnsafeRawPointer(bytes.baseAddress!)
+        var index = start
+        while index &+ 8 <= filled {
+            let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            // High bit of each byte: set where the byte is ASCII and below 0x2D (no carry crosses a byte:
+            // 0x7F + 0x53 < 0x100).
+            let low = ~(((word & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x5353_5353_5353_5353) | word) & 0x8080_8080_8080_8080
+            if low == 0 {
+                index &+= 8
+                continue
+            }
+            index &+= low.trailingZeroBitCount &>> 3
+            let byte = bytes[index]
+            if byte == comma || byte == newline { return index }
+            index &+= 1
+        }
+        while index < filled {
+            let byte = bytes[index]
+            if byte <= comma, byte == comma || byte == newline { return index }
+            index &+= 1
+        }
+        return index
     }
 }
 

@@ -12,14 +12,31 @@ public struct CSVRecord {
     let spans: UnsafeBufferPointer<Span>
     /// The line the record starts on (1 is the header).
     public let line: Int
-    /// Why the record is not well-formed CSV, if it is not (the fields are still given).
-    public let malformation: String?
+    /// What is wrong with the record, if it is not well-formed (a code, not text: the record is made for
+    /// every line of every file, and text would be counted references on each).
+    let flaw: Flaw?
 
-    init(buffer: UnsafeBufferPointer<UInt8>, spans: UnsafeBufferPointer<Span>, line: Int, malformation: String?) {
+    /// Why a record is not well-formed CSV.
+    enum Flaw {
+        case junkAfterClosingQuote
+        case quoteNotClosed
+
+        var message: String {
+            switch self {
+            case .junkAfterClosingQuote: return "unexpected characters after a closing quote"
+            case .quoteNotClosed: return "a quoted field is not closed before the end of the file"
+            }
+        }
+    }
+
+    /// Why the record is not well-formed CSV, if it is not (the fields are still given).
+    public var malformation: String? { flaw?.message }
+
+    init(buffer: UnsafeBufferPointer<UInt8>, spans: UnsafeBufferPointer<Span>, line: Int, flaw: Flaw?) {
         self.buffer = buffer
         self.spans = spans
         self.line = line
-        self.malformation = malformation
+        self.flaw = flaw
     }
 
     /// The number of fields.

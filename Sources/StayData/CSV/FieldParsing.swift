@@ -39,6 +39,16 @@ enum FieldParsing {
     /// as 2147483647 or more); nil for anything else.
     static func count(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32? {
         guard bytes.count > 0 else { return nil }
+        if bytes.count <= 9 {
+            // Nine digits cannot pass Int32.max: no clamping per digit.
+            var value: Int32 = 0
+            for byte in bytes {
+                let digit = byte &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                value = value &* 10 &+ Int32(digit)
+            }
+            return value
+        }
         var value: Int64 = 0
         for byte in bytes {
             let digit = byte &- UInt8(ascii: "0")

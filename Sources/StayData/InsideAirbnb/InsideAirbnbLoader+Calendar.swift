@@ -10,14 +10,11 @@ extension InsideAirbnbLoader {
         var lastID: Int64 = -1
         var lastIDText = RecentField()
         var lastHandle: IndexBuilder.ListingHandle?
-        var columns: CalendarColumns?
         var loaded = 0
         var dates = DateCache()
         let stop = try forEachRecord(path: path, source: source, required: Self.requiredCalendarColumns, fileIndex: fileIndex,
-                                     state: &state, part: part) {
-            header, record, state throws(DataError) in
-            let column = columns ?? CalendarColumns(header: header)
-            columns = column
+                                     state: &state, part: part, columns: CalendarColumns.init(header:)) {
+            column, record, state throws(DataError) in
             let line = record.line
             // Calendars list a listing's rows together: the same id text as the row before is the same id.
             let idBytes = record.bytes(at: column.listingID)

@@ -6,9 +6,9 @@ extension InsideAirbnbLoader {
         path: String, source: any ByteSource, city: String, fileIndex: Int, state: inout LoadState,
         handles: inout [Int64: IndexBuilder.ListingHandle]
     ) throws(DataError) {
-        try forEachRecord(path: path, source: source, required: Self.requiredListingColumns, fileIndex: fileIndex, state: &state) {
-            header, record, state throws(DataError) in
-            let column = ListingColumns(header: header)
+        try forEachRecord(path: path, source: source, required: Self.requiredListingColumns, fileIndex: fileIndex, state: &state,
+                          columns: ListingColumns.init(header:)) {
+            column, record, state throws(DataError) in
             func text(_ position: Int?) -> String { position.map { record.string(at: $0).trimmingSpaces } ?? "" }
             func bytes(_ position: Int?) -> UnsafeBufferPointer<UInt8> {
                 position.map { record.bytes(at: $0) } ?? UnsafeBufferPointer(start: nil, count: 0)

@@ -1,24 +1,28 @@
 import StaySearch
 
 extension InsideAirbnbLoader {
-    /// Reads the header, checks required columns, then hands each well-formed record with the right
-    /// number of fields to `body`; rejects the rest.
+    /// Reads the header, checks required columns and makes `columns` from it once, then hands each
+    /// well-formed record with the right number of fields to `body` with those columns; rejects the rest.
     @discardableResult
-    func forEachRecord(
+    func forEachRecord<Columns>(
         path: String, source: any ByteSource, required: [String], fileIndex: Int, state: inout LoadState,
-        part: FilePart = FilePart(), _ body: (CSVHeader, CSVRecord, inout LoadState) throws(DataError) -> Void
+        part: FilePart = FilePart(), columns makeColumns: (CSVHeader) -> Columns,
+        _ body: (Columns, CSVRecord, inout LoadState) throws(DataError) -> Void
     ) throws(DataError) -> (stoppedAt: Int?, nextLine: Int) {
         let reader = CSVReader(source: source, chunkSize: chunkSize)
         reader.stopOffset = part.stopOffset
-        var header: CSVHeader? = part.header
+        // Only plain values are touched per record (no counted references): the columns, the field count.
+        var columns: Columns? = part.header.map(makeColumns)
+        var fieldCount = part.header?.names.count ?? 0
         var records = 0
         do {
             try reader.forEachRecord { record in
-                guard let header else {
+                guard let columns else {
                     let parsed = CSVHeader(record: record)
                     let missing = parsed.missing(required)
                     guard missing.isEmpty else { throw DataError.missingColumns(path: path, columns: missing) }
-                    header = parsed
+                    columns = makeColumns(parsed)
+                    fieldCount = parsed.names.count
                     return
                 }
                 records += 1
@@ -26,14 +30,14 @@ extension InsideAirbnbLoader {
                     let size = source.fileSize ?? 0
                     progress?(path, reader.bytesConsumed, size, records)
                 }
-                if let malformation = record.malformation {
-                    return try reject(&state, fileIndex: fileIndex, line: record.line, .malformedCSV, malformation)
+                if let flaw = record.flaw {
+                    return try reject(&state, fileIndex: fileIndex, line: record.line, .malformedCSV, flaw.message)
                 }
-                guard record.count == header.names.count else {
+                guard record.count == fieldCount else {
                     return try reject(&state, fileIndex: fileIndex, line: record.line, .fieldCount,
-                                      "\(record.count) fields where the header has \(header.names.count)")
+                                      "\(record.count) fields where the header has \(fieldCount)")
                 }
-                try body(header, record, &state)
+                try body(columns, record, &state)
             }
         } catch let error as DataError {
             state.report.files[fileIndex].recordsRead += records
@@ -42,7 +46,7 @@ extension InsideAirbnbLoader {
             throw .cannotRead(path: path, reason: "\(error)")
         }
         state.report.files[fileIndex].recordsRead += records
-        guard header != nil else { throw .emptyFile(path: path) }
+        guard columns != nil else { throw .emptyFile(path: path) }
         return (reader.stoppedAt, reader.nextLine)
     }
 

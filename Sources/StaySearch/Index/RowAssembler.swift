@@ -119,9 +119,15 @@ struct RowAssembler {
 
     /// Stores the row's prices by day as runs, or densely when runs would take more room than two bytes
     /// a day (a price that changes most days) and every price fits a dense code.
+    ///
+    /// Weekly patterns are sized only as far as they could win: a row that changes price most days
+    /// stops being cut into weeks once the weeks cost more than its dense form.
     private mutating func appendPrices() {
-        let plan = prices.plan(dayPrices)
-        if dayCount > 0, plan.size > dayCount * 2, let codes = NightPrices.denseCodes(of: dayPrices) {
+        let plainRuns = RunsWriter<Int32>.plainRunCount(dayPrices)
+        let denseSize = dayCount * 2
+        let codes = dayCount > 0 && plainRuns * 8 > denseSize ? NightPrices.denseCodes(of: dayPrices) : nil
+        let plan = prices.plan(dayPrices, plainRuns: plainRuns, within: codes == nil ? plainRuns * 8 : min(plainRuns * 8, denseSize + 1))
+        if let codes, plan.size > denseSize {
             prices.appendSingleRun(.denseReference(densePrices.rowCount))
             densePrices.append(codes)
         } else {
@@ -195,6 +201,8 @@ struct RunsWriter<Value: RunValue> {
     /// How a row would be stored as runs: plain runs, or runs of weekly patterns when those are smaller.
     struct Plan {
         let plainRuns: Int
+        /// The weekly segments and their cost in bytes, when that cost is below the limit the plan was
+        /// made within (so below the plain runs' cost).
         let weekly: (segments: [(start: Int, pattern: [Value])], cost: Int)?
 
         /// Whether runs of weekly patterns are the smaller form.
@@ -204,11 +212,24 @@ struct RunsWriter<Value: RunValue> {
         var size: Int { usesWeeklyPatterns ? weekly!.cost : plainRuns * 8 }
     }
 
-    /// How `days` (a row's value on every day) would be stored as runs.
-    func plan(_ days: [Value]) -> Plan {
+    /// The number of plain runs of `days`.
+    static func plainRunCount(_ days: [Value]) -> Int {
         var plainRuns = days.isEmpty ? 0 : 1
-        for day in days.indices.dropFirst() where days[day] != days[day - 1] { plainRuns += 1 }
-        return Plan(plainRuns: plainRuns, weekly: plainRuns > 3 ? weeklySegments(days) : nil)
+        days.withUnsafeBufferPointer { days in
+            for day in days.indices.dropFirst() where days[day] != days[day &- 1] { plainRuns &+= 1 }
+        }
+        return plainRuns
+    }
+
+    /// How `days` (a row's value on every day) would be stored as runs.
+    /// - Parameters:
+    ///   - plainRuns: its number of plain runs, when known.
+    ///   - limit: the weekly form is only sized below this many bytes (by default, the plain runs'
+    ///     cost); at or above it the plan has no weekly form.
+    func plan(_ days: [Value], plainRuns: Int? = nil, within limit: Int? = nil) -> Plan {
+        let plainRuns = plainRuns ?? RunsWriter.plainRunCount(days)
+        return Plan(plainRuns: plainRuns,
+                    weekly: plainRuns > 3 ? weeklySegments(days, within: min(limit ?? plainRuns * 8, plainRuns * 8)) : nil)
     }
 
     /// Appends a row of one run, from day 0, of `value`.
@@ -249,30 +270,47 @@ struct RunsWriter<Value: RunValue> {
     }
 
     /// Splits the days into the longest stretches that each follow one weekly pattern, and what they
-    /// would cost in bytes (8 a run, 28 a pattern not yet in the table).
-    private func weeklySegments(_ days: [Value]) -> (segments: [(start: Int, pattern: [Value])], cost: Int)? {
-        var segments: [(start: Int, pattern: [Value])] = []
+    /// would cost in bytes (8 a run, 28 a pattern not yet in the table); nil when that reaches `limit`
+    /// bytes (or 66 runs), found out as early as the count allows: first from the runs alone, then
+    /// pattern by pattern.
+    private func weeklySegments(_ days: [Value], within limit: Int) -> (segments: [(start: Int, pattern: [Value])], cost: Int)? {
+        // (At most 65 runs: a row that is not weekly at all stops being cut.)
+        let runLimit = min(limit, 8 * 66)
+        // The segments' starts: a segment ends where a weekday comes round again with another value.
+        var starts: [Int] = [0]
         var slots = [Value?](repeating: nil, count: 7)
-        var start = 0
-        func close() {
-            let fill = slots.first { $0 != nil }!!
-            segments.append((start, slots.map { $0 ?? fill }))
-        }
+        var weekday = firstWeekday % 7
+        var found = true
         for (day, value) in days.enumerated() {
-            let weekday = (firstWeekday + day) % 7
             if let known = slots[weekday], known != value {
-                close()
-                start = day
-                slots = [Value?](repeating: nil, count: 7)
+                starts.append(day)
+                if starts.count * 8 >= runLimit {
+                    found = false
+                    break
+                }
+                for slot in 0..<7 { slots[slot] = nil }
             }
             slots[weekday] = value
-            if segments.count * 8 > 8 * 64 { return nil }      // not weekly at all
+            weekday = weekday == 6 ? 0 : weekday + 1
         }
-        close()
-        var cost = segments.count * 8
+        guard found else { return nil }
+        // Each segment's pattern: its value on each weekday, a weekday it does not reach taking the
+        // value of the first weekday (from Monday) it does.
+        var segments: [(start: Int, pattern: [Value])] = []
+        segments.reserveCapacity(starts.count)
+        var cost = starts.count * 8
         var seen = Set<[Value]>()
-        for segment in segments where !segment.pattern.allSatisfy({ $0 == segment.pattern[0] }) {
-            if patternIndex[segment.pattern] == nil, seen.insert(segment.pattern).inserted { cost += 28 }
+        for (position, start) in starts.enumerated() {
+            let end = position + 1 < starts.count ? starts[position + 1] : days.count
+            var pattern = [Value?](repeating: nil, count: 7)
+            for day in start..<end { pattern[(firstWeekday + day) % 7] = days[day] }
+            let fill = pattern.first { $0 != nil }!!
+            let complete = pattern.map { $0 ?? fill }
+            if !complete.allSatisfy({ $0 == complete[0] }), patternIndex[complete] == nil, seen.insert(complete).inserted {
+                cost += 28
+                if cost >= limit { return nil }
+            }
+            segments.append((start, complete))
         }
         return (segments, cost)
     }
