@@ -11,10 +11,9 @@ struct ExactBinning {
     let bins: Int64
     /// log2 of the bucket size.
     let shift: Int64
-    /// Per bucket: the bin of its first offset, and the first offset of the bin after it (`Int64.max`
-    /// past the last bin).
-    let firstBins: [Int64]
-    let nextBoundaries: [Int64]
+    /// Per bucket *b*: at 2*b*, the bin of its first offset; at 2*b* + 1, the first offset of the bin
+    /// after it (`Int64.max` past the last bin).
+    let buckets: [Int64]
 
     init(low: Int64, width: Int64, bins: Int) {
         let width = max(1, width), bins = max(1, bins)
@@ -30,8 +29,7 @@ struct ExactBinning {
             let product = Int128(bin) * Int128(width)
             return Int64((product + Int128(bins) - 1) / Int128(bins))
         }
-        var firstBins = [Int64](repeating: 0, count: bucketCount)
-        var nextBoundaries = [Int64](repeating: 0, count: bucketCount)
+        var buckets = [Int64](repeating: 0, count: 2 * bucketCount)
         var bin: Int64 = 0
         var next = boundary(1)
         for bucket in 0..<bucketCount {
@@ -40,22 +38,19 @@ struct ExactBinning {
                 bin += 1
                 next = boundary(bin + 1)
             }
-            firstBins[bucket] = bin
-            nextBoundaries[bucket] = next
+            buckets[2 * bucket] = bin
+            buckets[2 * bucket + 1] = next
         }
-        self.firstBins = firstBins
-        self.nextBoundaries = nextBoundaries
+        self.buckets = buckets
     }
 
     /// The bin of `value`, for low ≤ value ≤ low + width.
     @inline(__always)
     func bin(of value: Int64) -> Int {
         let offset = value &- low
-        let bucket = Int(truncatingIfNeeded: offset &>> shift)
-        return firstBins.withUnsafeBufferPointer { firstBins in
-            nextBoundaries.withUnsafeBufferPointer { nextBoundaries in
-                Int(truncatingIfNeeded: firstBins[bucket] &+ (offset >= nextBoundaries[bucket] ? 1 : 0))
-            }
+        let bucket = Int(truncatingIfNeeded: offset &>> shift) &<< 1
+        return buckets.withUnsafeBufferPointer { buckets in
+            Int(truncatingIfNeeded: buckets[bucket] &+ (offset >= buckets[bucket &+ 1] ? 1 : 0))
         }
     }
 
@@ -63,21 +58,19 @@ struct ExactBinning {
     func count(_ values: UnsafeBufferPointer<Int64>, into counts: UnsafeMutableBufferPointer<Int>) {
         let low = self.low, high = low &+ width, shift = self.shift
         let below = Int(bins), above = Int(bins) + 1
-        firstBins.withUnsafeBufferPointer { firstBins in
-            nextBoundaries.withUnsafeBufferPointer { nextBoundaries in
-                for value in values {
-                    let slot: Int
-                    if value < low {
-                        slot = below
-                    } else if value > high {
-                        slot = above
-                    } else {
-                        let offset = value &- low
-                        let bucket = Int(truncatingIfNeeded: offset &>> shift)
-                        slot = Int(truncatingIfNeeded: firstBins[bucket] &+ (offset >= nextBoundaries[bucket] ? 1 : 0))
-                    }
-                    counts[slot] &+= 1
+        buckets.withUnsafeBufferPointer { buckets in
+            for value in values {
+                let slot: Int
+                if value < low {
+                    slot = below
+                } else if value > high {
+                    slot = above
+                } else {
+                    let offset = value &- low
+                    let bucket = Int(truncatingIfNeeded: offset &>> shift) &<< 1
+                    slot = Int(truncatingIfNeeded: buckets[bucket] &+ (offset >= buckets[bucket &+ 1] ? 1 : 0))
                 }
+                counts[slot] &+= 1
             }
         }
     }

@@ -78,16 +78,16 @@ enum Selection {
         let members = UnsafeMutableBufferPointer<Int64>.allocate(capacity: total)
         defer { members.deallocate() }
         let buckets = (first.bucket, second.bucket, third.bucket)
-        var cursorsOfPart: [(Int, Int, Int)] = [(firstStart, secondStart, thirdStart)]
-        for part in 1..<parts {
-            let before = tables.baseAddress! + (part - 1) * bucketCount
-            let cursors = cursorsOfPart[part - 1]
-            cursorsOfPart.append((cursors.0 + Int(before[buckets.0]), cursors.1 + Int(before[buckets.1]),
-                                  cursors.2 + Int(before[buckets.2])))
-        }
-        let sharedMembers = SharedBuffer(buffer: members), startsOfPart = cursorsOfPart
+        let sharedMembers = SharedBuffer(buffer: members)
         ParallelPasses.run(parts: parts) { part in
-            var cursors = startsOfPart[part]
+            // This part's members go after those of the parts before it.
+            var cursors = (firstStart, secondStart, thirdStart)
+            for before in 0..<part {
+                let counts = sharedTables.buffer.baseAddress! + before * bucketCount
+                cursors.0 += Int(counts[buckets.0])
+                cursors.1 += Int(counts[buckets.1])
+                cursors.2 += Int(counts[buckets.2])
+            }
             for position in ParallelPasses.stretch(part, of: parts, count: valueCount) {
                 let value = shared.buffer[position]
                 let own = Int(UInt64(bitPattern: value &- base) >> shift)
