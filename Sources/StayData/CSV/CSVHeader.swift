@@ -26,6 +26,11 @@ struct CSVHeader {
 
 extension String {
     var trimmingSpaces: String {
+        // Nearly every field starts and ends with a visible ASCII character: nothing to trim, and no
+        // grapheme breaking to find that out.
+        let utf8 = self.utf8
+        guard let first = utf8.first, let last = utf8.last else { return self }
+        if first > 0x20, first < 0x7F, last > 0x20, last < 0x7F { return self }
         var scalars = Substring(self)
         while let first = scalars.first, first.isWhitespace { scalars.removeFirst() }
         while let last = scalars.last, last.isWhitespace { scalars.removeLast() }

@@ -5,7 +5,12 @@ enum AmenityList {
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> [String]? {
         var position = 0
         func skipSpace() {
-            while position < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[position]) { position += 1 }
+            while position < bytes.count {
+                switch bytes[position] {
+                case 0x20, 0x09, 0x0A, 0x0D: position += 1
+                default: return
+                }
+            }
         }
         skipSpace()
         guard position < bytes.count, bytes[position] == UInt8(ascii: "[") else { return nil }
@@ -36,6 +41,13 @@ enum AmenityList {
     private static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ position: inout Int) -> String? {
         guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { return nil }
         position += 1
+        // Most names have no escapes: made straight from the bytes up to the closing quote.
+        var end = position
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 { end += 1 }
+        if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+            defer { position = end + 1 }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[position..<end]), as: UTF8.self)
+        }
         var utf8: [UInt8] = []
         var pendingHighSurrogate: UInt32?
         while position < bytes.count {

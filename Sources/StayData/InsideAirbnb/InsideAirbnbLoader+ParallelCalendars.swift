@@ -32,7 +32,11 @@ extension InsideAirbnbLoader {
             }
         }
         let work = ParallelCalendars(loader: self, cities: cities, handles: handlesOfCity, files: state.report.files, pieces: pieces)
-        DispatchQueue.concurrentPerform(iterations: pieces.count) { work.read(piece: $0) }
+        // The largest pieces first (threads take the next piece as they finish one): a large city read
+        // last would leave the other core idle while it runs. Results are merged in file order all the same.
+        let sizes = pieces.map { Self.estimatedBytes(of: $0, in: cities) }
+        let order = pieces.indices.sorted { (sizes[$0], $1) > (sizes[$1], $0) }
+        DispatchQueue.concurrentPerform(iterations: pieces.count) { work.read(piece: order[$0]) }
 
         // One allocation for every piece's nights, not one per doubling (fresh pages cost here).
         state.builder.reserveNights(of: work.results.compactMap { result in
@@ -78,6 +82,16 @@ extension InsideAirbnbLoader {
             }
         }
         state.report.rejections = Array(rejections.prefix(LoadReport.keptRejectionLimit))
+    }
+
+    /// About how many bytes a piece reads (its file's size on disk, compressed or not; 0 when the
+    /// calendar is not a file): what the pieces are ordered by.
+    static func estimatedBytes(of piece: CalendarPiece, in cities: [CitySources]) -> Int {
+        switch piece.part {
+        case .head(let split): return split.offset
+        case .tail(let start, let path): return ((try? FileByteSource(path: path))?.size ?? start) - start
+        case .whole: return (try? FileByteSource(path: cities[piece.city].calendarName))?.size ?? 0
+        }
     }
 
     /// Adds what a part of a calendar file loaded, its lines counted from `lineOffset` + 1.
