@@ -294,23 +294,43 @@ struct RunsWriter<Value: RunValue> {
             weekday = weekday == 6 ? 0 : weekday + 1
         }
         guard found else { return nil }
-        // Each segment's pattern: its value on each weekday, a weekday it does not reach taking the
-        // value of the first weekday (from Monday) it does.
+        // Each segment's pattern (its value on each weekday; a weekday it does not reach takes the value of
+        // the first weekday, from Monday, it does) in one scratch buffer; the row's new patterns kept flat
+        // to tell repeats apart without hashing, so that a row that cannot win costs one table lookup per
+        // pattern until it is out.
+        var cost = starts.count * 8
+        var scratch = [Value](repeating: days[0], count: 7)
+        var newPatterns: [Value] = []
+        func fillPattern(from start: Int, to end: Int) {
+            var present: UInt8 = 0
+            var weekday = (firstWeekday + start) % 7
+            for day in start..<end {
+                scratch[weekday] = days[day]
+                present |= 1 << UInt8(weekday)
+                weekday = weekday == 6 ? 0 : weekday + 1
+            }
+            let fill = scratch[present.trailingZeroBitCount]
+            for slot in 0..<7 where present & (1 << UInt8(slot)) == 0 { scratch[slot] = fill }
+        }
+        for (position, start) in starts.enumerated() {
+            fillPattern(from: start, to: position + 1 < starts.count ? starts[position + 1] : days.count)
+            guard scratch.contains(where: { $0 != scratch[0] }), patternIndex[scratch] == nil else { continue }
+            var isRepeat = false
+            for first in stride(from: 0, to: newPatterns.count, by: 7) where newPatterns[first..<(first + 7)].elementsEqual(scratch) {
+                isRepeat = true
+                break
+            }
+            guard !isRepeat else { continue }
+            newPatterns.append(contentsOf: scratch)
+            cost += 28
+            if cost >= limit { return nil }
+        }
+        // Below the limit: the segments with their patterns.
         var segments: [(start: Int, pattern: [Value])] = []
         segments.reserveCapacity(starts.count)
-        var cost = starts.count * 8
-        var seen = Set<[Value]>()
         for (position, start) in starts.enumerated() {
-            let end = position + 1 < starts.count ? starts[position + 1] : days.count
-            var pattern = [Value?](repeating: nil, count: 7)
-            for day in start..<end { pattern[(firstWeekday + day) % 7] = days[day] }
-            let fill = pattern.first { $0 != nil }!!
-            let complete = pattern.map { $0 ?? fill }
-            if !complete.allSatisfy({ $0 == complete[0] }), patternIndex[complete] == nil, seen.insert(complete).inserted {
-                cost += 28
-                if cost >= limit { return nil }
-            }
-            segments.append((start, complete))
+            fillPattern(from: start, to: position + 1 < starts.count ? starts[position + 1] : days.count)
+            segments.append((start, scratch))
         }
         return (segments, cost)
     }
