@@ -252,6 +252,9 @@ let albany = dataFolder + "/albany"
             "C6 calendar row for an unknown listing", "C7 calendar row for an unknown listing",
             "C8 available is not t or f", "C9 price does not parse", "C11 date does not parse",
         ])
+        let duplicate = report.rejections.first { $0.reason == .duplicateListing }
+        #expect(duplicate?.description.hasSuffix("duplicate listing id 1 (first seen at \(directory)/listings.csv:2)") == true,
+                "\(duplicate?.description ?? "none")")
         #expect(index.count == 2)
         let row = index.row(ofListingID: 1)!
         #expect(index.nightPrice(row: row, day: Day(iso: "2024-07-01")!) == 7_000)   // the first row for the date wins

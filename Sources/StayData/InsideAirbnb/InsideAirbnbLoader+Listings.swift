@@ -86,7 +86,7 @@ extension InsideAirbnbLoader {
                 isSuperhost: FieldParsing.isTrue(bytes(column.superhost)))
             if let first = state.listingLines[id] {
                 return try reject(&state, fileIndex: fileIndex, line: line, .duplicateListing,
-                                  "duplicate listing id \(id) (first seen at \(first))")
+                                  "duplicate listing id \(id) (first seen at \(state.report.files[first.file].path):\(first.line))")
             }
             let handle: IndexBuilder.ListingHandle
             do {
@@ -97,7 +97,7 @@ extension InsideAirbnbLoader {
                 return try reject(&state, fileIndex: fileIndex, line: line, .other, "\(error)")
             }
             handles[id] = handle
-            state.listingLines[id] = "\(path):\(line)"
+            state.listingLines[id] = RecordOrigin(file: fileIndex, line: line)
             state.report.files[fileIndex].loaded += 1
             state.report.listingsLoaded += 1
         }

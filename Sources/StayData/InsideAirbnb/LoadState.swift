@@ -4,5 +4,7 @@ import StaySearch
 struct LoadState {
     var builder = IndexBuilder()
     var report = LoadReport()
-    var listingLines: [Int64: String] = [:]
+    /// Where each listing id was first seen (file position and line: the message is written only for a
+    /// duplicate, not a string kept for every listing).
+    var listingLines: [Int64: RecordOrigin] = [:]
 }
