@@ -280,6 +280,7 @@ struct Scan {
         while word < endWord {
             let blockEnd = min(word + Scan.blockWords, endWord)
             if isFlexible { fillFlexibleCandidates(words: word..<blockEnd) } else { fillCandidates(words: word..<blockEnd) }
+            keepGuestsAndRoomType(words: word..<blockEnd)
             if word == firstWord { block[0] &= ~0 << UInt64(range.lowerBound & 63) }
             if blockEnd == endWord, range.upperBound & 63 != 0 {
                 block[blockEnd - word - 1] &= (1 << UInt64(range.upperBound & 63)) &- 1
@@ -311,7 +312,7 @@ struct Scan {
         while bits != 0 {
             let row = base &+ bits.trailingZeroBitCount
             bits &= bits &- 1
-            guard passesListingFilters(row: row), allowsStay(row: row) else { continue }
+            guard passesDetailFilters(row: row), allowsStay(row: row) else { continue }
             let first = Int(columns.priceOffsets[row])
             let reference = columns.priceValues[first]
             let value: Int64
@@ -341,18 +342,42 @@ struct Scan {
         while bits != 0 {
             let row = base &+ bits.trailingZeroBitCount
             bits &= bits &- 1
-            guard passesListingFilters(row: row) else { continue }
+            guard passesDetailFilters(row: row) else { continue }
             collect(row: row, value: Int64(columns.basePrices[row]), into: &tally)
         }
         self.tally = tally
     }
 
-    /// Whether row `row` takes the guests and has the room type asked for.
+    /// Whether row `row` passes the listing-detail filters that are tested row by row (the guests and
+    /// room type were tested for the whole block by ``keepGuestsAndRoomType(words:)``).
     @inline(__always)
-    func passesListingFilters(row: Int) -> Bool {
-        guard Int(columns.accommodates[row]) >= guests else { return false }
-        guard roomCode < 0 || Int(columns.roomTypes[row]) == roomCode else { return false }
-        return !filter.checksRows || filter.passes(row: row)
+    func passesDetailFilters(row: Int) -> Bool {
+        !filter.checksRows || filter.passes(row: row)
+    }
+
+    /// Narrows `block` (the candidates of `words`) to rows that take the guests and have the room type
+    /// asked for, 64 rows a word without a branch per row.
+    private mutating func keepGuestsAndRoomType(words: Range<Int>) {
+        let rowCount = index.count
+        let accommodates = columns.accommodates, roomTypes = columns.roomTypes
+        let guests = self.guests, roomCode = self.roomCode
+        block.withUnsafeMutableBufferPointer { block in
+            for i in 0..<words.count where block[i] != 0 {
+                let base = (words.lowerBound &+ i) &<< 6
+                var mask: UInt64 = 0
+                if base &+ 64 <= rowCount {
+                    mask = ByteMasks.atLeast(guests, in: accommodates + base)
+                    if roomCode >= 0 { mask &= ByteMasks.equal(to: roomCode, in: roomTypes + base) }
+                } else {
+                    // The last word: its bytes end with the column.
+                    for bit in 0..<(rowCount &- base) where Int(accommodates[base &+ bit]) >= guests
+                        && (roomCode < 0 || Int(roomTypes[base &+ bit]) == roomCode) {
+                        mask |= 1 &<< UInt64(bit)
+                    }
+                }
+                block[i] &= mask
+            }
+        }
     }
 
     /// Whether the stay rule of row `row` for the check-in day allows the stay's length.

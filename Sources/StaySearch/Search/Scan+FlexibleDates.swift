@@ -80,7 +80,7 @@ extension Scan {
             let bit = bits.trailingZeroBitCount
             let row = base &+ bit
             bits &= bits &- 1
-            guard passesListingFilters(row: row) else { continue }
+            guard passesDetailFilters(row: row) else { continue }
             var mask: UInt64 = 0
             if transposes {
                 mask = rowCheckIns[bit]
