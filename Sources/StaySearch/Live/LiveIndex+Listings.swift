@@ -4,7 +4,7 @@ extension LiveIndex {
     public func withListing<Result>(id: Int64, _ body: (ListingIndex, Int) throws -> Result) rethrows -> Result? {
         try lock.reading {
             if let overlay = changed.overlay, let row = changed.row(of: id) { return try body(overlay, row) }
-            guard changed[id] == nil, let row = rows.row(of: id, in: index.storage.ids), isVisible(row: row) else { return nil }
+            guard changed[id] == nil, let row = frozenRow(of: id), isVisible(row: row) else { return nil }
             return try body(index, row)
         }
     }

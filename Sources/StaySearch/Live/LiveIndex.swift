@@ -19,7 +19,12 @@ public final class LiveIndex: @unchecked Sendable {
     let index: ListingIndex
     /// The index's availability bit sets, owned here and written only under the write lock.
     private let bookable: UnsafeMutablePointer<UInt64>
-    let rows: ListingIDTable
+    /// Listing id → frozen row, built on first use: a load that only replays its journal and searches never
+    /// needs it (a replay looks up the ids it names in one pass, ``SelectedIDRows``).
+    private var idTable: ListingIDTable?
+    private let idTableLock = ReadWriteLock()
+    /// During a replay, the rows of the ids its changes name.
+    private var replayRows: SelectedIDRows?
     /// `wordsPerDay` words, bit *r* set while frozen row *r* is visible (not removed, not moved to the
     /// overlay); nil while every row is.
     private var visibleRows: UnsafeMutablePointer<UInt64>?
@@ -37,7 +42,6 @@ public final class LiveIndex: @unchecked Sendable {
         let copy = Column<UInt64>(owning: buffer, count: count)
         bookable = buffer.pointer.assumingMemoryBound(to: UInt64.self)
         index = frozen.replacingBookable(with: copy)
-        rows = ListingIDTable(ids: frozen.storage.ids)
     }
 
     /// Takes `frozen` live without copying its availability bit sets: changes write into them in place.
@@ -49,7 +53,6 @@ public final class LiveIndex: @unchecked Sendable {
     public init(adoptingWritableAvailabilityOf frozen: ListingIndex) {
         bookable = UnsafeMutablePointer(mutating: frozen.storage.bookable.base)
         index = frozen
-        rows = ListingIDTable(ids: frozen.storage.ids)
     }
 
     deinit { visibleRows?.deallocate() }
@@ -115,9 +118,21 @@ public final class LiveIndex: @unchecked Sendable {
         case nowhere
     }
 
+    /// The first frozen row with listing id `id`, visible or not.
+    func frozenRow(of id: Int64) -> Int? {
+        if let replayRows { return replayRows.row(of: id) }
+        let table = idTableLock.writing {
+            if let idTable { return idTable }
+            let table = ListingIDTable(ids: index.storage.ids)
+            idTable = table
+            return table
+        }
+        return table.row(of: id, in: index.storage.ids)
+    }
+
     private func place(of id: Int64) -> Place {
         if !changed.isEmpty, changed[id] != nil { return .changed }
-        guard let row = rows.row(of: id, in: index.storage.ids) else { return .nowhere }
+        guard let row = frozenRow(of: id) else { return .nowhere }
         if let visibleRows, visibleRows[row >> 6] >> UInt64(row & 63) & 1 == 0 { return .nowhere }
         return .frozen(row: row)
     }
@@ -280,6 +295,8 @@ public final class LiveIndex: @unchecked Sendable {
     public func replay(_ changes: [CalendarChange]) -> Int {
         lock.writing {
             defer { finishGroup() }
+            replayRows = SelectedIDRows(changes.map(\.id), in: index.storage.ids)
+            defer { replayRows = nil }
             var skipped = 0
             let end = index.firstDay.advanced(by: index.dayCount)
             for change in changes {
