@@ -47,6 +47,37 @@ import Testing
         #expect(try ChangeJournal.read(path: path, identity: Self.identity).changes.count == 51)
     }
 
+    /// Every kind of change comes back as written, including `listing` changes of 17 bytes (no field) and of
+    /// exactly 25 bytes (one number), the size of every other record.
+    @Test func everyKindOfChangeComesBackAsWritten() throws {
+        var priceOnly = ListingChange(id: 42)
+        priceOnly.price = .some(Money(minorUnits: 12_345))
+        var priceCleared = ListingChange(id: 43)
+        priceCleared.price = .some(nil)
+        var named = ListingChange(id: -44)
+        named.name = "Zimmer \u{e9}"
+        named.latitude = 51.2
+        named.amenities = ["Wifi", "Pool"]
+        let day = Self.day
+        let all: [CalendarChange] = [
+            .listing(priceOnly), .listing(priceCleared), .listing(named), .listing(ListingChange(id: 45)),
+            .book(id: 1, checkIn: day, checkOut: day.advanced(by: 2), guests: 3),
+            .cancel(id: 2, checkIn: day, checkOut: day.advanced(by: 1)),
+            .availability(id: 3, from: day, to: day.advanced(by: 9), available: true),
+            .price(id: 4, from: day, to: day.advanced(by: 5), price: Money(minorUnits: 9_900)),
+            .price(id: 5, from: day, to: day.advanced(by: 5), price: nil),
+            .rules(id: 6, from: day, to: day.advanced(by: 5), minimumNights: 2, maximumNights: nil),
+            .remove(id: Int64.min),
+        ]
+        let path = Scratch.path("kinds.ssx.journal")
+        let (journal, _) = try ChangeJournal.open(path: path, identity: Self.identity)
+        for change in all { _ = journal.append(change) }
+        try journal.commit()
+        journal.close()
+        let contents = try ChangeJournal.read(path: path, identity: Self.identity)
+        #expect(contents.changes == all && contents.warnings.isEmpty)
+    }
+
     /// A crash mid-write leaves part of the last record: every such cut is dropped with a warning, the
     /// rest kept, and the next append writes over the torn bytes.
     @Test func aTornLastRecordIsDroppedAndTheRestKept() throws {

@@ -55,17 +55,22 @@ public final class ChangeJournal {
         let bytes: [UInt8]
         do throws(DataError) {
             let (file, size) = try FileDescriptor.openForReading(path)
-            var buffer = [UInt8](repeating: 0, count: size)
-            var filled = 0
-            while filled < size {
-                let result: Result<Int, DataError> = buffer.withUnsafeMutableBytes { raw in
-                    Result { () throws(DataError) in try file.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[filled...])) }
+            // Read straight into the array's storage: no zeroing, no copy (the journal of 100,000 changes is 4.5 MB).
+            var failure: DataError?
+            bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+                let raw = UnsafeMutableRawBufferPointer(buffer)
+                while initialized < size {
+                    do throws(DataError) {
+                        let count = try file.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[initialized...]))
+                        if count == 0 { break }
+                        initialized += count
+                    } catch {
+                        failure = error
+                        break
+                    }
                 }
-                let count = try result.get()
-                if count == 0 { break }
-                filled += count
             }
-            bytes = Array(buffer.prefix(filled))
+            if let failure { throw failure }
         } catch {
             if case .cannotOpen = error, access(path, F_OK) != 0 { return Contents() }
             throw error
@@ -180,6 +185,7 @@ public final class ChangeJournal {
         contents.needsNewHeader = false
         var offset = headerSize
         contents.soundLength = offset
+        contents.changes.reserveCapacity((bytes.count - headerSize) / (ChangeRecord.size + recordOverhead))
         while offset < bytes.count {
             let remaining = bytes.count - offset
             if remaining < ChangeRecord.smallestSize + recordOverhead {

@@ -41,14 +41,20 @@ enum ChangeRecord {
     /// The change in `bytes`, or nil when they are not one.
     static func decode(_ bytes: ArraySlice<UInt8>) -> CalendarChange? {
         guard bytes.count >= smallestSize else { return nil }
-        var reader = ByteReader(bytes)
-        guard let kind = reader.integer(UInt8.self), let id = reader.integer(Int64.self) else { return nil }
-        if kind == 6 {
-            guard let fields = ListingFieldsCoding.decode(id: id, from: &reader), reader.isAtEnd else { return nil }
+        guard bytes.count == size, bytes.first != 6 else {      // a `listing` change may be 25 bytes too
+            var reader = ByteReader(bytes)
+            guard reader.integer(UInt8.self) == 6, let id = reader.integer(Int64.self),
+                  let fields = ListingFieldsCoding.decode(id: id, from: &reader), reader.isAtEnd else { return nil }
             return .listing(fields)
         }
-        guard bytes.count == size, let fromDays = reader.integer(Int32.self), let toDays = reader.integer(Int32.self),
-              let first = reader.integer(Int32.self), let second = reader.integer(Int32.self) else { return nil }
+        // A fixed-size record, the journal's common case: its fields read in place.
+        let (kind, id, fromDays, toDays, first, second) = bytes.withUnsafeBytes { raw in
+            (raw[0], Int64(littleEndian: raw.loadUnaligned(fromByteOffset: 1, as: Int64.self)),
+             Int32(littleEndian: raw.loadUnaligned(fromByteOffset: 9, as: Int32.self)),
+             Int32(littleEndian: raw.loadUnaligned(fromByteOffset: 13, as: Int32.self)),
+             Int32(littleEndian: raw.loadUnaligned(fromByteOffset: 17, as: Int32.self)),
+             Int32(littleEndian: raw.loadUnaligned(fromByteOffset: 21, as: Int32.self)))
+        }
         let from = Day(daysSinceEpoch: fromDays), to = Day(daysSinceEpoch: toDays)
         let wide = Int64(bitPattern: UInt64(UInt32(bitPattern: first)) | UInt64(UInt32(bitPattern: second)) << 32)
         switch kind {
