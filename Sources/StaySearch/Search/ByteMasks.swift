@@ -25,7 +25,7 @@ enum ByteMasks {
         var mask: UInt64 = 0
         for k in 0..<8 {
             let x = raw.loadUnaligned(fromByteOffset: k &* 8, as: UInt64.self)
-            mask |= gatherHighBits((((x | highBits) &- repeated)) & highBits) &<< UInt64(k &* 8)
+            mask |= gatherHighBits((((x | highBits) &- repeated) | x) & highBits) &<< UInt64(k &* 8)
         }
         return mask
     }
