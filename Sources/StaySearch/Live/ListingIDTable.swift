@@ -34,7 +34,8 @@ struct ListingIDTable: Sendable {
         }
     }
 
-    private static func hash(_ id: Int64) -> Int {
+    /// The hash of a listing id that its slots start from (``SelectedIDRows`` uses it too).
+    static func hash(_ id: Int64) -> Int {
         Int(truncatingIfNeeded: (UInt64(bitPattern: id) &* 0x9E37_79B9_7F4A_7C15) >> 17)
     }
 }

@@ -22,7 +22,7 @@ struct SelectedIDRows {
         let filterMask = filterBits - 1
         var filter = [UInt64](repeating: 0, count: filterBits / 64)
         for id in wanted {
-            let hash = SelectedIDRows.hash(id)
+            let hash = ListingIDTable.hash(id)
             filter[(hash & filterMask) >> 6] |= 1 << UInt64(hash & 63)
             var slot = hash & mask
             while rows[slot] != -2, keys[slot] != id { slot = (slot &+ 1) & mask }
@@ -36,7 +36,7 @@ struct SelectedIDRows {
                     ids.withUnsafeBufferPointer { ids in
                         for row in ids.indices {
                             let id = ids[row]
-                            let hash = SelectedIDRows.hash(id)
+                            let hash = ListingIDTable.hash(id)
                             guard filter[(hash & filterMask) &>> 6] &>> UInt64(hash & 63) & 1 != 0 else { continue }
                             var slot = hash & mask
                             while rows[slot] != -2 {
@@ -55,15 +55,11 @@ struct SelectedIDRows {
 
     /// The first row with listing id `id`, if `id` was chosen and is in the column; nil otherwise.
     func row(of id: Int64) -> Int? {
-        var slot = SelectedIDRows.hash(id) & mask
+        var slot = ListingIDTable.hash(id) & mask
         while rows[slot] != -2 {
             if keys[slot] == id { return rows[slot] >= 0 ? Int(rows[slot]) : nil }
             slot = (slot &+ 1) & mask
         }
         return nil
-    }
-
-    private static func hash(_ id: Int64) -> Int {
-        Int(truncatingIfNeeded: (UInt64(bitPattern: id) &* 0x9E37_79B9_7F4A_7C15) >> 17)
     }
 }
