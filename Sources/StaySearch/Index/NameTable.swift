@@ -21,11 +21,16 @@ package struct NameTable: Sendable {
 
     /// Up to three names closest to `name` (folded, by edit distance), for a "did you mean".
     package func suggestions(for name: String) -> [String] {
+        NameTable.suggestions(for: name, among: names)
+    }
+
+    /// ``suggestions(for:)`` among `candidates` only: a live index's names that still have listings.
+    static func suggestions(for name: String, among candidates: [String]) -> [String] {
         let folded = TextFolding.fold(name)
         let wanted = Array(folded.unicodeScalars)
         let limit = max(2, wanted.count / 3)
         var scored: [(distance: Int, name: String)] = []
-        for name in names {
+        for name in candidates {
             let distance = RegionTree.editDistance(wanted, Array(TextFolding.fold(name).unicodeScalars))
             if distance <= limit { scored.append((distance, name)) }
         }

@@ -74,13 +74,19 @@ public struct RegionTree: Sendable {
     /// distance on folded names; when none is close, the single closest name.
     /// - Complexity: O(*n* · *k*²) for *n* nodes and names of length *k*.
     public func suggestions(for name: String, limit: Int = 3) -> [String] {
+        RegionTree.suggestions(for: name, among: nodes.map { ($0.name, $0.foldedName) }, limit: limit)
+    }
+
+    /// ``suggestions(for:limit:)`` among `candidates` only (names as spelled, with their folded forms):
+    /// a live index's regions that still have listings.
+    static func suggestions(for name: String, among candidates: [(name: String, foldedName: String)], limit: Int = 3) -> [String] {
         let wanted = TextFolding.fold(String(name.split(separator: "/").last ?? Substring(name)))
         var scored: [(score: Int, name: String)] = []
         var seen = Set<String>()
-        for node in nodes where seen.insert(node.name).inserted {
-            let score = node.foldedName.hasPrefix(wanted) && !wanted.isEmpty
-                ? 0 : 1 + RegionTree.editDistance(Array(wanted.unicodeScalars), Array(node.foldedName.unicodeScalars))
-            scored.append((score, node.name))
+        for candidate in candidates where seen.insert(candidate.name).inserted {
+            let score = candidate.foldedName.hasPrefix(wanted) && !wanted.isEmpty
+                ? 0 : 1 + RegionTree.editDistance(Array(wanted.unicodeScalars), Array(candidate.foldedName.unicodeScalars))
+            scored.append((score, candidate.name))
         }
         scored.sort { ($0.score, $0.name) < ($1.score, $1.name) }
         // Close names only (a third of the letters wrong at most); otherwise the single closest.

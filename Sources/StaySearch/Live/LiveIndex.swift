@@ -28,6 +28,8 @@ public final class LiveIndex: @unchecked Sendable {
     /// `wordsPerDay` words, bit *r* set while frozen row *r* is visible (not removed, not moved to the
     /// overlay); nil while every row is.
     private var visibleRows: UnsafeMutablePointer<UInt64>?
+    /// The room types, property types and amenities of the hidden frozen rows; nil while every row is visible.
+    private var frozenNames: FrozenNameCounts?
     /// The changed and added listings, and their overlay index.
     private(set) var changed = ChangedListings()
     /// The whole index built again with every change in it (for ``withIndex(_:)``), until the next change.
@@ -254,7 +256,7 @@ public final class LiveIndex: @unchecked Sendable {
     /// What searches add to the frozen index (under a lock); nil while nothing but availability changed.
     var liveParts: LiveParts? {
         guard visibleRows != nil || changed.overlay != nil else { return nil }
-        return LiveParts(visibleRows: visibleRows.map { UnsafePointer($0) }, overlay: changed.overlay)
+        return LiveParts(visibleRows: visibleRows.map { UnsafePointer($0) }, overlay: changed.overlay, frozenNames: frozenNames)
     }
 
     /// Whether frozen row `row` is visible (not removed, not moved to the overlay).
@@ -266,9 +268,7 @@ public final class LiveIndex: @unchecked Sendable {
     /// How many of the frozen `rows` are hidden.
     func hiddenRows(in rows: Range<Int>) -> Int {
         guard let visibleRows else { return 0 }
-        var hidden = 0
-        for row in rows where visibleRows[row >> 6] >> UInt64(row & 63) & 1 == 0 { hidden += 1 }
-        return hidden
+        return rows.count - ListingIndex.visibleRowCount(in: rows, visibleRows: visibleRows)
     }
 
     private func hide(row: Int) {
@@ -276,8 +276,11 @@ public final class LiveIndex: @unchecked Sendable {
             let words = max(1, index.wordsPerDay)
             visibleRows = UnsafeMutablePointer<UInt64>.allocate(capacity: words)
             visibleRows!.initialize(repeating: ~0, count: words)
+            frozenNames = FrozenNameCounts(index)
         }
+        guard visibleRows![row >> 6] >> UInt64(row & 63) & 1 == 1 else { return }
         visibleRows![row >> 6] &= ~(UInt64(1) << UInt64(row & 63))
+        frozenNames!.hide(row: row)
     }
 
     /// After a group of changes: the overlay indexed again if its listings changed, the whole rebuilt

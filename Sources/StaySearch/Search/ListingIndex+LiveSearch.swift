@@ -8,10 +8,14 @@ extension ListingIndex {
     func scan(_ query: SearchQuery, threads: Int, minimumRowsPerPart: Int, collectsRows: Bool,
               live: LiveParts) throws(QueryError) -> (SearchResult, [Int32]) {
         let overlay = live.overlay
-        // Names each index does not know; a name neither knows fails the query as a frozen index would.
-        let baseUnknown = unknownNames(in: query)
+        // Names each index does not know (the frozen one: with no visible listing); a name neither knows
+        // fails the query as a fresh import of the listings as they are now would.
+        let baseUnknown = unknownNames(in: query, live: live)
         let overlayUnknown = overlay?.unknownNames(in: query) ?? baseUnknown
-        for (name, error) in baseUnknown where overlayUnknown[name] != nil { throw error }
+        for name in query.names where overlayUnknown[name] != nil {
+            guard let error = baseUnknown[name] else { continue }
+            throw live.frozenNames == nil && overlay == nil ? error : unknownNameError(name, live: live)
+        }
         var basePlan: ScanPlan?
         var overlayPlan: ScanPlan?
         if let narrowed = query.narrowed(toNamesKnownBy: baseUnknown) {
@@ -110,7 +114,98 @@ extension ListingIndex {
     }
 }
 
+extension ListingIndex {
+    /// The rows of `rows` whose bit is set in `visibleRows`.
+    static func visibleRowCount(in rows: Range<Int>, visibleRows: UnsafePointer<UInt64>) -> Int {
+        guard !rows.isEmpty else { return 0 }
+        let first = rows.lowerBound >> 6, last = (rows.upperBound - 1) >> 6
+        var count = 0
+        for word in first...last {
+            var bits = visibleRows[word]
+            if word == first { bits &= ~0 << UInt64(rows.lowerBound & 63) }
+            if word == last, rows.upperBound & 63 != 0 { bits &= ~(~0 << UInt64(rows.upperBound & 63)) }
+            count += bits.nonzeroBitCount
+        }
+        return count
+    }
+
+    /// ``unknownNames(in:)`` of this frozen index under a live index's hidden rows: a name whose every
+    /// listing is hidden is unknown too.
+    func unknownNames(in query: SearchQuery, live: LiveParts) -> [QueryName: QueryError] {
+        var unknown = unknownNames(in: query)
+        guard let names = live.frozenNames, let visibleRows = live.visibleRows else { return unknown }
+        if let region = query.region, unknown[QueryName(kind: .region, name: region)] == nil,
+           !regions.nodes(matching: region).contains(where: { ListingIndex.visibleRowCount(in: regions.nodes[$0].rows, visibleRows: visibleRows) > 0 }) {
+            unknown[QueryName(kind: .region, name: region)] = .unknownRegion(region, suggestions: [])
+        }
+        if let roomType = query.roomType, !ListingIndex.standardRoomTypes.contains(roomType),
+           let code = roomTypeNames.firstIndex(of: roomType), !names.showsRoomType(code) {
+            unknown[QueryName(kind: .roomType, name: roomType)] = .unknownRoomType(roomType, known: [])
+        }
+        for name in query.propertyTypes {
+            if let code = propertyTypes.code(of: name), !names.showsPropertyType(code) {
+                unknown[QueryName(kind: .propertyType, name: name)] = .unknownPropertyType(name, suggestions: [])
+            }
+        }
+        for name in query.amenities {
+            if let code = amenities.code(of: name), !names.showsAmenity(code) {
+                unknown[QueryName(kind: .amenity, name: name)] = .unknownAmenity(name, suggestions: [])
+            }
+        }
+        return unknown
+    }
+
+    /// The error for `name`, which neither this frozen index's visible rows nor the live overlay know:
+    /// its suggestions (or known room types) are the names that still have listings in either.
+    func unknownNameError(_ name: QueryName, live: LiveParts) -> QueryError {
+        let overlay = live.overlay
+        let names = live.frozenNames
+        let visibleRows = live.visibleRows
+        func frozenShows(node: Int) -> Bool {
+            guard let visibleRows else { return true }
+            return ListingIndex.visibleRowCount(in: regions.nodes[node].rows, visibleRows: visibleRows) > 0
+        }
+        /// Names of `frozen` still shown, then those only `other` has (compared folded).
+        func union(_ frozen: NameTable, shows: (Int) -> Bool, _ other: NameTable?) -> [String] {
+            var result: [String] = []
+            var seen = Set<String>()
+            for (code, text) in frozen.names.enumerated() where shows(code) && seen.insert(TextFolding.fold(text)).inserted {
+                result.append(text)
+            }
+            for text in other?.names ?? [] where seen.insert(TextFolding.fold(text)).inserted { result.append(text) }
+            return result
+        }
+        switch name.kind {
+        case .region:
+            var candidates = regions.nodes.indices.filter(frozenShows).map { (regions.nodes[$0].name, regions.nodes[$0].foldedName) }
+            candidates += overlay?.regions.nodes.map { ($0.name, $0.foldedName) } ?? []
+            return .unknownRegion(name.name, suggestions: RegionTree.suggestions(for: name.name, among: candidates))
+        case .roomType:
+            var known = Set(ListingIndex.standardRoomTypes).union(overlay?.roomTypeNames ?? [])
+            for (code, text) in roomTypeNames.enumerated() where names?.showsRoomType(code) ?? true { known.insert(text) }
+            return .unknownRoomType(name.name, known: known.sorted())
+        case .propertyType:
+            let candidates = union(propertyTypes, shows: { names?.showsPropertyType($0) ?? true }, overlay?.propertyTypes)
+            return .unknownPropertyType(name.name, suggestions: NameTable.suggestions(for: name.name, among: candidates))
+        case .amenity:
+            let candidates = union(amenities, shows: { names?.showsAmenity($0) ?? true }, overlay?.amenities)
+            return .unknownAmenity(name.name, suggestions: NameTable.suggestions(for: name.name, among: candidates))
+        }
+    }
+}
+
 extension SearchQuery {
+    /// The names this query uses, in the order a frozen index checks them (so that of several unknown
+    /// names, the same one is reported): region, room type, property types, amenities.
+    var names: [QueryName] {
+        var names: [QueryName] = []
+        if let region { names.append(QueryName(kind: .region, name: region)) }
+        if let roomType { names.append(QueryName(kind: .roomType, name: roomType)) }
+        names += propertyTypes.map { QueryName(kind: .propertyType, name: $0) }
+        names += amenities.map { QueryName(kind: .amenity, name: $0) }
+        return names
+    }
+
     /// The query for an index that does not know the names in `unknown`: its property types (any of them
     /// will do) without those; nil when it can match nothing there (a region, room type or amenity it
     /// does not know, or none of the property types).

@@ -6,9 +6,12 @@ package struct LiveParts {
     package var visibleRows: UnsafePointer<UInt64>?
     /// The changed and added listings, indexed over the same calendar span; nil when there are none.
     package var overlay: ListingIndex?
+    /// Which names of the frozen rows still have a visible listing; nil when every row is visible.
+    package var frozenNames: FrozenNameCounts?
 
-    package init(visibleRows: UnsafePointer<UInt64>?, overlay: ListingIndex?) {
+    package init(visibleRows: UnsafePointer<UInt64>?, overlay: ListingIndex?, frozenNames: FrozenNameCounts? = nil) {
         self.visibleRows = visibleRows
         self.overlay = overlay
+        self.frozenNames = frozenNames
     }
 }
