@@ -33,16 +33,22 @@ struct CommandRunner {
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         let stdout = Pipe(), stdin = Pipe()
         let errorPath = Scratch.path("stderr")
-        FileManager.default.createFile(atPath: errorPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
         defer { try? FileManager.default.removeItem(atPath: errorPath) }
         let stderr = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
         process.standardOutput = stdout
         process.standardError = stderr
         process.standardInput = stdin
         try process.run()
-        if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
-        try stdin.fileHandleForWriting.close()
-        // Read the pipe before waiting, so a full pipe cannot block the child.
+        // The input goes in on a thread of its own while the output is read here, so that neither pipe can
+        // fill and stop the other side; a child that exits without reading it all is no crash (the throwing
+        // write, not the deprecated one that traps on EPIPE, and SIGPIPE ignored).
+        signal(SIGPIPE, SIG_IGN)
+        let writer = Thread {
+            if let input { try? stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8)) }
+            try? stdin.fileHandleForWriting.close()
+        }
+        writer.start()
         let outputData = stdout.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         try stderr.close()
