@@ -65,6 +65,59 @@ import Testing
         #expect(halfSeen.withLock { $0 } == 0)
         #expect(searches.withLock { $0 } == 300)
     }
+
+    /// Listings removed, and moved by changes of their property type and amenities, on some threads while
+    /// others search by those names: a name stays known while a listing of it is visible and becomes
+    /// unknown with the last one, never in between (a search by it finds listings, or fails as unknown),
+    /// and, under ThreadSanitizer, the live index's name counts are shared safely.
+    @Test func namesVanishWithTheirLastListingWhileSearchesRun() throws {
+        let region = RegionPath(city: "Antwerp", neighbourhood: "Zuid")
+        var listings: [ListingRecord] = []
+        for id in 1...300 {
+            var listing = ListingRecord(id: Int64(id), name: "Home \(id)", region: region, roomType: "Private room", accommodates: 2,
+                                        price: Money(major: Int64(50 + id % 70)))
+            listing.propertyType = id <= 40 ? "Houseboat" : "Loft"
+            listing.amenities = id <= 40 ? ["Sauna", "Wifi"] : ["Wifi"]
+            listings.append(listing)
+        }
+        let live = LiveIndex(TestDataset(listings: listings, nights: []).makeIndex().index)
+        let wrongAnswers = LockedValue<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { worker in
+            if worker < 2 {
+                // Writers: the houseboats go, half removed, half made lofts without a sauna.
+                for id in stride(from: 1 + worker, through: 40, by: 2) {
+                    if worker == 0 {
+                        try? live.apply(.remove(id: Int64(id)))
+                    } else {
+                        var change = ListingChange(id: Int64(id))
+                        change.propertyType = "Loft"
+                        change.amenities = ["Wifi"]
+                        try? live.apply(.listing(change))
+                    }
+                }
+            } else {
+                for round in 0..<200 {
+                    var query = SearchQuery(limit: 5)
+                    if round % 2 == 0 { query.propertyTypes = ["houseboat"] } else { query.amenities = ["sauna"] }
+                    do {
+                        let result = try live.search(query)
+                        if result.total == 0 { wrongAnswers.withLock { $0.append("round \(round): known, yet no listing") } }
+                    } catch {
+                        if !"\(error)".hasPrefix("unknown") { wrongAnswers.withLock { $0.append("round \(round): \(error)") } }
+                    }
+                }
+            }
+        }
+        #expect(wrongAnswers.withLock { $0 }.isEmpty, "\(wrongAnswers.withLock { $0 })")
+        var query = SearchQuery()
+        query.propertyTypes = ["Houseboat"]
+        #expect(throws: QueryError.self) { try live.search(query) }
+        query = SearchQuery()
+        query.amenities = ["Sauna"]
+        #expect(throws: QueryError.self) { try live.search(query) }
+        query.amenities = ["Wifi"]
+        #expect(try live.search(query).total == 280)
+    }
 }
 
 /// A value behind a lock, for the test's threads.
