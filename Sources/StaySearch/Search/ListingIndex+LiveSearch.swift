@@ -12,9 +12,8 @@ extension ListingIndex {
         // fails the query as a fresh import of the listings as they are now would.
         let baseUnknown = unknownNames(in: query, live: live)
         let overlayUnknown = overlay?.unknownNames(in: query) ?? baseUnknown
-        for name in query.names where overlayUnknown[name] != nil {
-            guard let error = baseUnknown[name] else { continue }
-            throw live.frozenNames == nil && overlay == nil ? error : unknownNameError(name, live: live)
+        for name in query.names where baseUnknown[name] != nil && overlayUnknown[name] != nil {
+            throw unknownNameError(name, live: live)
         }
         var basePlan: ScanPlan?
         var overlayPlan: ScanPlan?
