@@ -24,6 +24,32 @@ import Testing
         #expect(try index.search(SearchQuery(checkIn: start.advanced(by: 3), checkOut: start.advanced(by: 4))).total == 1)
     }
 
+    /// A weekend uplift over a price that moves every week takes a weekly pattern a week: past a few
+    /// such runs the row is stored densely (a stay is then priced without a binary search over runs);
+    /// the same uplift over a price that moves every two months stays a handful of pattern runs.
+    @Test(arguments: [(3, true), (8, false)])
+    func manyWeeklyRunsAreStoredDensely(weeksPerPrice: Int, dense: Bool) throws {
+        let start = Day(iso: "2025-06-02")!     // a Monday
+        let listing = ListingRecord(id: 1, name: "A", region: RegionPath(city: "C", neighbourhood: "N"), roomType: "Private room",
+                                    accommodates: 2, price: Money(major: 100))
+        let nights = (0..<364).map { offset -> CalendarNight in
+            let day = start.advanced(by: offset)
+            let weekend = day.weekdayFromMonday >= 4 && day.weekdayFromMonday <= 5
+            let base = 100 + offset / (7 * weeksPerPrice)
+            return CalendarNight(day: day, isAvailable: true, price: Money(major: Int64(weekend ? base + 30 : base)))
+        }
+        let data = TestDataset(listings: [listing], nights: nights.map { (1, $0) })
+        let index = data.makeIndex().index
+        #expect((index.nightPrices.denseRows == 1) == dense)
+        #expect(index.nightPrices.runs.runCount == (dense ? 1 : 7))
+        for checkIn in [0, 4, 17, 180, 357] {
+            for length in [1, 3, 7] where checkIn + length <= 364 {
+                let query = SearchQuery(checkIn: start.advanced(by: checkIn), checkOut: start.advanced(by: checkIn + length))
+                #expect(ReferenceAnswer(try index.search(query)) == (try ReferenceSearch.search(query, in: data)), "\(query)")
+            }
+        }
+    }
+
     /// The generator's streaming build agrees with the reference on its own calendars, flat and dynamic.
     @Test(arguments: 0..<4, SyntheticDataset.Pricing.allCases)
     func generatedIndexesAgreeWithTheReference(seed: Int, pricing: SyntheticDataset.Pricing) throws {

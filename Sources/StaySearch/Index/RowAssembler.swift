@@ -118,7 +118,10 @@ struct RowAssembler {
     }
 
     /// Stores the row's prices by day as runs, or densely when runs would take more room than two bytes
-    /// a day (a price that changes most days) and every price fits a dense code.
+    /// a day (a price that changes most days) and every price fits a dense code. A row whose plain runs
+    /// cost more than its dense form but whose weekly patterns cost less is also dense when it would take
+    /// more than ``mostWeeklySegments`` pattern runs (a weekend uplift over a price that moves every few
+    /// weeks): larger, but priced like every other dense row.
     ///
     /// Weekly patterns are sized only as far as they could win: a row that changes price most days
     /// stops being cut into weeks once the weeks cost more than its dense form.
@@ -127,13 +130,18 @@ struct RowAssembler {
         let denseSize = dayCount * 2
         let codes = dayCount > 0 && plainRuns * 8 > denseSize ? NightPrices.denseCodes(of: dayPrices) : nil
         let plan = prices.plan(dayPrices, plainRuns: plainRuns, within: codes == nil ? plainRuns * 8 : min(plainRuns * 8, denseSize + 1))
-        if let codes, plan.size > denseSize {
+        if let codes, plan.size > denseSize || plan.weeklySegmentCount > RowAssembler.mostWeeklySegments {
             prices.appendSingleRun(.denseReference(densePrices.rowCount))
             densePrices.append(codes)
         } else {
             prices.appendRow(dayPrices, plan: plan)
         }
     }
+
+    /// The most runs of weekly patterns a row whose prices change most days keeps; with more, it is
+    /// stored densely even when that is larger: a search prices a stay on such a row by a binary search
+    /// and a weekly sum per run it crosses, reading tables far from the rows around it.
+    static let mostWeeklySegments = 8
 
     /// The index of the rows appended, in the order of `layout`.
     mutating func finish(listings: [ListingRecord], amenities: NameStore, shapes: [NeighbourhoodShape] = [], layout: RegionLayout,
@@ -207,6 +215,9 @@ struct RunsWriter<Value: RunValue> {
 
         /// Whether runs of weekly patterns are the smaller form.
         var usesWeeklyPatterns: Bool { weekly.map { $0.cost < plainRuns * 8 } ?? false }
+
+        /// How many runs of weekly patterns the row would take (0 when it takes plain runs).
+        var weeklySegmentCount: Int { usesWeeklyPatterns ? weekly!.segments.count : 0 }
 
         /// The bytes the row takes as runs.
         var size: Int { usesWeeklyPatterns ? weekly!.cost : plainRuns * 8 }
