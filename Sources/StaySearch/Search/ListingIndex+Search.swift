@@ -188,6 +188,8 @@ struct Scan {
     /// Flexible dates: whether the check-ins are consecutive days; scratch for each row's check-ins.
     var checkInsAreConsecutive = false
     var rowCheckIns: [UInt64] = []
+    /// Flexible dates: what ``loadDensePricesAhead(ofWordAfter:)`` read, kept so that its loads stay.
+    var loadedAhead: UInt16 = 0
     let lowestValue: Int64
     let highestValue: Int64
 

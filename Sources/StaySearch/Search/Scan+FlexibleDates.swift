@@ -62,6 +62,7 @@ extension Scan {
     /// Considers the candidates of one word (`position` in the block) for flexible dates: listing
     /// filters, the check-ins each row is bookable and allowed for, then its cheapest stay.
     mutating func visitFlexibleStays(word: Int, position: Int, candidates: UInt64) {
+        loadDensePricesAhead(ofWordAfter: word)
         var tally = tally
         var bits = candidates
         let base = word << 6
@@ -99,6 +100,29 @@ extension Scan {
         self.tally = tally
     }
 
+    /// Reads one price of the next word's dense rows on every day of the window, before this word's rows
+    /// are priced.
+    ///
+    /// A window's sliding sums read each dense row's prices on every day of the span, a day-major stream
+    /// per day: 37 streams for a 31-day window of 7 nights, more than the hardware prefetcher follows, so
+    /// each new cache line was a miss waited on by the row that needed it. Read here, 64 rows ahead, the
+    /// misses of all the days are in flight at once, and the rows of the next word find their lines in
+    /// cache.
+    private mutating func loadDensePricesAhead(ofWordAfter word: Int) {
+        let next = (word &+ 1) &<< 6
+        guard next < index.count, let rank = columns.priceValues[Int(columns.priceOffsets[next])].denseIndex else { return }
+        let denseRows = columns.denseRows
+        let last = min(rank &+ 32, denseRows &- 1)
+        let end = Int(checkIns[checkIns.count &- 1]) &+ Int(nights)
+        var code = columns.dense + (Int(checkIns[0]) &* denseRows)
+        var loaded: UInt16 = 0
+        for _ in Int(checkIns[0])..<end {
+            loaded ^= code[rank] ^ code[last]
+            code += denseRows
+        }
+        loadedAhead ^= loaded
+    }
+
     /// The check-ins of `mask` whose stay rule allows the stay's length for row `row`.
     /// (`mutating` only so that `self`, a large struct, is passed by address rather than copied per row.)
     @inline(__always)
@@ -124,7 +148,7 @@ extension Scan {
             if let pattern = packed.patternIndex {
                 packed = columns.rulePatterns[pattern &* 7 &+ (index.stayRules.firstWeekday &+ checkIn) % 7]
             }
-            if StayRule(packed: packed).allows(nights: nights) { allowed |= 1 << UInt64(k) }
+            if StayRule(packed: packed).allows(nights: nights) { allowed |= 1 &<< UInt64(k) }
         }
         return allowed
     }
@@ -187,7 +211,7 @@ extension Scan {
         if checkInsAreConsecutive {
             // Check-in k is day startDay + (k − lowest).
             for k in lowest..<highest {
-                if mask & (1 << UInt64(k)) != 0, units < best { best = units; bestCheckIn = k }
+                if mask & (1 &<< UInt64(k)) != 0, units < best { best = units; bestCheckIn = k }
                 units &+= Int64(entering.pointee) &- Int64(leaving.pointee)
                 entering += denseRows
                 leaving += denseRows
@@ -199,7 +223,7 @@ extension Scan {
         var day = startDay
         while true {
             if Int(checkIns[k]) == day {
-                if mask & (1 << UInt64(k)) != 0, units < best { best = units; bestCheckIn = k }
+                if mask & (1 &<< UInt64(k)) != 0, units < best { best = units; bestCheckIn = k }
                 if k == highest { break }
                 k &+= 1
             }
