@@ -3,7 +3,7 @@ import StaySearchTestSupport
 import Testing
 
 /// The builder's compact night values against plain arrays: codes, the side table of exact prices, the
-/// availability bits, and appending at every alignment.
+/// availability bits, and emptied for reuse.
 @Suite struct NightValuesTests {
     @Test(arguments: 0..<40)
     func holdWhatWasAppended(seed: Int) {
@@ -22,11 +22,18 @@ import Testing
             return (values, prices, available)
         }
         var (values, prices, available) = randomValues()
-        for _ in 0..<3 {
-            let (other, otherPrices, otherAvailable) = randomValues()
-            values.append(other)
-            prices += otherPrices
-            available += otherAvailable
+        if seed % 2 == 0 {
+            // Emptied and filled again, as the builder reuses one for every listing.
+            values.removeAll()
+            #expect(values.count == 0)
+            (prices, available) = ([], [])
+            for _ in 0..<Int.random(in: 0...100, using: &random) {
+                let price: Int32 = random.pick([-1, 300, 99, 2_147_483_600])
+                let isAvailable = random.chance(0.5)
+                values.append(price: price, isAvailable: isAvailable)
+                prices.append(price)
+                available.append(isAvailable)
+            }
         }
         #expect(values.count == prices.count)
         #expect((0..<values.count).map { values.price(at: $0) } == prices)

@@ -38,11 +38,6 @@ extension InsideAirbnbLoader {
         let order = pieces.indices.sorted { (sizes[$0], $1) > (sizes[$1], $0) }
         DispatchQueue.concurrentPerform(iterations: pieces.count) { work.read(piece: order[$0]) }
 
-        // One allocation for every piece's nights, not one per doubling (fresh pages cost here).
-        state.builder.reserveNights(of: work.results.compactMap { result in
-            guard case .success(let part)? = result?.state else { return nil }
-            return part.builder
-        })
         var rejections: [Rejection] = []
         var next = 0
         // Each piece's result is dropped from `work` as it is taken, so that its nights are freed once
@@ -196,18 +191,15 @@ extension InsideAirbnbLoader {
                 switch piece.part {
                 case .whole:
                     let calendar = try city.calendar()
-                    state.builder.reserveNights(InsideAirbnbLoader.estimatedRows(of: calendar))
                     stop = try loader.readCalendar(path: city.calendarName, source: calendar, fileIndex: fileIndex,
                                                    state: &state, handles: handles[piece.city])
                 case .head(let split):
-                    state.builder.reserveNights(InsideAirbnbLoader.estimatedRows(bytes: split.offset))
                     stop = try loader.readCalendar(path: city.calendarName, source: try FileByteSource(path: split.path),
                                                    fileIndex: fileIndex, state: &state, handles: handles[piece.city],
                                                    part: FilePart(stopOffset: split.offset))
                 case .tail(let start, let path):
                     guard case .head(let split) = pieces[position - 1].part else { return state }
                     let source = try FileByteSource(path: path, range: start..<split.size)
-                    state.builder.reserveNights(InsideAirbnbLoader.estimatedRows(bytes: split.size - start))
                     stop = try loader.readCalendar(path: city.calendarName, source: source, fileIndex: fileIndex,
                                                    state: &state, handles: handles[piece.city],
                                                    part: FilePart(header: split.header))

@@ -67,7 +67,6 @@ public struct InsideAirbnbLoader {
                                  fileIndex: state.report.files.count - 1, state: &state, handles: &handles)
                 let calendar = try city.calendar()
                 state.report.files.append(.init(path: city.calendarName))
-                state.builder.reserveNights(Self.estimatedRows(of: calendar))
                 _ = try readCalendar(path: city.calendarName, source: calendar, fileIndex: state.report.files.count - 1,
                                      state: &state, handles: handles)
             }
@@ -83,7 +82,10 @@ public struct InsideAirbnbLoader {
                 state.report.warnings.append("\(error.description); the map shows no neighbourhood boundaries for \(city.city)")
             }
         }
-        let (index, duplicates) = state.builder.build()
+        // The builder is handed over, so that its nights are freed as the index takes them in.
+        let builder = state.builder
+        state.builder = IndexBuilder()
+        let (index, duplicates) = builder.build()
         for duplicate in duplicates {
             let (fileIndex, line) = (duplicate.origin.file, duplicate.origin.line)
             let detail = "listing \(duplicate.listingID) already has a calendar row for \(duplicate.day)"
@@ -106,15 +108,6 @@ public struct InsideAirbnbLoader {
         for candidate in [base + ".csv", base + ".csv.gz"] where fileExists(candidate) { return candidate }
         throw .missingFile(folder: folder, name: name)
     }
-
-    /// About 45 bytes a calendar row, compressed about 12 to 1.
-    static func estimatedRows(of calendar: any ByteSource) -> Int {
-        let size = calendar.fileSize ?? 0
-        return estimatedRows(bytes: calendar is FileByteSource ? size : size * 12)
-    }
-
-    /// The calendar rows in `bytes` of plain CSV, at about 45 bytes a row.
-    static func estimatedRows(bytes: Int) -> Int { bytes / 45 }
 
     /// Counts a rejected record in the report, or in strict mode stops the load with it.
     func reject(

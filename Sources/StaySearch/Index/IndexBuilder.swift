@@ -16,12 +16,20 @@ public struct IndexBuilder {
     private var handlesByID: [Int64: Int32] = [:]
     private var roomTypeCodes: [String: UInt8] = [:]
 
-    /// Nights as added (32 bytes a run), consecutive nights of a listing with the same stay rules as one run.
-    private var nights: [NightRun] = []
-    /// The prices and availability of runs whose nights differ in them.
-    private var nightValues = NightValues()
+    /// The nights of listings added before the current one, sealed.
+    private var fragments = CalendarFragments()
+    /// The current listing's nights (32 bytes a run), consecutive nights with the same stay rules as one
+    /// run, until another listing's night comes and they are sealed into ``fragments``.
+    private var pendingRuns: [NightRun] = []
+    /// The prices and availability of pending runs whose nights differ in them.
+    private var pendingValues = NightValues()
+    /// The listing of the pending runs, or -1.
+    private var pendingListing: Int32 = -1
     /// Nights added, counting each night of a run.
     private var addedNights = 0
+    /// The first and last day of every night sealed.
+    private var firstDay = Int32.max
+    private var lastDay = Int32.min
 
     /// Creates an empty builder.
     public init() {}
@@ -60,42 +68,31 @@ public struct IndexBuilder {
         handlesByID[id].map(ListingHandle.init(position:))
     }
 
-    /// Makes room for `count` more nights, so that adding them does not copy what is there.
-    /// (Runs of equal nights take one place, so this is an upper bound.)
-    public mutating func reserveNights(_ count: Int) {
-        nights.reserveCapacity(nights.count + count)
-    }
-
-    /// Makes room for appending the nights of `others` (``appendNights(of:shiftingLinesBy:)``) without
-    /// copying what is there.
-    public mutating func reserveNights(of others: [IndexBuilder]) {
-        nights.reserveCapacity(nights.count + others.reduce(0) { $0 + $1.nights.count })
-        nightValues.reserveCapacity(nightValues.count + others.reduce(0) { $0 + $1.nightValues.count })
-    }
-
     /// Moves the nights of `other` into this builder, after its own; `other`'s handles must be this
     /// builder's (a builder that only collected nights, say on another thread, for this one).
     /// - Parameter lineShift: added to the line of each night's origin (a part of a file read apart
     ///   learns its first line only when the parts before it are read).
     public mutating func appendNights(of other: IndexBuilder, shiftingLinesBy lineShift: Int = 0) {
-        precondition(nightValues.count + other.nightValues.count < Int(UInt32.max),
-                     "more than 4 billion nights with prices of their own in one build")
-        let start = nights.count
-        let valueShift = Int32(truncatingIfNeeded: nightValues.count)
-        nights.append(contentsOf: other.nights)
-        nightValues.append(other.nightValues)
+        sealPendingNights()
+        var other = other
+        other.sealPendingNights()
+        fragments.append(other.fragments, shiftingLinesBy: UInt64(lineShift))
         addedNights += other.addedNights
-        if lineShift != 0 || valueShift != 0 {
-            let shift = UInt64(lineShift)
-            nights.withUnsafeMutableBufferPointer { nights in
-                for position in start..<nights.count {
-                    nights[position].origin &+= shift
-                    if nights[position].hasNightValues { nights[position].price &+= valueShift }
-                }
-            }
-        }
+        firstDay = min(firstDay, other.firstDay)
+        lastDay = max(lastDay, other.lastDay)
     }
 
+    /// Seals the current listing's nights into ``fragments``.
+    private mutating func sealPendingNights() {
+        guard !pendingRuns.isEmpty else { return }
+        for run in pendingRuns {
+            firstDay = min(firstDay, run.day)
+            lastDay = max(lastDay, run.day + Int32(run.count) - 1)
+        }
+        fragments.append(listing: pendingListing, runs: pendingRuns, values: pendingValues)
+        pendingRuns.removeAll(keepingCapacity: true)
+        pendingValues.removeAll()
+    }
 
     /// Adds one calendar night of a listing.
     /// - Parameters:
@@ -115,35 +112,35 @@ public struct IndexBuilder {
         maximumNights: Int32, origin: RecordOrigin
     ) {
         addedNights += 1
+        if listing.position != pendingListing {
+            sealPendingNights()
+            pendingListing = listing.position
+        }
         let price = priceMinorUnits < 0 ? -1 : IndexBuilder.storedPrice(minorUnits: priceMinorUnits)
         let packedOrigin = origin.packed
         // The next night of the run just added (next date, next line, same stay rules) extends it; a
         // price or availability of its own moves the run's values to the night values.
-        let last = nights.count - 1
+        let last = pendingRuns.count - 1
         if last >= 0 {
-            let run = nights[last]
-            if run.listing == listing.position, run.day &+ Int32(run.count) == day.daysSinceEpoch,
+            let run = pendingRuns[last]
+            if run.day &+ Int32(run.count) == day.daysSinceEpoch,
                run.origin &+ UInt64(run.count) == packedOrigin, run.minimum == minimumNights,
                run.maximum == maximumNights, run.count < UInt16.max {
                 if !run.hasNightValues {
                     if run.price == price, run.isAvailable == isAvailable {
-                        nights[last].count += 1
+                        pendingRuns[last].count += 1
                         return
                     }
-                    if nightValues.count + Int(run.count) < Int(UInt32.max) {
-                        nights[last].price = Int32(bitPattern: UInt32(nightValues.count))
-                        nights[last].hasNightValues = true
-                        nightValues.append(price: run.price, isAvailable: run.isAvailable, count: Int(run.count))
-                    }
+                    pendingRuns[last].price = Int32(bitPattern: UInt32(pendingValues.count))
+                    pendingRuns[last].hasNightValues = true
+                    pendingValues.append(price: run.price, isAvailable: run.isAvailable, count: Int(run.count))
                 }
-                if nights[last].hasNightValues {
-                    nightValues.append(price: price, isAvailable: isAvailable)
-                    nights[last].count += 1
-                    return
-                }
+                pendingValues.append(price: price, isAvailable: isAvailable)
+                pendingRuns[last].count += 1
+                return
             }
         }
-        nights.append(NightRun(
+        pendingRuns.append(NightRun(
             origin: packedOrigin, listing: listing.position, day: day.daysSinceEpoch, price: price,
             minimum: minimumNights, maximum: maximumNights, isAvailable: isAvailable, hasNightValues: false, count: 1))
     }
@@ -153,64 +150,77 @@ public struct IndexBuilder {
     ///   had the same date (the first one added wins).
     /// - Complexity: O(*n* log *n*) for *n* listings, plus O(*m*) for *m* nights when each listing's
     ///   nights were added in date order.
-    public func build() -> (index: ListingIndex, duplicateNights: [DuplicateNight]) {
+    public consuming func build() -> (index: ListingIndex, duplicateNights: [DuplicateNight]) {
+        sealPendingNights()
         let layout = RegionLayout(listings: listings)
         let rowCount = listings.count
         let roomTypeNames = roomTypeCodes.sorted { $0.value < $1.value }.map(\.key)
 
         // Common calendar span.
-        var firstDay = Int32.max
-        var lastDay = Int32.min
-        for night in nights {
-            firstDay = min(firstDay, night.day)
-            lastDay = max(lastDay, night.day + Int32(night.count) - 1)
-        }
-        let dayCount = nights.isEmpty ? 0 : Int(lastDay - firstDay) + 1
-        if nights.isEmpty { firstDay = 0 }
+        let hasNights = firstDay <= lastDay
+        let dayCount = hasNights ? Int(lastDay - firstDay) + 1 : 0
+        let spanStart = hasNights ? firstDay : 0
 
-        // Nights grouped by row, in insertion order within a row.
-        var nightStart = [Int](repeating: 0, count: rowCount + 1)
-        for night in nights { nightStart[Int(layout.rowOfListing[Int(night.listing)]) + 1] += 1 }
-        for row in 0..<rowCount { nightStart[row + 1] += nightStart[row] }
-        var fill = nightStart
-        var nightsByRow = [Int32](repeating: 0, count: nights.count)   // runs, by row
-        for night in nights.indices {
-            let row = Int(layout.rowOfListing[Int(nights[night].listing)])
-            nightsByRow[fill[row]] = Int32(night)
+        // Fragments grouped by row, in insertion order within a row; how many each chunk holds.
+        let fragmentCount = fragments.count
+        var fragmentStart = [Int](repeating: 0, count: rowCount + 1)
+        var fragmentsLeft = [Int32](repeating: 0, count: fragments.chunkCount)
+        for fragment in 0..<fragmentCount {
+            fragmentStart[Int(layout.rowOfListing[Int(fragments.listings[fragment])]) + 1] += 1
+            fragmentsLeft[fragments.chunk(ofFragment: fragment)] += 1
+        }
+        for row in 0..<rowCount { fragmentStart[row + 1] += fragmentStart[row] }
+        var fill = fragmentStart
+        var fragmentsByRow = [Int32](repeating: 0, count: fragmentCount)
+        for fragment in 0..<fragmentCount {
+            let row = Int(layout.rowOfListing[Int(fragments.listings[fragment])])
+            fragmentsByRow[fill[row]] = Int32(fragment)
             fill[row] += 1
         }
+        fill = []
 
-        var assembler = RowAssembler(firstDay: firstDay, dayCount: dayCount, rowCount: rowCount)
+        var assembler = RowAssembler(firstDay: spanStart, dayCount: dayCount, rowCount: rowCount)
         var duplicates: [DuplicateNight] = []
-        var rowRuns: [NightRun] = []
+        var added: [NightRun] = []          // a row's runs as added
+        var values = NightValues()          // their night values
+        var rowRuns: [NightRun] = []        // the runs given to the assembler
         for row in 0..<rowCount {
             let listing = listings[Int(layout.listingOfRow[row])]
-            var slice = Array(nightsByRow[nightStart[row]..<nightStart[row + 1]])
-            if !slice.isSortedByDay(nights) {
-                slice.sort { (nights[Int($0)].day, $0) < (nights[Int($1)].day, $1) }
+            added.removeAll(keepingCapacity: true)
+            values.removeAll()
+            for position in fragmentStart[row]..<fragmentStart[row + 1] {
+                let fragment = Int(fragmentsByRow[position])
+                fragments.decode(fragment, into: &added, values: &values)
+                let chunk = fragments.chunk(ofFragment: fragment)
+                fragmentsLeft[chunk] -= 1
+                if fragmentsLeft[chunk] == 0 { fragments.release(chunk) }
+            }
+            var order = Array(0..<Int32(added.count))
+            if !added.isSortedByDay {
+                order.sort { (added[Int($0)].day, $0) < (added[Int($1)].day, $1) }
             }
             var runsOverlap = false
             var end = Int32.min
-            for position in slice {
-                let run = nights[Int(position)]
+            for position in order {
+                let run = added[Int(position)]
                 if run.day < end { runsOverlap = true }
                 end = max(end, run.day + Int32(run.count))
             }
             rowRuns.removeAll(keepingCapacity: true)
             if !runsOverlap {
                 // The common case: every date once. The runs go to the assembler as they are.
-                for position in slice { rowRuns.append(nights[Int(position)]) }
+                for position in order { rowRuns.append(added[Int(position)]) }
             } else {
                 // Each night once, in date order, the first added first among equal dates; the rest
                 // are reported.
                 var ordered: [(run: Int32, offset: Int32)] = []
-                for position in slice {
-                    for offset in 0..<Int32(nights[Int(position)].count) { ordered.append((position, offset)) }
+                for position in order {
+                    for offset in 0..<Int32(added[Int(position)].count) { ordered.append((position, offset)) }
                 }
-                ordered.sort { (nights[Int($0.run)].day + $0.offset, $0.run) < (nights[Int($1.run)].day + $1.offset, $1.run) }
+                ordered.sort { (added[Int($0.run)].day + $0.offset, $0.run) < (added[Int($1.run)].day + $1.offset, $1.run) }
                 var previousDay = Int32.min
                 for (position, offset) in ordered {
-                    let night = nights[Int(position)].night(at: Int(offset), in: nightValues)
+                    let night = added[Int(position)].night(at: Int(offset), in: values)
                     guard night.day != previousDay else {
                         duplicates.append(DuplicateNight(listingID: listing.id, day: Day(daysSinceEpoch: night.day),
                                                          origin: RecordOrigin(packed: night.origin)))
@@ -220,7 +230,7 @@ public struct IndexBuilder {
                     rowRuns.append(night)
                 }
             }
-            assembler.appendRow(listing, runs: rowRuns, values: nightValues)
+            assembler.appendRow(listing, runs: rowRuns, values: values)
         }
         return (assembler.finish(listings: listings, amenities: amenities, shapes: shapes, layout: layout, roomTypeNames: roomTypeNames),
                 duplicates)
@@ -340,13 +350,12 @@ extension IndexBuilder {
     }
 }
 
-extension Array where Element == Int32 {
-    fileprivate func isSortedByDay(_ nights: [NightRun]) -> Bool {
+extension Array where Element == NightRun {
+    fileprivate var isSortedByDay: Bool {
         var previous = Int32.min
-        for night in self {
-            let day = nights[Int(night)].day
-            if day < previous { return false }
-            previous = day
+        for run in self {
+            if run.day < previous { return false }
+            previous = run.day
         }
         return true
     }

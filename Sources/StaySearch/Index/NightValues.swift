@@ -1,7 +1,7 @@
-/// The prices and availability of runs that change from night to night, one value a night, kept small
-/// while an index is built: a price of whole units is a 16-bit code (2 bytes a night), availability one
-/// bit a night, and the rare price a code cannot hold (cents, or above 65,532 units) goes to a side table.
-/// (It was an `Int32` and a `Bool` a night: 5 bytes, 1.8 GB for a million listings priced day by day.)
+/// The prices and availability of runs that change from night to night, one value a night, while
+/// ``IndexBuilder`` collects one listing's nights and while it builds one row: a price of whole units is
+/// a 16-bit code, availability one bit a night, and the rare price a code cannot hold (cents, or above
+/// 65,532 units) goes to a side table. (Nights kept until the build are sealed: see ``CalendarFragments``.)
 struct NightValues {
     /// Whole units, or ``unpriced``, or ``elsewhere`` (then the price is in `exactPrices`).
     private var codes: [UInt16] = []
@@ -29,11 +29,6 @@ struct NightValues {
         availability[position >> 6] >> UInt64(position & 63) & 1 == 1
     }
 
-    mutating func reserveCapacity(_ count: Int) {
-        codes.reserveCapacity(count)
-        availability.reserveCapacity((count + 63) / 64)
-    }
-
     mutating func append(price: Int32, isAvailable available: Bool, count: Int = 1) {
         let code: UInt16
         if price < 0 {
@@ -52,21 +47,10 @@ struct NightValues {
         }
     }
 
-    /// Appends `other`'s nights after these.
-    mutating func append(_ other: NightValues) {
-        let shift = codes.count
-        codes.append(contentsOf: other.codes)
-        for (position, price) in other.exactPrices { exactPrices[position + shift] = price }
-        let offset = shift & 63
-        if offset == 0 {
-            availability.append(contentsOf: other.availability)
-        } else {
-            // Each of other's words straddles two of ours.
-            for word in other.availability {
-                availability[availability.count - 1] |= word << UInt64(offset)
-                availability.append(word >> UInt64(64 - offset))
-            }
-        }
-        availability.removeLast(availability.count - (codes.count + 63) / 64)
+    /// Empties the values, keeping their storage for the next listing's.
+    mutating func removeAll() {
+        codes.removeAll(keepingCapacity: true)
+        availability.removeAll(keepingCapacity: true)
+        exactPrices.removeAll()
     }
 }

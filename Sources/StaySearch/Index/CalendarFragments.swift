@@ -1,0 +1,217 @@
+/// Listings' calendar nights as ``IndexBuilder`` keeps them until it builds: each listing's nights, as
+/// they were added between two other listings' nights (a *fragment*; a calendar file lists a listing's
+/// rows together, so usually one fragment a listing), sealed into a few bytes a night.
+///
+/// A fragment is its runs of nights (see ``NightRun``) with everything a run repeats from the one before
+/// left out: a day or line that follows on, a stay rule that stays. A price that changes night by night
+/// is one byte a night, its change from the night before in whole units with the night's availability
+/// (larger changes and prices with cents take a few more bytes). A year of day-by-day prices is about
+/// 380 bytes instead of about 1 KB as runs and 16-bit values.
+///
+/// Fragments go into chunks of a few MiB; a chunk is freed once every fragment in it has been
+/// read back for the last time (``release(_:)``), so that the nights shrink while the index grows.
+struct CalendarFragments {
+    /// Chunks of sealed fragments; a released chunk is empty.
+    private var chunks: [[UInt8]] = []
+    /// The line shift of each chunk's origins (a part of a file read apart learns its first line later).
+    private var lineShifts: [UInt64] = []
+    /// The chunk new fragments go into.
+    private var current = -1
+    /// Where each fragment starts (chunk above the offset), and whose it is.
+    private(set) var locations: [UInt64] = []
+    private(set) var listings: [Int32] = []
+    /// Scratch for sealing.
+    private var scratch: [UInt8] = []
+
+    /// The size of a chunk: small against the whole (so that freeing them frees as the build goes) and
+    /// large against a fragment (a year of nights is a few hundred bytes). A larger fragment has a chunk
+    /// of its own.
+    let chunkSize: Int
+
+    /// Creates an empty store with chunks of `chunkSize` bytes (4 MiB unless a test wants many).
+    init(chunkSize: Int = 1 << 22) {
+        self.chunkSize = chunkSize
+    }
+
+    /// The number of fragments.
+    var count: Int { locations.count }
+
+    /// The chunk a fragment is in.
+    func chunk(ofFragment fragment: Int) -> Int { Int(locations[fragment] >> 32) }
+
+    /// The number of chunks.
+    var chunkCount: Int { chunks.count }
+
+    /// Seals the nights of one listing.
+    /// - Parameters:
+    ///   - runs: its runs in the order added; those with night values refer to `values`.
+    mutating func append(listing: Int32, runs: [NightRun], values: NightValues) {
+        scratch.removeAll(keepingCapacity: true)
+        encode(runs, values: values, into: &scratch)
+        if current < 0 || chunks[current].count + scratch.count > chunkSize {
+            var chunk: [UInt8] = []
+            chunk.reserveCapacity(max(chunkSize, scratch.count))
+            chunks.append(chunk)
+            lineShifts.append(0)
+            current = chunks.count - 1
+        }
+        locations.append(UInt64(current) << 32 | UInt64(chunks[current].count))
+        listings.append(listing)
+        chunks[current].append(contentsOf: scratch)
+    }
+
+    /// Moves `other`'s fragments after these, their lines shifted by `lineShift`.
+    mutating func append(_ other: CalendarFragments, shiftingLinesBy lineShift: UInt64) {
+        let chunkShift = UInt64(chunks.count) << 32
+        chunks.append(contentsOf: other.chunks)
+        lineShifts.append(contentsOf: other.lineShifts.map { $0 &+ lineShift })
+        locations.append(contentsOf: other.locations.map { $0 &+ chunkShift })
+        listings.append(contentsOf: other.listings)
+    }
+
+    /// Frees a chunk whose fragments will not be read again.
+    mutating func release(_ chunk: Int) {
+        chunks[chunk] = []
+        if chunk == current { current = -1 }
+    }
+
+    /// Appends fragment `fragment`'s runs to `runs` and their night values to `values`, as they were
+    /// added (origins shifted as appended), each run of `listing`.
+    func decode(_ fragment: Int, into runs: inout [NightRun], values: inout NightValues) {
+        let location = locations[fragment]
+        let chunk = Int(location >> 32)
+        let listing = listings[fragment]
+        let shift = lineShifts[chunk]
+        chunks[chunk].withUnsafeBufferPointer { bytes in
+            var reader = ByteReader(bytes: bytes, position: Int(location & 0xFFFF_FFFF))
+            let runCount = Int(reader.varint())
+            var day: Int32 = 0
+            var origin: UInt64 = 0
+            var minimum: Int32 = -1
+            var maximum: Int32 = -1
+            var price: Int32 = 0
+            for _ in 0..<runCount {
+                let flags = reader.byte()
+                if flags & Flag.newDay != 0 { day &+= Int32(truncatingIfNeeded: Self.unzigzag(reader.varint())) }
+                if flags & Flag.newOrigin != 0 { origin &+= UInt64(bitPattern: Self.unzigzag(reader.varint())) }
+                let count = UInt16(truncatingIfNeeded: reader.varint())
+                if flags & Flag.newMinimum != 0 { minimum = Int32(truncatingIfNeeded: Self.unzigzag(reader.varint())) }
+                if flags & Flag.newMaximum != 0 { maximum = Int32(truncatingIfNeeded: Self.unzigzag(reader.varint())) }
+                var run = NightRun(origin: origin &+ shift, listing: listing, day: day, price: -1, minimum: minimum,
+                                   maximum: maximum, isAvailable: flags & Flag.available != 0, hasNightValues: false, count: count)
+                if flags & Flag.nightValues != 0 {
+                    run.hasNightValues = true
+                    run.price = Int32(bitPattern: UInt32(values.count))
+                    for _ in 0..<Int(count) {
+                        let code = reader.byte()
+                        if code >> 1 == Self.escape {
+                            price = Int32(truncatingIfNeeded: Self.unzigzag(reader.varint()))
+                        } else {
+                            price &+= Int32(Self.unzigzag(UInt64(code >> 1))) &* 100
+                        }
+                        values.append(price: price, isAvailable: code & 1 != 0)
+                    }
+                } else {
+                    run.price = Int32(truncatingIfNeeded: Self.unzigzag(reader.varint()))
+                }
+                runs.append(run)
+                day &+= Int32(count)
+                origin &+= UInt64(count)
+            }
+        }
+    }
+
+    private enum Flag {
+        static let nightValues: UInt8 = 1
+        static let available: UInt8 = 2
+        static let newDay: UInt8 = 4
+        static let newOrigin: UInt8 = 8
+        static let newMinimum: UInt8 = 16
+        static let newMaximum: UInt8 = 32
+    }
+
+    /// The night code that says a full price follows (a change of more than 63 units, or cents).
+    private static let escape: UInt8 = 127
+
+    private func encode(_ runs: [NightRun], values: NightValues, into bytes: inout [UInt8]) {
+        Self.appendVarint(UInt64(runs.count), to: &bytes)
+        var day: Int32 = 0
+        var origin: UInt64 = 0
+        var minimum: Int32 = -1
+        var maximum: Int32 = -1
+        var price: Int32 = 0
+        for run in runs {
+            var flags: UInt8 = 0
+            if run.hasNightValues { flags |= Flag.nightValues }
+            if run.isAvailable { flags |= Flag.available }
+            if run.day != day { flags |= Flag.newDay }
+            if run.origin != origin { flags |= Flag.newOrigin }
+            if run.minimum != minimum { flags |= Flag.newMinimum }
+            if run.maximum != maximum { flags |= Flag.newMaximum }
+            bytes.append(flags)
+            if run.day != day { Self.appendVarint(Self.zigzag(Int64(run.day) - Int64(day)), to: &bytes) }
+            if run.origin != origin { Self.appendVarint(Self.zigzag(Int64(bitPattern: run.origin &- origin)), to: &bytes) }
+            Self.appendVarint(UInt64(run.count), to: &bytes)
+            if run.minimum != minimum { Self.appendVarint(Self.zigzag(Int64(run.minimum)), to: &bytes) }
+            if run.maximum != maximum { Self.appendVarint(Self.zigzag(Int64(run.maximum)), to: &bytes) }
+            if run.hasNightValues {
+                var position = run.nightValuesStart
+                for _ in 0..<Int(run.count) {
+                    let next = values.price(at: position)
+                    let available: UInt8 = values.isAvailable(at: position) ? 1 : 0
+                    let change = (Int64(next) - Int64(price)) / 100
+                    if next >= 0, price >= 0, next % 100 == 0, price % 100 == 0, change >= -63, change <= 63 {
+                        bytes.append(UInt8(Self.zigzag(change)) << 1 | available)
+                    } else {
+                        bytes.append(Self.escape << 1 | available)
+                        Self.appendVarint(Self.zigzag(Int64(next)), to: &bytes)
+                    }
+                    price = next
+                    position += 1
+                }
+            } else {
+                Self.appendVarint(Self.zigzag(Int64(run.price)), to: &bytes)
+            }
+            day = run.day &+ Int32(run.count)
+            origin = run.origin &+ UInt64(run.count)
+            minimum = run.minimum
+            maximum = run.maximum
+        }
+    }
+
+    private static func zigzag(_ value: Int64) -> UInt64 { UInt64(bitPattern: value << 1 ^ value >> 63) }
+
+    private static func unzigzag(_ value: UInt64) -> Int64 { Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1) }
+
+    private static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
+        var value = value
+        while value >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+            value >>= 7
+        }
+        bytes.append(UInt8(value))
+    }
+}
+
+/// Reads bytes and varints from a buffer the reader trusts (written by ``CalendarFragments``).
+private struct ByteReader {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var position: Int
+
+    mutating func byte() -> UInt8 {
+        defer { position += 1 }
+        return bytes[position]
+    }
+
+    mutating func varint() -> UInt64 {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            let byte = bytes[position]
+            position += 1
+            value |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { return value }
+            shift += 7
+        }
+    }
+}
