@@ -29,11 +29,13 @@ let package = Package(
         .systemLibrary(name: "CGD", pkgConfig: "gdlib", providers: [.apt(["libgd-dev"])]),
         // Price charts: PNG through libgd, and Unicode bars for terminals.
         .target(name: "PriceGraph", dependencies: ["StaySearch", "CGD"]),
+        // glibc's malloc tuning (mallopt), for the commands that build indexes.
+        .systemLibrary(name: "CMalloc"),
         // The command-line tool `staysearch`: thin commands over the library.
         .executableTarget(
             name: "StaySearchCLI",
             dependencies: [
-                "StaySearch", "StayData", "PriceGraph",
+                "StaySearch", "StayData", "PriceGraph", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Metrics", package: "swift-metrics"),

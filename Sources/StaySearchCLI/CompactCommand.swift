@@ -20,6 +20,7 @@ struct CompactCommand: ParsableCommand {
     var indexPath: String
 
     func run() throws {
+        FreedMemory.returnLargeBlocksWhenFreed()
         let start = Standard.now()
         let (live, contents) = try LiveIndexLoader.load(indexPath)
         let size = try live.withIndex { index throws(DataError) in try IndexFileWriter.save(index, to: indexPath) }

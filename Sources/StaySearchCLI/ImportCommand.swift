@@ -35,6 +35,7 @@ struct ImportCommand: ParsableCommand {
     }
 
     func run() throws {
+        FreedMemory.returnLargeBlocksWhenFreed()
         let datasets = try folders.map { try DatasetFolder(argument: $0) }
         let start = Standard.now()
         var loader = InsideAirbnbLoader(strict: strict)
