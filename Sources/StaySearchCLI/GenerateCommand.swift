@@ -44,12 +44,17 @@ struct GenerateCommand: ParsableCommand {
     @Option(help: "calibrated (most listings keep one price all year, as in the Inside Airbnb samples) or dynamic (prices change most days, as pricing tools set them).")
     var pricing: Pricing = .calibrated
 
+    @Flag(help: "With --format insideairbnb: write listings.csv.gz and calendar.csv.gz, as Inside Airbnb ships them (zlib's fastest level, compressed on threads of their own).")
+    var gzip = false
+
     func validate() throws {
+        guard !gzip || format == .insideairbnb else { throw ValidationError("--gzip writes Inside Airbnb files: use it with --format insideairbnb") }
         guard (1...50_000_000).contains(listings) else { throw ValidationError("listings must be from 1 to 50000000 (got \(listings))") }
         guard (1...3_660).contains(days) else { throw ValidationError("days must be from 1 to 3660 (got \(days))") }
     }
 
     func run() throws {
+        FreedMemory.returnLargeBlocksWhenFreed()
         let start = Standard.now()
         let dataset = SyntheticDataset(listingCount: listings, seed: seed, dayCount: days, pricing: pricing)
         switch format {
@@ -61,7 +66,7 @@ struct GenerateCommand: ParsableCommand {
                 + "(\(ResultFormatting.grouped(size)) bytes, \(size / listings) per listing) in \(String(format3: Standard.now() - start)) s "
                 + "(build \(String(format3: built - start)) s, save \(String(format3: Standard.now() - built)) s)\n")
         case .insideairbnb:
-            let arguments = try InsideAirbnbWriter.write(dataset, to: output)
+            let arguments = try InsideAirbnbWriter.write(dataset, to: output, gzipLevel: gzip ? 1 : nil)
             Standard.write("generated \(ResultFormatting.grouped(listings)) listings with \(days)-day calendars as Inside Airbnb files "
                 + "in \(String(format3: Standard.now() - start)) s; load them with:\n"
                 + arguments.map { "  --data '\($0)'" }.joined(separator: "\n") + "\n")

@@ -138,4 +138,30 @@ import Testing
         _ = try CommandRunner.run(["generate", "--listings", "300", "--seed", "11", "--days", "60", "--output", again])
         #expect(try Data(contentsOf: URL(fileURLWithPath: again)) == Data(contentsOf: URL(fileURLWithPath: index)))
     }
+
+    /// `generate --gzip` writes the same files gzipped: they import into the same bytes as the plain ones
+    /// (dynamic pricing, so that every night's price is written), and `--gzip` without Inside Airbnb
+    /// files is refused.
+    @Test func generateGzipWritesTheSameDataCompressed() throws {
+        let directory = try temporaryDirectory()
+        var indexes: [Data] = []
+        for (folder, gzip) in [("plain", false), ("gz", true)] {
+            let written = try CommandRunner.run(["generate", "--listings", "400", "--seed", "5", "--days", "90", "--pricing", "dynamic",
+                                                 "--format", "insideairbnb", "--output", directory + "/" + folder] + (gzip ? ["--gzip"] : []))
+            #expect(written.status == 0)
+            let cities = try FileManager.default.contentsOfDirectory(atPath: directory + "/" + folder).sorted()
+            #expect(cities.count >= 3)
+            for city in cities {
+                let files = try FileManager.default.contentsOfDirectory(atPath: "\(directory)/\(folder)/\(city)").sorted()
+                #expect(files == (gzip ? ["calendar.csv.gz", "listings.csv.gz"] : ["calendar.csv", "listings.csv"]))
+            }
+            let output = "\(directory)/\(folder).ssx"
+            let imported = try CommandRunner.run(["import"] + cities.map { "\($0)=\(directory)/\(folder)/\($0)" } + ["--output", output])
+            #expect(imported.status == 0 && imported.stdout.contains("36,400 loaded, 0 rejected"), "\(imported.stdout)")
+            indexes.append(try Data(contentsOf: URL(fileURLWithPath: output)))
+        }
+        #expect(indexes[0] == indexes[1])
+        let refused = try CommandRunner.run(["generate", "--listings", "10", "--gzip", "--output", directory + "/x.ssx"])
+        #expect(refused.status != 0 && refused.stderr.contains("--gzip writes Inside Airbnb files"))
+    }
 }

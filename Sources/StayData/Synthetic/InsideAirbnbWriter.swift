@@ -16,9 +16,11 @@ public enum InsideAirbnbWriter {
     ]
 
     /// Writes `dataset` under `directory`, one folder per city (named by the city, folded to ASCII).
+    /// - Parameter gzipLevel: write `listings.csv.gz` and `calendar.csv.gz` at this zlib level (1–9),
+    ///   compressed on threads of their own, instead of plain CSV.
     /// - Returns: the `CITY=DIR` arguments that load the folders again.
     /// - Throws: ``DataError/cannotWrite(path:reason:)``.
-    public static func write(_ dataset: SyntheticDataset, to directory: String) throws(DataError) -> [String] {
+    public static func write(_ dataset: SyntheticDataset, to directory: String, gzipLevel: Int32? = nil) throws(DataError) -> [String] {
         var positionsByCity: [String: [Int]] = [:]
         for (position, listing) in dataset.listings.enumerated() { positionsByCity[listing.region.city, default: []].append(position) }
         try FileDescriptor.makeFolder(directory)
@@ -26,10 +28,12 @@ public enum InsideAirbnbWriter {
         for city in positionsByCity.keys.sorted() {
             let folder = directory + "/" + TextFolding.fold(city).replacingSpaces
             try FileDescriptor.makeFolder(folder)
-            var listings = try BufferedFile(path: folder + "/listings.csv")
+            let suffix = gzipLevel == nil ? ".csv" : ".csv.gz"
+            var listings = try BufferedFile(path: folder + "/listings" + suffix, gzipLevel: gzipLevel)
             listings.append(listingColumns.joined(separator: ",") + "\n")
-            var calendar = try BufferedFile(path: folder + "/calendar.csv")
+            var calendar = try BufferedFile(path: folder + "/calendar" + suffix, gzipLevel: gzipLevel)
             calendar.append("listing_id,date,available,price,adjusted_price,minimum_nights,maximum_nights\n")
+            var dates = DateText()
             for position in positionsByCity[city]! {
                 let listing = dataset.listings[position]
                 let rating = listing.ratingHundredths.map { "\($0 / 100).\($0 % 100 < 10 ? "0" : "")\($0 % 100)" } ?? ""
@@ -42,20 +46,22 @@ public enum InsideAirbnbWriter {
                 fields += [listing.bedrooms.map(String.init) ?? "", listing.beds.map(String.init) ?? ""]
                 fields += [jsonList(dataset.amenities(ofListingAt: position)), listing.isInstantBookable ? "t" : "f"]
                 listings.append(fields.map(csvField).joined(separator: ",") + "\n")
-                let id = String(listing.id)
+                // Calendar rows byte by byte: 365 a listing, billions for the largest sets.
+                let id = Array(String(listing.id).utf8)
                 for night in dataset.calendar(ofListingAt: position) {
-                    calendar.append(id)
-                    calendar.append(",")
-                    calendar.append(night.day.description)
-                    calendar.append(night.isAvailable ? ",t," : ",f,")
-                    if let price = night.price { calendar.append(csvField(price.formatted())) }
-                    calendar.append(",,")
-                    if let minimum = night.minimumNights { calendar.append(String(minimum)) }
-                    calendar.append(",")
-                    if let maximum = night.maximumNights { calendar.append(String(maximum)) }
-                    calendar.append("\n")
-                    try calendar.flushIfFull()
+                    calendar.buffer.append(contentsOf: id)
+                    calendar.buffer.append(UInt8(ascii: ","))
+                    dates.append(night.day, to: &calendar.buffer)
+                    calendar.buffer.append(contentsOf: night.isAvailable ? Self.availableText : Self.unavailableText)
+                    if let price = night.price { appendPriceField(price, to: &calendar.buffer) }
+                    calendar.buffer.append(UInt8(ascii: ","))
+                    calendar.buffer.append(UInt8(ascii: ","))
+                    if let minimum = night.minimumNights { appendDecimal(Int64(minimum), to: &calendar.buffer) }
+                    calendar.buffer.append(UInt8(ascii: ","))
+                    if let maximum = night.maximumNights { appendDecimal(Int64(maximum), to: &calendar.buffer) }
+                    calendar.buffer.append(UInt8(ascii: "\n"))
                 }
+                try calendar.flushIfFull()
                 try listings.flushIfFull()
             }
             try listings.close()
@@ -63,6 +69,64 @@ public enum InsideAirbnbWriter {
             arguments.append("\(city)=\(folder)")
         }
         return arguments
+    }
+
+    private static let availableText = Array(",t,".utf8)
+    private static let unavailableText = Array(",f,".utf8)
+
+    /// A price as the `price` field of a calendar row: `$1,234.00`, quoted when it has a comma
+    /// (what `csvField(price.formatted())` gives, without making strings).
+    static func appendPriceField(_ price: Money, to bytes: inout [UInt8]) {
+        guard price.minorUnits >= 0 else {
+            bytes.append(contentsOf: csvField(price.formatted()).utf8)
+            return
+        }
+        let units = price.minorUnits / 100, cents = price.minorUnits % 100
+        let quoted = units >= 1000
+        if quoted { bytes.append(UInt8(ascii: "\"")) }
+        bytes.append(UInt8(ascii: "$"))
+        var groups: [Int64] = []
+        var rest = units
+        repeat {
+            groups.append(rest % 1000)
+            rest /= 1000
+        } while rest > 0
+        appendDecimal(groups.last!, to: &bytes)
+        for group in groups.dropLast().reversed() {
+            bytes.append(UInt8(ascii: ","))
+            bytes.append(UInt8(ascii: "0") + UInt8(group / 100))
+            bytes.append(UInt8(ascii: "0") + UInt8(group / 10 % 10))
+            bytes.append(UInt8(ascii: "0") + UInt8(group % 10))
+        }
+        bytes.append(UInt8(ascii: "."))
+        bytes.append(UInt8(ascii: "0") + UInt8(cents / 10))
+        bytes.append(UInt8(ascii: "0") + UInt8(cents % 10))
+        if quoted { bytes.append(UInt8(ascii: "\"")) }
+    }
+
+    /// `value` in decimal digits.
+    static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
+        guard value >= 0 else {
+            bytes.append(contentsOf: String(value).utf8)
+            return
+        }
+        if value < 10 {
+            bytes.append(UInt8(ascii: "0") + UInt8(value))
+            return
+        }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        var rest = value
+        withUnsafeMutableBytes(of: &digits) { digits in
+            while rest > 0 {
+                digits[count] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+                count += 1
+            }
+            for position in stride(from: count - 1, through: 0, by: -1) { bytes.append(digits[position]) }
+        }
     }
 
     /// `bathrooms_text` as Inside Airbnb writes it: `1 bath`, `1.5 baths`, `Half-bath`.
@@ -98,13 +162,20 @@ public enum InsideAirbnbWriter {
     }
 }
 
-/// A file written through a large buffer.
+/// A file written through a large buffer, plain or gzipped.
 private struct BufferedFile {
-    let file: FileDescriptor
+    private let file: FileDescriptor?
+    private let gzip: GzipFileWriter?
     var buffer: [UInt8] = []
 
-    init(path: String) throws(DataError) {
-        file = try FileDescriptor.create(path)
+    init(path: String, gzipLevel: Int32?) throws(DataError) {
+        if let gzipLevel {
+            gzip = try GzipFileWriter(path: path, level: gzipLevel)
+            file = nil
+        } else {
+            file = try FileDescriptor.create(path)
+            gzip = nil
+        }
         buffer.reserveCapacity(1 << 22)
     }
 
@@ -115,13 +186,43 @@ private struct BufferedFile {
     }
 
     mutating func flush() throws(DataError) {
-        try file.writeAll(buffer)
-        buffer.removeAll(keepingCapacity: true)
+        if let gzip {
+            // The buffer goes to the compressing thread; a new one is filled meanwhile.
+            try gzip.write(buffer)
+            buffer = []
+            buffer.reserveCapacity(1 << 22 + (1 << 16))
+        } else {
+            try file!.writeAll(buffer)
+            buffer.removeAll(keepingCapacity: true)
+        }
     }
 
     mutating func close() throws(DataError) {
         try flush()
-        file.close()
+        if let gzip { try gzip.close() } else { file!.close() }
+    }
+}
+
+/// Calendar dates as text, each made once: a set's calendars all cover the same days.
+private struct DateText {
+    private var firstDay: Int32 = 0
+    private var texts: [[UInt8]] = []
+
+    mutating func append(_ day: Day, to bytes: inout [UInt8]) {
+        let offset = Int(day.daysSinceEpoch) - Int(firstDay)
+        if offset >= 0, offset < texts.count {
+            bytes.append(contentsOf: texts[offset])
+            return
+        }
+        if texts.isEmpty || offset < 0 || offset > 4_000 {
+            // A new span (or the first): start it at this day.
+            firstDay = day.daysSinceEpoch
+            texts = []
+        }
+        while texts.count <= Int(day.daysSinceEpoch - firstDay) {
+            texts.append(Array(Day(daysSinceEpoch: firstDay + Int32(texts.count)).description.utf8))
+        }
+        bytes.append(contentsOf: texts[Int(day.daysSinceEpoch - firstDay)])
     }
 }
 
