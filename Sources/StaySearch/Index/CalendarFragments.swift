@@ -5,7 +5,7 @@
 /// A fragment is its runs of nights (see ``NightRun``) with everything a run repeats from the one before
 /// left out: a day or line that follows on, a stay rule that stays. A price that changes night by night
 /// is one byte a night, its change from the night before in whole units with the night's availability
-/// (larger changes and prices with cents take a few more bytes). A year of day-by-day prices is about
+/// (larger changes, and prices a 16-bit code of whole units cannot hold, take a few more bytes). A year of day-by-day prices is about
 /// 380 bytes instead of about 1 KB as runs and 16-bit values.
 ///
 /// Fragments go into chunks of a few MiB; a chunk is freed once every fragment in it has been
@@ -89,7 +89,7 @@ struct CalendarFragments {
             var origin: UInt64 = 0
             var minimum: Int32 = -1
             var maximum: Int32 = -1
-            var price: Int32 = 0
+            var code: UInt16 = 0
             for _ in 0..<runCount {
                 let flags = reader.byte()
                 if flags & Flag.newDay != 0 { day &+= Int32(truncatingIfNeeded: Self.unzigzag(reader.varint())) }
@@ -103,13 +103,18 @@ struct CalendarFragments {
                     run.hasNightValues = true
                     run.price = Int32(bitPattern: UInt32(values.count))
                     for _ in 0..<Int(count) {
-                        let code = reader.byte()
-                        if code >> 1 == Self.escape {
-                            price = Int32(truncatingIfNeeded: Self.unzigzag(reader.varint()))
+                        let byte = reader.byte()
+                        if byte >> 1 == Self.escape {
+                            code = UInt16(truncatingIfNeeded: reader.varint())
+                            if code == NightValues.elsewhere {
+                                values.append(code: code, isAvailable: byte & 1 != 0,
+                                              exactPrice: Int32(truncatingIfNeeded: Self.unzigzag(reader.varint())))
+                                continue
+                            }
                         } else {
-                            price &+= Int32(Self.unzigzag(UInt64(code >> 1))) &* 100
+                            code &+= UInt16(truncatingIfNeeded: Self.unzigzag(UInt64(byte >> 1)))
                         }
-                        values.append(price: price, isAvailable: code & 1 != 0)
+                        values.append(code: code, isAvailable: byte & 1 != 0)
                     }
                 } else {
                     run.price = Int32(truncatingIfNeeded: Self.unzigzag(reader.varint()))
@@ -130,7 +135,8 @@ struct CalendarFragments {
         static let newMaximum: UInt8 = 32
     }
 
-    /// The night code that says a full price follows (a change of more than 63 units, or cents).
+    /// The night code that says a full code follows (a change of more than 63 units), and for a price
+    /// a code cannot hold, the price.
     private static let escape: UInt8 = 127
 
     private func encode(_ runs: [NightRun], values: NightValues, into bytes: inout [UInt8]) {
@@ -139,7 +145,7 @@ struct CalendarFragments {
         var origin: UInt64 = 0
         var minimum: Int32 = -1
         var maximum: Int32 = -1
-        var price: Int32 = 0
+        var code: UInt16 = 0
         for run in runs {
             var flags: UInt8 = 0
             if run.hasNightValues { flags |= Flag.nightValues }
@@ -155,19 +161,23 @@ struct CalendarFragments {
             if run.minimum != minimum { Self.appendVarint(Self.zigzag(Int64(run.minimum)), to: &bytes) }
             if run.maximum != maximum { Self.appendVarint(Self.zigzag(Int64(run.maximum)), to: &bytes) }
             if run.hasNightValues {
-                var position = run.nightValuesStart
-                for _ in 0..<Int(run.count) {
-                    let next = values.price(at: position)
-                    let available: UInt8 = values.isAvailable(at: position) ? 1 : 0
-                    let change = (Int64(next) - Int64(price)) / 100
-                    if next >= 0, price >= 0, next % 100 == 0, price % 100 == 0, change >= -63, change <= 63 {
-                        bytes.append(UInt8(Self.zigzag(change)) << 1 | available)
-                    } else {
-                        bytes.append(Self.escape << 1 | available)
-                        Self.appendVarint(Self.zigzag(Int64(next)), to: &bytes)
+                let start = run.nightValuesStart
+                values.codes.withUnsafeBufferPointer { codes in
+                    for position in start..<(start + Int(run.count)) {
+                        let next = codes[position]
+                        let available = UInt8(truncatingIfNeeded: values.availability[position >> 6] >> UInt64(position & 63) & 1)
+                        let change = Int16(bitPattern: next &- code)
+                        if change >= -63, change <= 63, next != NightValues.elsewhere {
+                            bytes.append(UInt8(truncatingIfNeeded: Self.zigzag(Int64(change))) << 1 | available)
+                        } else {
+                            bytes.append(Self.escape << 1 | available)
+                            Self.appendVarint(UInt64(next), to: &bytes)
+                            if next == NightValues.elsewhere {
+                                Self.appendVarint(Self.zigzag(Int64(values.exactPrices[position]!)), to: &bytes)
+                            }
+                        }
+                        code = next
                     }
-                    price = next
-                    position += 1
                 }
             } else {
                 Self.appendVarint(Self.zigzag(Int64(run.price)), to: &bytes)

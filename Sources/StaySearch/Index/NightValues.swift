@@ -4,14 +4,14 @@
 /// 65,532 units) goes to a side table. (Nights kept until the build are sealed: see ``CalendarFragments``.)
 struct NightValues {
     /// Whole units, or ``unpriced``, or ``elsewhere`` (then the price is in `exactPrices`).
-    private var codes: [UInt16] = []
+    private(set) var codes: [UInt16] = []
     /// Bit *n* is set when night *n* is available.
-    private var availability: [UInt64] = []
+    private(set) var availability: [UInt64] = []
     /// Prices a code cannot hold, by night.
-    private var exactPrices: [Int: Int32] = [:]
+    private(set) var exactPrices: [Int: Int32] = [:]
 
-    private static let unpriced: UInt16 = .max
-    private static let elsewhere: UInt16 = .max - 1
+    static let unpriced: UInt16 = .max
+    static let elsewhere: UInt16 = .max - 1
 
     /// The number of nights held.
     var count: Int { codes.count }
@@ -29,7 +29,32 @@ struct NightValues {
         availability[position >> 6] >> UInt64(position & 63) & 1 == 1
     }
 
-    mutating func append(price: Int32, isAvailable available: Bool, count: Int = 1) {
+    /// Appends one night.
+    @inline(__always)
+    mutating func append(price: Int32, isAvailable available: Bool) {
+        if price >= 0, price % 100 == 0, price < Int32(Self.elsewhere) * 100 {
+            append(code: UInt16(truncatingIfNeeded: price / 100), isAvailable: available)
+        } else {
+            append(price: price, isAvailable: available, count: 1)
+        }
+    }
+
+    /// Appends one night by its code; a code of ``elsewhere`` takes its price from `exactPrice`.
+    @inline(__always)
+    mutating func append(code: UInt16, isAvailable available: Bool, exactPrice: Int32 = 0) {
+        let position = codes.count
+        if code == Self.elsewhere { exactPrices[position] = exactPrice }
+        codes.append(code)
+        let bit = UInt64(available ? 1 : 0) << UInt64(position & 63)
+        if position & 63 == 0 {
+            availability.append(bit)
+        } else {
+            availability[position >> 6] |= bit
+        }
+    }
+
+    /// Appends `count` nights of one price and availability.
+    mutating func append(price: Int32, isAvailable available: Bool, count: Int) {
         let code: UInt16
         if price < 0 {
             code = Self.unpriced
