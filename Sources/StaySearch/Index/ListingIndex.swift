@@ -18,6 +18,8 @@ public struct ListingIndex: Sendable {
     package let nightPrices: NightPrices
     /// Stay rules by check-in day, a view over the rule run columns.
     package let stayRules: DayRuns<UInt32>
+    /// Each row's stay rule as a class when one rule holds all year (derived from the rule runs).
+    package let ruleClasses: RuleClasses
     /// Room type names, by code.
     package let roomTypeNames: [String]
     /// Cities, neighbourhood groups and neighbourhoods with their row ranges.
@@ -68,10 +70,11 @@ public struct ListingIndex: Sendable {
         precondition(bookable.count == storage.bookable.count)
         var storage = self.storage
         storage.bookable = bookable
-        return ListingIndex(checkedStorage: storage, shape: shape)
+        return ListingIndex(checkedStorage: storage, shape: shape, ruleClasses: ruleClasses)
     }
 
-    private init(checkedStorage storage: IndexStorage, shape: IndexShape) {
+    /// - Parameter ruleClasses: the rule classes of `storage` when the caller has them.
+    private init(checkedStorage storage: IndexStorage, shape: IndexShape, ruleClasses: RuleClasses? = nil) {
         self.storage = storage
         self.shape = shape
         wordsPerDay = shape.wordsPerDay
@@ -83,6 +86,7 @@ public struct ListingIndex: Sendable {
             dense: storage.densePrices, dayCount: shape.dayCount)
         stayRules = DayRuns(offsets: storage.ruleRunOffsets, starts: storage.ruleRunStarts, values: storage.ruleRunValues,
                             patterns: storage.rulePatterns, firstWeekday: firstWeekday)
+        self.ruleClasses = ruleClasses ?? RuleClasses(offsets: storage.ruleRunOffsets, runValues: storage.ruleRunValues, rows: shape.rows)
         let roomTypes = StringColumn(bytes: storage.roomTypeNameBytes, offsets: storage.roomTypeNameOffsets)
         roomTypeNames = (0..<roomTypes.count).map { roomTypes[$0] }
         propertyTypes = NameTable(StringColumn(bytes: storage.propertyTypeNameBytes, offsets: storage.propertyTypeNameOffsets))

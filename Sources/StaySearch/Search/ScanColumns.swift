@@ -11,10 +11,17 @@ struct ScanColumns {
     let reviewCounts: UnsafePointer<Int32>
     let basePrices: UnsafePointer<Int32>
     let ruleOffsets: UnsafePointer<UInt32>
+    let ruleStarts: UnsafePointer<Int32>
     let ruleValues: UnsafePointer<UInt32>
     let rulePatterns: UnsafePointer<UInt32>
+    /// Each row's stay rule class (``RuleClasses``).
+    let ruleClasses: UnsafePointer<UInt8>
     let priceOffsets: UnsafePointer<UInt32>
+    let priceStarts: UnsafePointer<Int32>
     let priceValues: UnsafePointer<Int32>
+    let pricePatterns: UnsafePointer<Int32>
+    /// The weekday of day offset 0, 0 = Monday: the slot of weekly patterns.
+    let firstWeekday: Int
     /// Day-major dense price codes, and the number of dense rows (their stride).
     let dense: UnsafePointer<UInt16>
     let denseRows: Int
@@ -28,11 +35,65 @@ struct ScanColumns {
         reviewCounts = storage.reviewCounts.base
         basePrices = storage.basePrices.base
         ruleOffsets = storage.ruleRunOffsets.base
+        ruleStarts = storage.ruleRunStarts.base
         ruleValues = storage.ruleRunValues.base
         rulePatterns = storage.rulePatterns.base
+        ruleClasses = index.ruleClasses.classes.base
         priceOffsets = storage.priceRunOffsets.base
+        priceStarts = storage.priceRunStarts.base
         priceValues = storage.priceRunValues.base
+        pricePatterns = storage.pricePatterns.base
+        firstWeekday = index.nightPrices.runs.firstWeekday
         dense = storage.densePrices.base
         denseRows = index.nightPrices.denseRows
+    }
+
+    /// The run among `runs` (one row's, the first starting at day offset 0) that holds `dayOffset`.
+    @inline(__always)
+    static func run(holding dayOffset: Int, in runs: Range<Int>, starts: UnsafePointer<Int32>) -> Int {
+        var low = runs.lowerBound, high = runs.upperBound      // the answer is in low ..< high
+        let target = Int32(truncatingIfNeeded: dayOffset)
+        while high &- low > 1 {
+            let middle = (low &+ high) &>> 1
+            if starts[middle] <= target { low = middle } else { high = middle }
+        }
+        return low
+    }
+
+    /// The sum of the prices of a row priced by runs (not densely), over the day offsets `start ..< end`,
+    /// every night of which is priced: what ``NightPrices/sum(row:from:to:)`` gives, read through the
+    /// scan's pointers.
+    /// - Parameter runs: the row's price runs.
+    @inline(__always)
+    func runPriceTotal(runs: Range<Int>, from start: Int, to end: Int) -> Int64 {
+        var run = ScanColumns.run(holding: start, in: runs, starts: priceStarts)
+        var total: Int64 = 0
+        var day = start
+        while day < end {
+            let stop = run &+ 1 < runs.upperBound ? min(Int(priceStarts[run &+ 1]), end) : end
+            let value = priceValues[run]
+            if let pattern = value.patternIndex {
+                total &+= weeklyPriceSum(pattern: pattern, from: day, count: stop &- day)
+            } else {
+                total &+= Int64(value) &* Int64(stop &- day)
+            }
+            day = stop
+            run &+= 1
+        }
+        return total
+    }
+
+    /// The sum of weekly price pattern `pattern` over `count` days from day offset `day`.
+    func weeklyPriceSum(pattern: Int, from day: Int, count: Int) -> Int64 {
+        let base = pattern &* 7
+        var week: Int64 = 0
+        for slot in 0..<7 { week &+= Int64(pricePatterns[base &+ slot]) }
+        var total = week &* Int64(count / 7)
+        var weekday = (firstWeekday &+ day) % 7
+        for _ in 0..<(count % 7) {
+            total &+= Int64(pricePatterns[base &+ weekday])
+            weekday = weekday == 6 ? 0 : weekday &+ 1
+        }
+        return total
     }
 }
