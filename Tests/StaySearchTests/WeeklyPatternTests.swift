@@ -73,6 +73,25 @@ import Testing
             query.sort = random.pick([SortOrder.price, .priceDescending, .rating, .reviews])
             query.limit = 10
             #expect(ReferenceAnswer(try index.search(query)) == (try ReferenceSearch.search(query, in: data)), "\(query)")
+            // The same as flexible dates: ± days, and windows of consecutive or chosen weekdays' check-ins
+            // (day-by-day prices take the sliding sums).
+            guard let checkIn = query.checkIn, let checkOut = query.checkOut, checkIn >= synthetic.firstDay,
+                  checkOut <= synthetic.firstDay.advanced(by: 120) else { continue }
+            var flexible = query
+            flexible.flexibleDays = random.pick([1, 3, 7])
+            if flexible.candidateCheckIns.allSatisfy({ $0 >= synthetic.firstDay && $0.advanced(by: flexible.nights!) <= synthetic.firstDay.advanced(by: 120) }) {
+                #expect(ReferenceAnswer(try index.search(flexible)) == (try ReferenceSearch.search(flexible, in: data)), "\(flexible)")
+            }
+            var window = query
+            window.checkIn = nil
+            window.checkOut = nil
+            window.checkInFrom = checkIn
+            window.checkInTo = checkIn.advanced(by: random.pick([2, 6, 13, 30]))
+            window.windowNights = random.pick([1, 2, 3, 7])
+            if random.chance(0.3) { window.checkInWeekdays = [random.pick(Weekday.allCases), random.pick(Weekday.allCases)] }
+            if let answer = try? index.search(window) {
+                #expect(ReferenceAnswer(answer) == (try ReferenceSearch.search(window, in: data)), "\(window)")
+            }
         }
     }
 

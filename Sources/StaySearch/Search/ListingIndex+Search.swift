@@ -187,6 +187,9 @@ struct Scan {
     var checkInsByWeekday: [UInt64] = []
     /// Flexible dates: whether the check-ins are consecutive days; scratch for each row's check-ins.
     var checkInsAreConsecutive = false
+    /// Flexible dates with consecutive check-ins: whether a dense row's stays are found by one sliding sum
+    /// over all the check-ins (rather than summed one by one), decided once for the query.
+    var slidesConsecutiveStays = false
     var rowCheckIns: [UInt64] = []
     /// Flexible dates: what ``loadDensePricesAhead(ofWordAfter:)`` read, kept so that its loads stay.
     var loadedAhead: UInt16 = 0
@@ -257,6 +260,7 @@ struct Scan {
             stayBlocks = [UInt64](repeating: 0, count: checkIns.count * Scan.blockWords)
             spanWords = [UInt64](repeating: 0, count: (Int(checkIns.last!) - stayStart + Int(nights)) * Scan.blockWords)
             checkInsAreConsecutive = Int(checkIns.last!) - Int(checkIns[0]) == checkIns.count - 1
+            slidesConsecutiveStays = checkIns.count * Int(nights) > checkIns.count - 1 + Int(nights)
             rowCheckIns = [UInt64](repeating: 0, count: 64)
             checkInsByWeekday = [UInt64](repeating: 0, count: 7)
             for (k, checkIn) in checkIns.enumerated() {
@@ -278,8 +282,16 @@ struct Scan {
         guard !range.isEmpty, !isImpossible else { return }
         // For a stay, each rule class's verdict on it (on the stack: no allocation per query).
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 256) { verdicts in
-            if hasDates, !isFlexible { fillStayVerdicts(verdicts) }
-            visit(range, stayVerdicts: UnsafePointer(verdicts.baseAddress!))
+            if isFlexible {
+                // For flexible dates, each class's allowed check-ins (2 KiB, also on the stack).
+                withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 256) { masks in
+                    fillClassCheckIns(masks)
+                    visit(range, stayVerdicts: UnsafePointer(verdicts.baseAddress!), classCheckIns: UnsafePointer(masks.baseAddress!))
+                }
+            } else {
+                if hasDates { fillStayVerdicts(verdicts) }
+                visit(range, stayVerdicts: UnsafePointer(verdicts.baseAddress!), classCheckIns: nil)
+            }
         }
     }
 
@@ -296,7 +308,7 @@ struct Scan {
         verdicts[Int(RuleClasses.checkRow)] = 2
     }
 
-    private mutating func visit(_ range: Range<Int>, stayVerdicts: UnsafePointer<UInt8>) {
+    private mutating func visit(_ range: Range<Int>, stayVerdicts: UnsafePointer<UInt8>, classCheckIns: UnsafePointer<UInt64>?) {
         let firstWord = range.lowerBound >> 6
         let endWord = (range.upperBound + 63) >> 6
         var word = firstWord
@@ -310,7 +322,8 @@ struct Scan {
             }
             for position in 0..<(blockEnd - word) where block[position] != 0 {
                 if isFlexible {
-                    visitFlexibleStays(word: word + position, position: position, candidates: block[position])
+                    visitFlexibleStays(word: word + position, position: position, candidates: block[position],
+                                       classCheckIns: classCheckIns!)
                 } else if hasDates {
                     visitStay(word: word + position, candidates: block[position], verdicts: stayVerdicts)
                 } else {

@@ -61,7 +61,9 @@ extension Scan {
 
     /// Considers the candidates of one word (`position` in the block) for flexible dates: listing
     /// filters, the check-ins each row is bookable and allowed for, then its cheapest stay.
-    mutating func visitFlexibleStays(word: Int, position: Int, candidates: UInt64) {
+    /// - Parameter classCheckIns: for each stay rule class, the check-ins it allows the stay's length for
+    ///   (``fillClassCheckIns(_:)``).
+    mutating func visitFlexibleStays(word: Int, position: Int, candidates: UInt64, classCheckIns: UnsafePointer<UInt64>) {
         loadDensePricesAhead(ofWordAfter: word)
         var tally = tally
         var bits = candidates
@@ -77,6 +79,9 @@ extension Scan {
                 }
             }
         }
+        // First each candidate's allowed check-ins (into `rowCheckIns`, by bit), and the rows left with any:
+        // a row whose stay rules allow none leaves without a branch on it.
+        var kept: UInt64 = 0
         while bits != 0 {
             let bit = bits.trailingZeroBitCount
             let row = base &+ bit
@@ -92,9 +97,16 @@ extension Scan {
                     }
                 }
             }
-            mask = allowedCheckIns(row: row, among: mask)
-            guard mask != 0 else { continue }
-            let (value, k) = cheapestStay(row: row, among: mask)
+            let ruleClass = columns.ruleClasses[row]
+            mask = ruleClass != RuleClasses.checkRow ? mask & classCheckIns[Int(ruleClass)] : allowedCheckIns(row: row, among: mask)
+            rowCheckIns[bit] = mask
+            kept |= UInt64(mask != 0 ? 1 : 0) &<< UInt64(bit)
+        }
+        while kept != 0 {
+            let bit = kept.trailingZeroBitCount
+            kept &= kept &- 1
+            let row = base &+ bit
+            let (value, k) = cheapestStay(row: row, among: rowCheckIns[bit])
             collect(row: row, value: value, checkIn: checkIns[k], into: &tally)
         }
         self.tally = tally
@@ -121,6 +133,24 @@ extension Scan {
             code += denseRows
         }
         loadedAhead ^= loaded
+    }
+
+    /// Sets `masks[c]` to the check-ins whose stay rule, for a row of stay rule class *c*, allows the stay's
+    /// length: all or none for a plain rule, the allowed weekdays' check-ins for a weekly pattern.
+    func fillClassCheckIns(_ masks: UnsafeMutableBufferPointer<UInt64>) {
+        masks.initialize(repeating: 0)
+        let nights = Int(self.nights)
+        for (ruleClass, packed) in index.ruleClasses.values.enumerated() {
+            guard let pattern = packed.patternIndex else {
+                masks[ruleClass] = StayRule(packed: packed).allows(nights: nights) ? ~0 : 0
+                continue
+            }
+            var allowed: UInt64 = 0
+            for slot in 0..<7 where StayRule(packed: columns.rulePatterns[pattern &* 7 &+ slot]).allows(nights: nights) {
+                allowed |= checkInsByWeekday[slot]
+            }
+            masks[ruleClass] = allowed
+        }
     }
 
     /// The check-ins of `mask` whose stay rule allows the stay's length for row `row`.
@@ -165,26 +195,37 @@ extension Scan {
         if reference >= 0, Int(columns.priceOffsets[row &+ 1]) &- first == 1 {
             return (Int64(reference) &* Int64(nights), lowest)          // one price all year
         }
-        var best = Int64.max
-        var bestCheckIn = lowest
+        // Stays are compared by one key, total × 64 + check-in, and the smallest kept with `min` (no branch
+        // on which stay is cheaper: prices that change day by day made those branches a coin toss); equal
+        // totals keep the earliest check-in. Totals in whole units are below 2^40, so keys do not overflow.
+        var bestKey = Int64.max
         guard let rank = reference.denseIndex else {
+            let end = Int(columns.priceOffsets[row &+ 1])
             var bits = mask
             while bits != 0 {
                 let k = bits.trailingZeroBitCount
                 bits &= bits &- 1
                 let checkIn = Int(checkIns[k])
-                let total = index.stayTotal(row: row, from: checkIn, to: checkIn &+ nights)
-                if total < best { best = total; bestCheckIn = k }
+                let total = columns.runPriceTotal(runs: first..<end, from: checkIn, to: checkIn &+ nights)
+                bestKey = min(bestKey, total &<< 6 | Int64(k))
             }
-            return (best, bestCheckIn)
+            return (bestKey &>> 6, Int(bestKey & 63))
         }
-        let highest = 63 - mask.leadingZeroBitCount
-        let startDay = Int(checkIns[lowest]), endDay = Int(checkIns[highest])
         let denseRows = columns.denseRows
         let dense = columns.dense
-        if mask.nonzeroBitCount &* nights <= endDay &- startDay &+ nights {
-            // Few stays: sum each.
-            var bits = mask
+        // A stay not in `mask` gets the key Int64.max: all ones but the sign bit ORed in (keys are ≥ 0).
+        @inline(__always) func key(_ units: Int64, _ k: Int) -> Int64 {
+            let notAllowed = Int64((mask &>> UInt64(k)) & 1) &- 1          // 0 when allowed, −1 when not
+            return (units &<< 6 | Int64(k)) | (notAllowed & Int64.max)
+        }
+        // With consecutive check-ins (± days), every check-in is visited whatever the row's mask, and
+        // whether stays are summed one by one or slid is decided once per query: loops whose length, and
+        // a choice, that changed from row to row mispredicted about twice a row.
+        let highest = checkInsAreConsecutive ? checkIns.count &- 1 : 63 - mask.leadingZeroBitCount
+        let startDay = Int(checkIns[checkInsAreConsecutive ? 0 : lowest]), endDay = Int(checkIns[highest])
+        let sumsEachStay = checkInsAreConsecutive ? !slidesConsecutiveStays : mask.nonzeroBitCount &* nights <= endDay &- startDay &+ nights
+        if sumsEachStay {
+            var bits = checkInsAreConsecutive ? UInt64.max &>> UInt64(64 &- checkIns.count) : mask
             while bits != 0 {
                 let k = bits.trailingZeroBitCount
                 bits &= bits &- 1
@@ -194,9 +235,9 @@ extension Scan {
                     units &+= Int64(code.pointee)
                     code += denseRows
                 }
-                if units < best { best = units; bestCheckIn = k }
+                bestKey = min(bestKey, key(units, k))
             }
-            return (best &* 100, bestCheckIn)
+            return ((bestKey &>> 6) &* 100, Int(bestKey & 63))
         }
         // Many overlapping stays: one sliding sum from the first check-in to the last. Nights outside
         // a bookable stay may hold the unpriced or no-row codes; they only enter sums of stays not compared.
@@ -209,21 +250,21 @@ extension Scan {
             code += denseRows
         }
         if checkInsAreConsecutive {
-            // Check-in k is day startDay + (k − lowest).
-            for k in lowest..<highest {
-                if mask & (1 &<< UInt64(k)) != 0, units < best { best = units; bestCheckIn = k }
+            // Check-in k is day startDay + k.
+            for k in 0..<highest {
+                bestKey = min(bestKey, key(units, k))
                 units &+= Int64(entering.pointee) &- Int64(leaving.pointee)
                 entering += denseRows
                 leaving += denseRows
             }
-            if units < best { best = units; bestCheckIn = highest }
-            return (best &* 100, bestCheckIn)
+            bestKey = min(bestKey, key(units, highest))
+            return ((bestKey &>> 6) &* 100, Int(bestKey & 63))
         }
         var k = lowest
         var day = startDay
         while true {
             if Int(checkIns[k]) == day {
-                if mask & (1 &<< UInt64(k)) != 0, units < best { best = units; bestCheckIn = k }
+                bestKey = min(bestKey, key(units, k))
                 if k == highest { break }
                 k &+= 1
             }
@@ -232,6 +273,6 @@ extension Scan {
             leaving += denseRows
             day &+= 1
         }
-        return (best &* 100, bestCheckIn)
+        return ((bestKey &>> 6) &* 100, Int(bestKey & 63))
     }
 }
