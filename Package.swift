@@ -31,15 +31,24 @@ let package = Package(
         .target(name: "PriceGraph", dependencies: ["StaySearch", "CGD"]),
         // glibc's malloc tuning (mallopt), for the commands that build indexes.
         .systemLibrary(name: "CMalloc"),
-        // The command-line tool `staysearch`: thin commands over the library.
-        .executableTarget(
-            name: "StaySearchCLI",
+        // The API: the query schema and its readers, the answers' formats, the live-change lines, and the HTTP
+        // application of `staysearch serve` with its search page. Shared by the command line and the server.
+        .target(
+            name: "StaySearchAPI",
             dependencies: [
-                "StaySearch", "StayData", "PriceGraph", "CMalloc",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "StaySearch", "StayData", "PriceGraph",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
+        ),
+        // The command-line tool `staysearch`: thin commands over the libraries.
+        .executableTarget(
+            name: "StaySearchCLI",
+            dependencies: [
+                "StaySearch", "StayData", "PriceGraph", "StaySearchAPI", "CMalloc",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
         // Test helpers: random data and a brute-force reference implementation of SPEC.md.
@@ -47,6 +56,14 @@ let package = Package(
         .testTarget(name: "StaySearchTests", dependencies: ["StaySearch", "StayData", "StaySearchTestSupport"]),
         .testTarget(name: "StayDataTests", dependencies: ["StayData", "StaySearch", "StaySearchTestSupport"]),
         .testTarget(name: "PriceGraphTests", dependencies: ["PriceGraph", "StaySearch"]),
-        .testTarget(name: "CLITests", dependencies: ["StaySearchTestSupport", "StaySearch", "StayData", "PriceGraph"]),
+        .testTarget(name: "CLITests", dependencies: ["StaySearchTestSupport", "StaySearch", "StayData", "PriceGraph", "StaySearchAPI"]),
+        // The HTTP routes in process (HummingbirdTesting), and the query schema against every surface.
+        .testTarget(
+            name: "APITests",
+            dependencies: [
+                "StaySearchAPI", "StaySearch", "StayData", "StaySearchTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
     ]
 )

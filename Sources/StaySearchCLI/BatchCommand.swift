@@ -1,3 +1,4 @@
+import StaySearchAPI
 import ArgumentParser
 import StayData
 import StaySearch
@@ -49,8 +50,8 @@ struct BatchCommand: ParsableCommand {
         let query: SearchQuery
         let mapPath: String?
         do {
-            (query, mapPath) = try BatchQuery.parse(line)
-        } catch let error as BatchLineError {
+            (query, mapPath) = try QueryReader.batchLine(line)
+        } catch let error as InputError {
             return ResultFormatting.jsonError(error.message)
         } catch {
             return ResultFormatting.jsonError("\(error)")

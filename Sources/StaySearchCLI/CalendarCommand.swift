@@ -1,4 +1,5 @@
 import ArgumentParser
+import StaySearchAPI
 import PriceGraph
 import StaySearch
 
@@ -25,26 +26,8 @@ struct CalendarCommand: ParsableCommand {
     @Argument(help: "The listing id.", transform: ListingID.parse)
     var id: Int64
 
-    /// A month as `YYYY-MM`.
-    struct Month {
-        var year: Int
-        var month: Int
-
-        static func parse(_ text: String) throws -> Month {
-            let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-            guard parts.count == 2, parts[0].count == 4, parts[1].count == 2, let year = Int(parts[0]), let month = Int(parts[1]),
-                  Day(year: year, month: month, day: 1) != nil, year < 9999 else {
-                throw ValidationError("month '\(text)' is not a month; use YYYY-MM, e.g. 2024-07")
-            }
-            return Month(year: year, month: month)
-        }
-
-        /// The month after this one.
-        var next: Month { month == 12 ? Month(year: year + 1, month: 1) : Month(year: year, month: month + 1) }
-    }
-
-    @Option(help: ArgumentHelp("The first month.", valueName: "YYYY-MM"), transform: Month.parse)
-    var month: Month
+    @Option(help: ArgumentHelp("The first month.", valueName: "YYYY-MM"), transform: CalendarCommand.month)
+    var month: CalendarGrids.Month
 
     @Option(help: "How many months (1 to 12).")
     var months: Int = 1
@@ -69,7 +52,7 @@ struct CalendarCommand: ParsableCommand {
     func run() throws {
         let index = try data.loadIndex()
         let row = try ListingID.row(of: id, in: index)
-        let grids = Self.grids(index: index, row: row, from: month, count: months, firstWeekday: firstWeekday.fromMonday)
+        let grids = CalendarGrids.grids(index: index, row: row, from: month, count: months, firstWeekday: firstWeekday.fromMonday)
         let title = "\(ListingFormatting.title(index.listing(atRow: row))) (\(id))"
         if let png {
             let fonts = FontLocator.sans()
@@ -83,41 +66,14 @@ struct CalendarCommand: ParsableCommand {
             }
             Standard.write("wrote \(png) (\(chart.size.width)×\(chart.size.height))\n")
         } else if format == .json {
-            Standard.write(Self.json(id: id, grids) + "\n")
+            Standard.write(CalendarGrids.json(id: id, grids) + "\n")
         } else {
             Standard.write(title + "\n\n" + grids.map { $0.text() }.joined(separator: "\n") + "\n" + CalendarMonth.legend + "\n")
         }
     }
 
-    /// `count` month grids of row `row` from `month` on.
-    static func grids(index: ListingIndex, row: Int, from month: Month, count: Int, firstWeekday: Int) -> [CalendarMonth] {
-        var month = month
-        var grids: [CalendarMonth] = []
-        for _ in 0..<count {
-            grids.append(CalendarMonth(index: index, row: row, year: month.year, month: month.month, firstWeekday: firstWeekday))
-            month = month.next
-        }
-        return grids
-    }
-
-    /// `{"id": "50904", "months": [{"month": "2024-07", "days": [{"date", "price", "available", "status"}]}]}`.
-    static func json(id: Int64, _ grids: [CalendarMonth]) -> String {
-        var json = JSONWriter()
-        json.beginObject()
-        json.field("id", string: String(id))
-        json.key("months")
-        json.beginArray()
-        for grid in grids {
-            json.beginObject()
-            json.field("month", string: "\(grid.year)-\(grid.month < 10 ? "0" : "")\(grid.month)")
-            json.key("days")
-            json.beginArray()
-            for case let night? in grid.weeks.joined() { ListingFormatting.nightObject(&json, night) }
-            json.endArray()
-            json.endObject()
-        }
-        json.endArray()
-        json.endObject()
-        return json.text
+    /// Reads `YYYY-MM` for `--month`.
+    @Sendable static func month(_ text: String) throws -> CalendarGrids.Month {
+        do { return try CalendarGrids.Month.parse(text) } catch { throw ValidationError(error.message) }
     }
 }

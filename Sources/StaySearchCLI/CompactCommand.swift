@@ -1,3 +1,4 @@
+import StaySearchAPI
 import ArgumentParser
 import StayData
 import StaySearch

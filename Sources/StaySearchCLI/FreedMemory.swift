@@ -1,3 +1,4 @@
+import StaySearchAPI
 import CMalloc
 
 /// How commands that build an index hand freed memory back to the system.

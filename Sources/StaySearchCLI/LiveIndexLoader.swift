@@ -1,3 +1,4 @@
+import StaySearchAPI
 import StayData
 import StaySearch
 

@@ -1,286 +1,145 @@
 import ArgumentParser
+import StaySearchAPI
 import StaySearch
 
-/// The query flags shared by `search` and `histogram`, parsed into typed values at the edge and
-/// validated once, as one ``SearchQuery``.
+/// The query flags of `search`, `histogram` and `map`: each declared with its name, value name and help from
+/// ``QuerySchema``, taken as text, and read into one ``SearchQuery`` by ``QueryReader`` (the reader of batch
+/// lines and URLs), which also validates it.
 struct QueryOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("A city, neighbourhood group or neighbourhood; case and accents do not matter; A/B for B under A.", valueName: "NAME"))
-    var region: String?
-
+    @Option(name: .schema("region"), help: .schema("region")) var region: String?
     @OptionGroup var stay: StayOptions
+    @Option(name: .schema("flexible_days"), parsing: .unconditional, help: .schema("flexible_days")) var flexibleDays: String?
+    @Option(name: .schema("checkin_from"), help: .schema("checkin_from")) var checkInFrom: String?
+    @Option(name: .schema("checkin_to"), help: .schema("checkin_to")) var checkInTo: String?
+    @Option(name: .schema("nights"), parsing: .unconditional, help: .schema("nights")) var nights: String?
+    @Option(name: .schema("checkin_weekdays"), help: .schema("checkin_weekdays")) var checkInWeekdays: [String] = []
+    @Option(name: .schema("min_price"), parsing: .unconditional, help: .schema("min_price")) var minimumPrice: String?
+    @Option(name: .schema("max_price"), parsing: .unconditional, help: .schema("max_price")) var maximumPrice: String?
+    @Option(name: .schema("room_type"), help: .schema("room_type")) var roomType: String?
+    @Option(name: .schema("sort"), help: .schema("sort")) var sort: String?
+    @Option(name: .schema("limit"), parsing: .unconditional, help: .schema("limit")) var limit: String?
+    @Option(name: .schema("offset"), parsing: .unconditional, help: .schema("offset")) var offset: String?
+    @Option(name: .schema("bins"), parsing: .unconditional, help: .schema("bins")) var bins: String?
+    @Option(name: .schema("hist_min"), parsing: .unconditional, help: .schema("hist_min")) var histogramMinimum: String?
+    @Option(name: .schema("hist_max"), parsing: .unconditional, help: .schema("hist_max")) var histogramMaximum: String?
+    @Option(name: .schema("bedrooms"), parsing: .unconditional, help: .schema("bedrooms")) var bedrooms: String?
+    @Option(name: .schema("beds"), parsing: .unconditional, help: .schema("beds")) var beds: String?
+    @Option(name: .schema("bathrooms"), parsing: .unconditional, help: .schema("bathrooms")) var bathrooms: String?
+    @Option(name: .schema("property_type"), help: .schema("property_type")) var propertyTypes: [String] = []
+    @Option(name: .schema("amenities"), help: .schema("amenities")) var amenities: [String] = []
+    @Flag(name: .schema("instant_bookable"), help: .schema("instant_bookable")) var instantBookable = false
+    @Flag(name: .schema("superhost"), help: .schema("superhost")) var superhost = false
+    @Option(name: .schema("bbox"), parsing: .unconditional, help: .schema("bbox")) var bbox: String?
+    @Option(name: .schema("near"), parsing: .unconditional, help: .schema("near")) var near: String?
+    @Option(name: .schema("radius_km"), parsing: .unconditional, help: .schema("radius_km")) var radiusKilometres: String?
+    @Option(name: .schema("facets"), help: .schema("facets")) var facets: [String] = []
+    @Option(name: .schema("facet_limit"), parsing: .unconditional, help: .schema("facet_limit")) var facetLimit: String?
 
-    @OptionGroup var flexible: FlexibleDateOptions
-
-    @Option(name: .customLong("min-price"), parsing: .unconditional,
-            help: ArgumentHelp("Lowest nightly price, inclusive.", valueName: "AMOUNT"), transform: QueryParsing.money("min price"))
-    var minimumPrice: Money?
-
-    @Option(name: .customLong("max-price"), parsing: .unconditional,
-            help: ArgumentHelp("Highest nightly price, inclusive.", valueName: "AMOUNT"), transform: QueryParsing.money("max price"))
-    var maximumPrice: Money?
-
-    @Option(name: .customLong("room-type"), help: ArgumentHelp("Exact room type, e.g. 'Entire home/apt', 'Private room'.", valueName: "TYPE"))
-    var roomType: String?
-
-    @Option(help: ArgumentHelp("price, price-desc, rating, reviews or distance (with --near).", valueName: "ORDER"), transform: QueryParsing.sort)
-    var sort: SortOrder = .price
-
-    @OptionGroup var details: DetailOptions
-
-    @Option(parsing: .unconditional, help: "Results per page, 0 to 1000.")
-    var limit: Int = 20
-
-    @Option(parsing: .unconditional, help: "Results to skip.")
-    var offset: Int = 0
-
-    @Option(parsing: .unconditional, help: "Histogram bins, 1 to 1000.")
-    var bins: Int = 30
-
-    @Option(name: .customLong("hist-min"), parsing: .unconditional,
-            help: ArgumentHelp("Histogram low end (default: the lowest price).", valueName: "AMOUNT"), transform: QueryParsing.money("hist min"))
-    var histogramMinimum: Money?
-
-    @Option(name: .customLong("hist-max"), parsing: .unconditional,
-            help: ArgumentHelp("Histogram high end (default: the smaller of the 95th percentile and Q3 + 3 × IQR).", valueName: "AMOUNT"),
-            transform: QueryParsing.money("hist max"))
-    var histogramMaximum: Money?
+    /// The flags given, as the schema's keys and their texts, in the schema's order.
+    var items: [(key: String, value: String)] {
+        var given = stay.given
+        func add(_ key: String, _ value: String?) { given[key] = value.map { [$0] } ?? [] }
+        add("region", region)
+        add("flexible_days", flexibleDays)
+        add("checkin_from", checkInFrom)
+        add("checkin_to", checkInTo)
+        add("nights", nights)
+        given["checkin_weekdays"] = checkInWeekdays
+        add("min_price", minimumPrice)
+        add("max_price", maximumPrice)
+        add("room_type", roomType)
+        add("sort", sort)
+        add("limit", limit)
+        add("offset", offset)
+        add("bins", bins)
+        add("hist_min", histogramMinimum)
+        add("hist_max", histogramMaximum)
+        add("bedrooms", bedrooms)
+        add("beds", beds)
+        add("bathrooms", bathrooms)
+        given["property_type"] = propertyTypes
+        given["amenities"] = amenities
+        add("instant_bookable", instantBookable ? "true" : nil)
+        add("superhost", superhost ? "true" : nil)
+        add("bbox", bbox)
+        add("near", near)
+        add("radius_km", radiusKilometres)
+        given["facets"] = facets
+        add("facet_limit", facetLimit)
+        return QuerySchema.search.flatMap { parameter in (given[parameter.key] ?? []).map { (parameter.key, $0) } }
+    }
 
     func validate() throws {
-        try QueryParsing.validate(query)
+        _ = try CommandLineQuery.read(items)
     }
 
     /// The query these flags describe (checked by ``validate()`` before a command runs).
-    var query: SearchQuery {
-        var query = SearchQuery(
-            region: region, minimumPrice: minimumPrice, maximumPrice: maximumPrice, roomType: roomType, sort: sort,
-            limit: limit, offset: offset, bins: bins, histogramMinimum: histogramMinimum, histogramMaximum: histogramMaximum)
-        stay.apply(to: &query)
-        flexible.apply(to: &query)
-        details.apply(to: &query)
-        return query
-    }
-}
-
-/// The listing-detail and map filters: rooms, property types, amenities, booking options, map area.
-struct DetailOptions: ParsableArguments {
-    @Option(parsing: .unconditional, help: "At least this many bedrooms.")
-    var bedrooms: Int?
-
-    @Option(parsing: .unconditional, help: "At least this many beds.")
-    var beds: Int?
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("At least this many bathrooms, in halves (1.5).", valueName: "X"),
-            transform: QueryParsing.bathroomHalves)
-    var bathrooms: Int?
-
-    @Option(name: .customLong("property-type"), help: ArgumentHelp("A property type, e.g. 'Entire condo'; repeat for any of several.", valueName: "TYPE"))
-    var propertyTypes: [String] = []
-
-    @Option(name: .customLong("amenity"), help: ArgumentHelp("An amenity the listing must have, e.g. Wifi; repeat for all of several.", valueName: "NAME"))
-    var amenities: [String] = []
-
-    @Flag(name: .customLong("instant-book"), help: "Only listings that can be booked instantly.")
-    var instantBook = false
-
-    @Flag(help: "Only listings of superhosts.")
-    var superhost = false
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("Only listings in this map area (degrees; WEST > EAST crosses the antimeridian).",
-                                                        valueName: "SOUTH,WEST,NORTH,EAST"), transform: QueryParsing.box)
-    var bbox: MapBox?
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("Measure distances from this point (results show them).", valueName: "LAT,LON"),
-            transform: QueryParsing.point)
-    var near: GeoPoint?
-
-    @Option(name: .customLong("radius-km"), parsing: .unconditional,
-            help: ArgumentHelp("Only listings at most this far from --near.", valueName: "KM"), transform: QueryParsing.kilometres)
-    var radiusKilometres: Double?
-
-    @Option(help: ArgumentHelp("Count matches by these: room_type, property_type, amenities, bedrooms, instant_bookable, superhost (comma-separated).",
-                               valueName: "NAMES"), transform: QueryParsing.facets)
-    var facets: [Facet] = []
-
-    @Option(name: .customLong("facet-limit"), parsing: .unconditional, help: "Values shown per facet, 1 to 100.")
-    var facetLimit: Int = 10
-
-    /// Sets these filters on `query`.
-    func apply(to query: inout SearchQuery) {
-        query.facets = facets
-        query.facetLimit = facetLimit
-        query.bedrooms = bedrooms
-        query.beds = beds
-        query.bathroomHalves = bathrooms
-        query.propertyTypes = propertyTypes
-        query.amenities = amenities
-        query.instantBookableOnly = instantBook
-        query.superhostsOnly = superhost
-        query.boundingBox = bbox
-        query.near = near
-        query.radiusKilometres = radiusKilometres
-    }
-}
-
-/// Flexible dates: a stay that may move a few days, or a window of check-ins for a number of nights.
-struct FlexibleDateOptions: ParsableArguments {
-    @Option(name: .customLong("flexible-days"), parsing: .unconditional,
-            help: ArgumentHelp("With --checkin/--checkout: the stay may start up to this many days earlier or later (0 to 7); each listing shows its cheapest.", valueName: "F"))
-    var flexibleDays: Int?
-
-    @Option(name: .customLong("checkin-from"), help: ArgumentHelp("First check-in day of a window (with --checkin-to and --nights).", valueName: "YYYY-MM-DD"),
-            transform: QueryParsing.day("checkin from"))
-    var checkInFrom: Day?
-
-    @Option(name: .customLong("checkin-to"), help: ArgumentHelp("Last check-in day of a window (at most 62 days).", valueName: "YYYY-MM-DD"),
-            transform: QueryParsing.day("checkin to"))
-    var checkInTo: Day?
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("Nights of each stay in a window, 1 to 365.", valueName: "N"))
-    var nights: Int?
-
-    @Option(name: .customLong("checkin-weekdays"),
-            help: ArgumentHelp("Check-in only on these weekdays of the window, e.g. fri,sat.", valueName: "DAYS"), transform: QueryParsing.weekdays)
-    var checkInWeekdays: Set<Weekday> = []
-
-    /// Sets the flexible-date fields of `query`.
-    func apply(to query: inout SearchQuery) {
-        query.flexibleDays = flexibleDays
-        query.checkInFrom = checkInFrom
-        query.checkInTo = checkInTo
-        query.windowNights = nights
-        query.checkInWeekdays = checkInWeekdays
-    }
+    var query: SearchQuery { (try? CommandLineQuery.read(items)) ?? SearchQuery() }
 }
 
 /// The stay: dates and guests. Shared by `search` (through ``QueryOptions``) and `listing`.
 struct StayOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Check-in date.", valueName: "YYYY-MM-DD"), transform: QueryParsing.day("checkin"))
-    var checkin: Day?
+    @Option(name: .schema("checkin"), help: .schema("checkin")) var checkin: String?
+    @Option(name: .schema("checkout"), help: .schema("checkout")) var checkout: String?
+    @Option(name: .schema("adults"), parsing: .unconditional, help: .schema("adults")) var adults: String?
+    @Option(name: .schema("children"), parsing: .unconditional, help: .schema("children")) var children: String?
+    @Option(name: .schema("infants"), parsing: .unconditional, help: .schema("infants")) var infants: String?
 
-    @Option(help: ArgumentHelp("Check-out date (the morning after the last night).", valueName: "YYYY-MM-DD"),
-            transform: QueryParsing.day("checkout"))
-    var checkout: Day?
+    /// The flags given, by the schema's keys.
+    var given: [String: [String]] {
+        var given: [String: [String]] = [:]
+        for (key, value) in [("checkin", checkin), ("checkout", checkout), ("adults", adults), ("children", children), ("infants", infants)] {
+            given[key] = value.map { [$0] } ?? []
+        }
+        return given
+    }
 
-    @Option(parsing: .unconditional, help: "Adults, at least 1.")
-    var adults: Int = 1
+    /// The flags given, as keys and texts.
+    var items: [(key: String, value: String)] {
+        QuerySchema.stay.flatMap { parameter in (given[parameter.key] ?? []).map { (parameter.key, $0) } }
+    }
 
-    @Option(parsing: .unconditional, help: "Children; they count towards capacity.")
-    var children: Int = 0
-
-    @Option(parsing: .unconditional, help: "Infants, 0 to 5; they do not count towards capacity.")
-    var infants: Int = 0
-
-    /// Sets the query's dates and guests to these.
-    func apply(to query: inout SearchQuery) {
-        query.checkIn = checkin
-        query.checkOut = checkout
-        query.adults = adults
-        query.children = children
-        query.infants = infants
+    func validate() throws {
+        _ = try CommandLineQuery.read(items, allowed: QuerySchema.stay)
     }
 
     /// A query of just this stay.
-    var query: SearchQuery {
-        var query = SearchQuery()
-        apply(to: &query)
-        return query
+    var query: SearchQuery { (try? CommandLineQuery.read(items, allowed: QuerySchema.stay)) ?? SearchQuery() }
+}
+
+/// Reading flags' values through the schema, with its errors as usage errors.
+enum CommandLineQuery {
+    static func read(_ items: [(key: String, value: String)], allowed: [QueryParameter] = QuerySchema.search) throws -> SearchQuery {
+        do {
+            return try QueryReader.query(items: items, allowed: allowed)
+        } catch let error as InputError {
+            throw ValidationError(flagged(error.message))
+        } catch {
+            throw ValidationError("\(error)")
+        }
+    }
+
+    /// A reader's message with keys spelled as flags (`limit` → `--limit`) where it names one at its start.
+    private static func flagged(_ message: String) -> String {
+        for parameter in QuerySchema.search where message.hasPrefix(parameter.key + " must") {
+            return "--" + parameter.flag + message.dropFirst(parameter.key.count)
+        }
+        return message
     }
 }
 
-/// Turning user text into query values, with the errors the query reports.
-enum QueryParsing {
-    /// A transform that reads an ISO date for `field`.
-    static func day(_ field: String) -> @Sendable (String) throws -> Day {
-        { text in try day(text, field: field) }
+extension NameSpecification {
+    /// The flag of the schema's `key`.
+    static func schema(_ key: String) -> NameSpecification {
+        .customLong(QuerySchema.parameter(key)!.flag)
     }
+}
 
-    /// A transform that reads an amount for `field`.
-    static func money(_ field: String) -> @Sendable (String) throws -> Money {
-        { text in try money(text, field: field) }
-    }
-
-    /// Reads a sort order.
-    @Sendable static func sort(_ text: String) throws -> SortOrder {
-        try SortOrder(parsing: text)
-    }
-
-    /// Reads bathrooms such as `1.5` as halves (3).
-    @Sendable static func bathroomHalves(_ text: String) throws -> Int {
-        guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite, value >= 0,
-              (value * 2).rounded() == value * 2, value < 1_000 else {
-            throw ValidationError("bathrooms '\(text)' is not a number of halves such as 1 or 1.5")
-        }
-        return Int(value * 2)
-    }
-
-    /// Reads a comma-separated list of weekdays such as `fri,sat`.
-    @Sendable static func weekdays(_ text: String) throws -> Set<Weekday> {
-        try weekdays(text.split(separator: ",").map(String.init))
-    }
-
-    /// Reads weekday names such as `fri`, `Saturday`.
-    static func weekdays(_ names: [String]) throws(QueryError) -> Set<Weekday> {
-        var days: Set<Weekday> = []
-        for name in names {
-            guard let day = Weekday(name: name) else { throw .unknownWeekday(name) }
-            days.insert(day)
-        }
-        return days
-    }
-
-    /// Reads a comma-separated list of facet names.
-    @Sendable static func facets(_ text: String) throws -> [Facet] {
-        var facets: [Facet] = []
-        for name in text.split(separator: ",") {
-            let facet = try Facet(parsing: String(name))
-            if !facets.contains(facet) { facets.append(facet) }
-        }
-        return facets
-    }
-
-    /// Reads `SOUTH,WEST,NORTH,EAST`.
-    @Sendable static func box(_ text: String) throws -> MapBox {
-        let numbers = try coordinates(text, count: 4, shape: "SOUTH,WEST,NORTH,EAST", field: "bbox")
-        return MapBox(south: numbers[0], west: numbers[1], north: numbers[2], east: numbers[3])
-    }
-
-    /// Reads `LAT,LON`.
-    @Sendable static func point(_ text: String) throws -> GeoPoint {
-        let numbers = try coordinates(text, count: 2, shape: "LAT,LON", field: "near")
-        return GeoPoint(latitude: numbers[0], longitude: numbers[1])
-    }
-
-    /// Reads a radius in kilometres.
-    @Sendable static func kilometres(_ text: String) throws -> Double {
-        guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite else {
-            throw ValidationError("radius km '\(text)' is not a number of kilometres such as 2.5")
-        }
-        return value
-    }
-
-    private static func coordinates(_ text: String, count: Int, shape: String, field: String) throws -> [Double] {
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-        let numbers = parts.compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }.filter(\.isFinite)
-        guard parts.count == count, numbers.count == count else {
-            throw ValidationError("\(field) '\(text)' is not \(shape) in degrees, e.g. \(count == 4 ? "51.19,4.38,51.23,4.43" : "51.2172,4.4212")")
-        }
-        return numbers
-    }
-
-    static func day(_ text: String, field: String) throws(QueryError) -> Day {
-        guard let day = Day(iso: text) else { throw .malformedDate(field: field, text: text) }
-        return day
-    }
-
-    static func money(_ text: String, field: String) throws(QueryError) -> Money {
-        guard let money = Money(parsing: text.trimmingCharacters(in: .whitespaces)) else {
-            throw .malformedPrice(field: field, text: text)
-        }
-        return money
-    }
-
-    /// Checks `query` for a command's `validate()`: a broken rule becomes a usage error.
-    static func validate(_ query: SearchQuery) throws {
-        do { try query.validate() } catch { throw ValidationError(error.description) }
+extension ArgumentHelp {
+    /// The help of the schema's `key`, with its default.
+    static func schema(_ key: String) -> ArgumentHelp {
+        let parameter = QuerySchema.parameter(key)!
+        let help = parameter.help + (parameter.defaultText.map { " Default: \($0)." } ?? "")
+        return ArgumentHelp(help, valueName: parameter.valueName.isEmpty ? nil : parameter.valueName)
     }
 }

@@ -1,3 +1,4 @@
+import StaySearchAPI
 import StaySearch
 
 /// The index a searching command reads: a frozen index, or, after a journal with listing changes, the live

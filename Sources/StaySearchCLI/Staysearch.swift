@@ -1,3 +1,5 @@
+import StaySearchAPI
+import Foundation
 import ArgumentParser
 import StayData
 import StaySearch
@@ -55,31 +57,4 @@ struct Staysearch: ParsableCommand {
         Standard.error("staysearch: error: \(message)")
         Glibc.exit(code)
     }
-}
-
-/// Exit statuses.
-enum ExitStatus {
-    /// A wrong flag, a malformed value, an invalid query.
-    static let badInput: Int32 = 64
-    /// Data that cannot be read.
-    static let badData: Int32 = 65
-}
-
-/// A failure of the CLI itself, with its message and exit status.
-struct CommandFailure: Error {
-    var message: String
-    var code: Int32 = 1
-}
-
-extension String {
-    func trimmingCharacters(in set: Set<Character>) -> String {
-        var text = Substring(self)
-        while let first = text.first, set.contains(first) { text.removeFirst() }
-        while let last = text.last, set.contains(last) { text.removeLast() }
-        return String(text)
-    }
-}
-
-extension Set where Element == Character {
-    static let whitespaces: Set<Character> = [" ", "\t"]
 }

@@ -1,3 +1,4 @@
+import StaySearchAPI
 import ArgumentParser
 import StayData
 import StaySearch
@@ -69,47 +70,8 @@ struct UpdateCommand: ParsableCommand {
                     carry.removeSubrange(...newline)
                 }
             }
-            if !lines.isEmpty { Standard.write(try Self.answer(lines, live: live, journal: journal)) }
+            if !lines.isEmpty { Standard.write(try ChangeBatch.answer(lines, live: live, journal: journal)) }
             if count == 0 { break }
         }
     }
-
-    /// Applies one group of lines and returns their answers once the accepted ones are durable.
-    static func answer(_ lines: [String], live: LiveIndex, journal: ChangeJournal) throws -> String {
-        var parsed: [Result<CalendarChange, ChangeLineError>] = []
-        for line in lines {
-            let trimmed = line.hasSuffix("\r") ? String(line.dropLast()) : line
-            do {
-                parsed.append(.success(try ChangeLine.parse(trimmed)))
-            } catch let error as BatchLineError {
-                parsed.append(.failure(ChangeLineError(message: error.message)))
-            } catch {
-                parsed.append(.failure(ChangeLineError(message: "\(error)")))
-            }
-        }
-        let changes = parsed.compactMap { try? $0.get() }
-        var outcomes = live.apply(changes).makeIterator()
-        var output = ""
-        var sequences: [UInt64?] = []
-        for item in parsed {
-            switch item {
-            case .failure(let error):
-                output += ResultFormatting.jsonError(error.message) + "\n"
-                sequences.append(nil)
-            case .success(let change):
-                if let rejection = outcomes.next()! {
-                    output += ResultFormatting.jsonError(rejection.description) + "\n"
-                } else {
-                    output += "{\"ok\":true,\"seq\":\(journal.append(change))}\n"
-                }
-            }
-        }
-        try journal.commit()
-        return output
-    }
-}
-
-/// A change line that cannot be read.
-struct ChangeLineError: Error {
-    let message: String
 }

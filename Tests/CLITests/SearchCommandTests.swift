@@ -169,7 +169,7 @@ import Testing
         (["--max-price", "cheap"], "max price 'cheap' is not a price"),
         (["--children", "-1"], "children must be 0 or more (got -1)"),
         (["--adults", "0"], "adults must be at least 1 (got 0)"),
-        (["--adults", "two"], "The value 'two' is invalid for '--adults"),
+        (["--adults", "two"], "--adults must be a whole number"),
         (["--infants", "6"], "infants must be from 0 to 5 (got 6)"),
         (["--limit", "5000"], "limit must be from 0 to 1000 (got 5000)"),
         (["--offset", "-1"], "offset must be from 0 to 1000000 (got -1)"),

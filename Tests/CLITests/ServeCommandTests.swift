@@ -92,62 +92,6 @@ import Glibc
         #expect(journal.changes.count == 4 && journal.warnings.isEmpty)
     }
 
-    /// The search page and what it asks besides the search routes: its HTML, style sheet and script under a
-    /// strict content security policy, the calendar span, the map's pin positions, and query strings as
-    /// browsers encode them (`+` for a space).
-    @Test func thePageAndWhatItAsks() throws {
-        let server = try RunningServer(arguments: [])
-        defer { server.stop() }
-        let page = try server.get("/")
-        #expect(page.status == 200 && page.contentType == "text/html; charset=utf-8")
-        #expect(page.body.contains(#"<script src="/page.js" defer></script>"#) && page.body.contains(#"id="price-low""#))
-        #expect(page.headers["content-security-policy"]?.hasPrefix("default-src 'self'") == true)
-        #expect(!page.body.contains("<script>") && !page.body.contains("style=\""), "no inline code: the policy would block it")
-        let script = try server.get("/page.js"), style = try server.get("/page.css")
-        #expect(script.status == 200 && script.contentType.hasPrefix("text/javascript") && script.body.contains("/v1/search?"))
-        #expect(style.status == 200 && style.contentType.hasPrefix("text/css") && style.body.contains("@media (max-width: 960px)"))
-        #expect(try server.get("/favicon.svg").contentType == "image/svg+xml")
-        // The days the calendars cover (the shipped sample's: a year from its scrape).
-        #expect(try server.get("/v1/index").body == #"{"calendar":{"first":"2024-06-29","last":"2025-06-28","days":365}}"# + "\n")
-        // The map says where each result's pin is: the search's page, in order, inside the picture.
-        let ids = try server.get("/v1/search?region=zuid&limit=4").body.matches(of: /"id":"(\d+)"/).map { String($0.1) }
-        let map = try server.get("/v1/map.png?region=zuid&limit=4&width=500&height=400&scale=2")
-        let pins = try #require(map.headers["x-map-pins"]).split(separator: " ").map { $0.split(separator: "@") }
-        #expect(pins.map { String($0[0]) } == ids && ids.count == 4)
-        for pin in pins {
-            let xy = pin[1].split(separator: ",").compactMap { Int($0) }
-            #expect(xy.count == 2 && (0...500).contains(xy[0]) && (34...400).contains(xy[1]), "\(pin)")
-        }
-        // Form encoding: `+` is a space, `%2B` a plus.
-        let spaced = try server.get("/v1/search?region=Antwerp%2FHistorisch+Centrum&limit=0")
-        #expect(spaced.status == 200 && spaced.body.hasPrefix(#"{"total":396,"#), "\(spaced.body.prefix(200))")
-        #expect(try server.get("/v1/search?region=Historisch%2BCentrum").body.contains("unknown region 'Historisch+Centrum'"))
-    }
-
-    /// `/openapi.json` is true to the server: every path answers (none is unknown), and the search's parameters
-    /// are exactly the keys the server takes.
-    @Test func theOpenAPIDocumentDescribesTheServer() throws {
-        let server = try RunningServer(arguments: [])
-        defer { server.stop() }
-        let document = try #require(try JSONSerialization.jsonObject(with: try server.get("/openapi.json").data) as? [String: Any])
-        let paths = try #require(document["paths"] as? [String: [String: Any]])
-        #expect(Set(paths.keys) == ["/v1/search", "/v1/search/batch", "/v1/histogram.png", "/v1/map.png", "/v1/regions", "/v1/listings/{id}",
-                                    "/v1/listings/{id}/calendar", "/v1/listings/{id}/calendar.png", "/v1/changes", "/v1/index", "/healthz",
-                                    "/metrics", "/openapi.json", "/"])
-        for (path, operations) in paths {
-            let concrete = path.replacingOccurrences(of: "{id}", with: "50904")
-            for method in operations.keys {
-                let reply = method == "get" ? try server.get(concrete) : try server.post(concrete, body: "\n")
-                #expect(reply.status != 404 && reply.status < 500, "\(method) \(path): \(reply.status) \(reply.body.prefix(200))")
-            }
-        }
-        let search = try #require((paths["/v1/search"]?["get"] as? [String: Any])?["parameters"] as? [[String: Any]])
-        let documented = Set(search.compactMap { $0["name"] as? String })
-        let message = try server.get("/v1/search?colour=red").body
-        let accepted = try #require(message.firstMatch(of: /keys are ([a-z_, ]+)/)?.1).split(separator: ", ").map(String.init)
-        #expect(documented == Set(accepted))
-    }
-
     /// Bookings of the same nights from many connections at once: exactly one wins, and searches running
     /// meanwhile all succeed.
     @Test func racingBookingsOverHTTPHaveOneWinner() throws {

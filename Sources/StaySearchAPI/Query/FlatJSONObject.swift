@@ -1,8 +1,8 @@
 /// A JSON object whose values are strings, numbers, booleans, null, or arrays of those, read from one line.
 /// Numbers keep their text so that prices stay exact.
-struct FlatJSONObject {
+package struct FlatJSONObject {
     /// A value of the object.
-    enum Value: Equatable {
+    package enum Value: Equatable {
         case string(String)
         case number(String)
         case bool(Bool)
@@ -15,13 +15,13 @@ struct FlatJSONObject {
     private(set) var entries: [(key: String, value: Value)] = []
 
     /// The object with these entries (keys once each).
-    init(entries: [(key: String, value: Value)]) {
+    package init(entries: [(key: String, value: Value)]) {
         self.entries = entries
     }
 
     /// Parses `text`.
-    /// - Throws: ``BatchLineError`` naming what is wrong and where.
-    init(parsing text: String) throws(BatchLineError) {
+    /// - Throws: ``InputError`` naming what is wrong and where.
+    package init(parsing text: String) throws(InputError) {
         var parser = Parser(bytes: Array(text.utf8))
         parser.skipSpace()
         try parser.expect(UInt8(ascii: "{"))
@@ -36,7 +36,7 @@ struct FlatJSONObject {
                 try parser.expect(UInt8(ascii: ":"))
                 parser.skipSpace()
                 let value = try parser.value()
-                if entries.contains(where: { $0.key == key }) { throw BatchLineError("key '\(key)' appears twice") }
+                if entries.contains(where: { $0.key == key }) { throw InputError("key '\(key)' appears twice") }
                 entries.append((key, value))
                 parser.skipSpace()
                 if parser.peek == UInt8(ascii: ",") { parser.position += 1; continue }
@@ -45,7 +45,7 @@ struct FlatJSONObject {
             }
         }
         parser.skipSpace()
-        guard parser.position == parser.bytes.count else { throw BatchLineError("unexpected text after the JSON object") }
+        guard parser.position == parser.bytes.count else { throw InputError("unexpected text after the JSON object") }
     }
 
     private struct Parser {
@@ -58,10 +58,10 @@ struct FlatJSONObject {
             while let byte = peek, byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { position += 1 }
         }
 
-        mutating func expect(_ byte: UInt8) throws(BatchLineError) {
+        mutating func expect(_ byte: UInt8) throws(InputError) {
             guard peek == byte else {
                 let found = peek.map { "'\(String(decoding: [$0], as: UTF8.self))'" } ?? "the end of the line"
-                throw BatchLineError("not a JSON object: expected '\(String(decoding: [byte], as: UTF8.self))' at column \(position + 1), found \(found)")
+                throw InputError("not a JSON object: expected '\(String(decoding: [byte], as: UTF8.self))' at column \(position + 1), found \(found)")
             }
             position += 1
         }
@@ -69,7 +69,7 @@ struct FlatJSONObject {
         /// Whether an array is being read (arrays do not nest).
         var inArray = false
 
-        mutating func array() throws(BatchLineError) -> Value {
+        mutating func array() throws(InputError) -> Value {
             try expect(UInt8(ascii: "["))
             inArray = true
             defer { inArray = false }
@@ -86,8 +86,8 @@ struct FlatJSONObject {
             }
         }
 
-        mutating func value() throws(BatchLineError) -> Value {
-            guard let next = peek else { throw BatchLineError("a value is missing at the end of the line") }
+        mutating func value() throws(InputError) -> Value {
+            guard let next = peek else { throw InputError("a value is missing at the end of the line") }
             switch next {
             case UInt8(ascii: "\""): return .string(try string())
             case UInt8(ascii: "t"): try word("true"); return .bool(true)
@@ -95,14 +95,14 @@ struct FlatJSONObject {
             case UInt8(ascii: "n"): try word("null"); return .null
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(number())
             case UInt8(ascii: "["):
-                guard !inArray else { throw BatchLineError("arrays must hold strings or numbers, not arrays") }
+                guard !inArray else { throw InputError("arrays must hold strings or numbers, not arrays") }
                 return try array()
-            case UInt8(ascii: "{"): throw BatchLineError("values must be strings, numbers or arrays, not objects")
-            default: throw BatchLineError("not a JSON value at column \(position + 1)")
+            case UInt8(ascii: "{"): throw InputError("values must be strings, numbers or arrays, not objects")
+            default: throw InputError("not a JSON value at column \(position + 1)")
             }
         }
 
-        mutating func word(_ text: String) throws(BatchLineError) {
+        mutating func word(_ text: String) throws(InputError) {
             for byte in text.utf8 { try expect(byte) }
         }
 
@@ -115,7 +115,7 @@ struct FlatJSONObject {
             return String(decoding: bytes[start..<position], as: UTF8.self)
         }
 
-        mutating func string() throws(BatchLineError) -> String {
+        mutating func string() throws(InputError) -> String {
             try expect(UInt8(ascii: "\""))
             var scalars = String.UnicodeScalarView()
             var utf8: [UInt8] = []
@@ -142,7 +142,7 @@ struct FlatJSONObject {
                     case UInt8(ascii: "u"):
                         guard position + 4 <= bytes.count,
                               let code = UInt32(String(decoding: bytes[position..<position + 4], as: UTF8.self), radix: 16)
-                        else { throw BatchLineError("bad \\u escape in a string") }
+                        else { throw InputError("bad \\u escape in a string") }
                         position += 4
                         scalars.append(Unicode.Scalar(code) ?? "\u{FFFD}")
                     default: scalars.append(Unicode.Scalar(escaped))
@@ -151,13 +151,7 @@ struct FlatJSONObject {
                     utf8.append(byte)
                 }
             }
-            throw BatchLineError("a string is not closed")
+            throw InputError("a string is not closed")
         }
     }
-}
-
-/// Why a line of a batch file is not a query.
-struct BatchLineError: Error {
-    var message: String
-    init(_ message: String) { self.message = message }
 }

@@ -1,57 +1,81 @@
-/// The OpenAPI 3 description of `staysearch serve`, served at `/openapi.json` (kept true by
-/// `ServeCommandTests`: every path answers, and the search parameters are exactly the keys the server takes).
-enum OpenAPIDocument {
-    /// The query keys of a search, with their types, in the document's form.
-    private static let searchParameters: [(name: String, schema: String, description: String)] = [
-        ("region", #"{"type":"string"}"#, "City, neighbourhood group or neighbourhood (folded; a path with /)"),
-        ("checkin", #"{"type":"string","format":"date"}"#, "Check-in date"),
-        ("checkout", #"{"type":"string","format":"date"}"#, "Check-out date"),
-        ("flexible_days", #"{"type":"integer","minimum":0,"maximum":7}"#, "Shift the stay up to this many days either way"),
-        ("checkin_from", #"{"type":"string","format":"date"}"#, "First check-in of a window"),
-        ("checkin_to", #"{"type":"string","format":"date"}"#, "Last check-in of a window"),
-        ("nights", #"{"type":"integer","minimum":1,"maximum":365}"#, "Nights of a stay in a window"),
-        ("checkin_weekdays", #"{"type":"array","items":{"type":"string"}}"#, "Check-in weekdays of a window: mon … sun"),
-        ("adults", #"{"type":"integer","minimum":1}"#, "Adults"),
-        ("children", #"{"type":"integer","minimum":0}"#, "Children"),
-        ("infants", #"{"type":"integer","minimum":0,"maximum":5}"#, "Infants"),
-        ("min_price", #"{"type":"number","minimum":0}"#, "Lowest nightly price"),
-        ("max_price", #"{"type":"number","minimum":0}"#, "Highest nightly price"),
-        ("room_type", #"{"type":"string"}"#, "Room type"),
-        ("sort", #"{"type":"string","enum":["price","price-desc","rating","reviews","distance"]}"#, "Order of results"),
-        ("limit", #"{"type":"integer","minimum":0,"maximum":1000}"#, "Results on the page"),
-        ("offset", #"{"type":"integer","minimum":0}"#, "Results skipped"),
-        ("bins", #"{"type":"integer","minimum":1,"maximum":200}"#, "Histogram bins"),
-        ("hist_min", #"{"type":"number","minimum":0}"#, "Histogram's lower edge"),
-        ("hist_max", #"{"type":"number","minimum":0}"#, "Histogram's upper edge"),
-        ("bedrooms", #"{"type":"integer","minimum":0}"#, "At least this many bedrooms"),
-        ("beds", #"{"type":"integer","minimum":0}"#, "At least this many beds"),
-        ("bathrooms", #"{"type":"number","minimum":0}"#, "At least this many bathrooms (halves allowed)"),
-        ("property_type", #"{"type":"array","items":{"type":"string"}}"#, "Any of these property types"),
-        ("amenities", #"{"type":"array","items":{"type":"string"}}"#, "All of these amenities"),
-        ("instant_bookable", #"{"type":"boolean"}"#, "Instant book only"),
-        ("superhost", #"{"type":"boolean"}"#, "Superhosts only"),
-        ("bbox", #"{"type":"string"}"#, "Map box: south,west,north,east"),
-        ("near", #"{"type":"string"}"#, "Centre: lat,lon"),
-        ("radius_km", #"{"type":"number","minimum":0,"exclusiveMinimum":true}"#, "Radius around near"),
-        ("facets", #"{"type":"array","items":{"type":"string","enum":["room_type","property_type","amenities","bedrooms","instant_bookable","superhost"]}}"#, "Facets to count"),
-        ("facet_limit", #"{"type":"integer","minimum":1,"maximum":100}"#, "Values per facet"),
-    ]
+/// The OpenAPI 3 description of `staysearch serve`, served at `/openapi.json`. Its search, chart and quote
+/// parameters are made from ``QuerySchema``; the route tests check that every path answers.
+package enum OpenAPIDocument {
+    /// A query parameter of the schema, in the document's form.
+    private static func parameter(_ parameter: QueryParameter) -> String {
+        Self.parameter(parameter.key, schema(of: parameter.kind), parameter.help)
+    }
 
-    /// The query keys `GET /v1/search` takes.
-    static var searchKeys: [String] { searchParameters.map(\.name) }
+    /// The JSON schema of a value of `kind`.
+    private static func schema(of kind: QueryParameter.Kind) -> String {
+        var writer = JSONWriter()
+        writer.beginObject()
+        switch kind {
+        case .text, .coordinates:
+            writer.field("type", string: "string")
+        case .date:
+            writer.field("type", string: "string")
+            writer.field("format", string: "date")
+        case .whole(let range):
+            writer.field("type", string: "integer")
+            writer.field("minimum", number: range?.lowerBound ?? 0)
+            if let upper = range?.upperBound, upper < Int.max { writer.field("maximum", number: upper) }
+        case .money, .halves:
+            writer.field("type", string: "number")
+            writer.field("minimum", number: 0)
+        case .kilometres:
+            writer.field("type", string: "number")
+            writer.field("minimum", number: 0)
+            writer.field("exclusiveMinimum", bool: true)
+        case .flag:
+            writer.field("type", string: "boolean")
+        case .choice(let names):
+            writer.field("type", string: "string")
+            writer.key("enum")
+            strings(names, into: &writer)
+        case .names(let choices, _):
+            writer.field("type", string: "array")
+            writer.key("items")
+            writer.beginObject()
+            writer.field("type", string: "string")
+            if let choices {
+                writer.key("enum")
+                strings(choices, into: &writer)
+            }
+            writer.endObject()
+        }
+        writer.endObject()
+        return writer.text
+    }
+
+    private static func strings(_ names: [String], into writer: inout JSONWriter) {
+        writer.beginArray()
+        for name in names { writer.string(name) }
+        writer.endArray()
+    }
 
     private static func parameter(_ name: String, _ schema: String, _ description: String, in place: String = "query",
                                   required: Bool = false) -> String {
-        let explode = schema.contains(#""array""#) ? #","style":"form","explode":true"# : ""
-        return #"{"name":"\#(name)","in":"\#(place)","required":\#(required),"description":"\#(description)","schema":\#(schema)\#(explode)}"#
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.field("name", string: name)
+        writer.field("in", string: place)
+        writer.field("required", bool: required)
+        writer.field("description", string: description)
+        writer.key("schema")
+        writer.number(schema)
+        if schema.contains(#""array""#) {
+            writer.field("style", string: "form")
+            writer.field("explode", bool: true)
+        }
+        writer.endObject()
+        return writer.text
     }
 
-    private static var search: [String] { searchParameters.map { parameter($0.name, $0.schema, $0.description) } }
-    private static let chartSize = [
-        parameter("width", #"{"type":"integer","minimum":200,"maximum":4000}"#, "Width in pixels"),
-        parameter("height", #"{"type":"integer","minimum":150,"maximum":3000}"#, "Height in pixels"),
-        parameter("scale", #"{"type":"integer","minimum":1,"maximum":4}"#, "1 for normal screens, 2 for high-density ones"),
-    ]
+    private static var search: [String] { QuerySchema.search.map(parameter) }
+    private static var chartSize: [String] {
+        QuerySchema.chart.map { parameter($0.key, schema(of: .whole($0.range)), $0.help) }
+    }
     private static let listingID = parameter("id", #"{"type":"string","pattern":"^[0-9]{1,19}$"}"#, "Listing id", in: "path", required: true)
     private static let json = #"{"description":"JSON","content":{"application/json":{"schema":{"type":"object"}}}}"#
     private static let jsonArray = #"{"description":"JSON","content":{"application/json":{"schema":{"type":"array","items":{"type":"object"}}}}}"#
@@ -72,7 +96,7 @@ enum OpenAPIDocument {
     }
 
     /// The document.
-    static let text: String = {
+    package static let text: String = {
         let paths = [
             ("/v1/search", get("Search listings: the search object", search, json)),
             ("/v1/search/batch", post("Many searches: JSON lines of queries in, of answers out", lines)),
@@ -84,12 +108,7 @@ enum OpenAPIDocument {
             ], jsonArray)),
             ("/v1/listings/{id}", get("A listing, with a quote for a stay", [
                 listingID,
-                parameter("checkin", #"{"type":"string","format":"date"}"#, "Check-in date"),
-                parameter("checkout", #"{"type":"string","format":"date"}"#, "Check-out date"),
-                parameter("adults", #"{"type":"integer","minimum":0}"#, "Adults"),
-                parameter("children", #"{"type":"integer","minimum":0}"#, "Children"),
-                parameter("infants", #"{"type":"integer","minimum":0,"maximum":5}"#, "Infants"),
-            ], json, notFound: true)),
+            ] + QuerySchema.stay.map(parameter), json, notFound: true)),
             ("/v1/listings/{id}/calendar", get("A listing's calendar by month", [
                 listingID,
                 parameter("month", #"{"type":"string","pattern":"^[0-9]{4}-[0-9]{2}$"}"#, "First month, YYYY-MM"),

@@ -1,38 +1,40 @@
 /// Writes compact JSON into a string, one value at a time; numbers are written as given text so
 /// that money stays exact.
-struct JSONWriter {
-    private(set) var text = ""
+package struct JSONWriter {
+    package init() {}
+
+    package private(set) var text = ""
     private var needsComma: [Bool] = [false]
 
-    mutating func beginObject() { separate(); text.append("{"); needsComma.append(false) }
-    mutating func endObject() { needsComma.removeLast(); text.append("}") }
-    mutating func beginArray() { separate(); text.append("["); needsComma.append(false) }
-    mutating func endArray() { needsComma.removeLast(); text.append("]") }
+    package mutating func beginObject() { separate(); text.append("{"); needsComma.append(false) }
+    package mutating func endObject() { needsComma.removeLast(); text.append("}") }
+    package mutating func beginArray() { separate(); text.append("["); needsComma.append(false) }
+    package mutating func endArray() { needsComma.removeLast(); text.append("]") }
 
-    mutating func key(_ name: String) {
+    package mutating func key(_ name: String) {
         separate()
         append(string: name)
         text.append(":")
         needsComma[needsComma.count - 1] = false
     }
 
-    mutating func string(_ value: String?) {
+    package mutating func string(_ value: String?) {
         separate()
         if let value { append(string: value) } else { text.append("null") }
     }
 
     /// A number already formatted as JSON, or `null`.
-    mutating func number(_ literal: String?) {
+    package mutating func number(_ literal: String?) {
         separate()
         text.append(literal ?? "null")
     }
 
-    mutating func number(_ value: Int) { number(String(value)) }
+    package mutating func number(_ value: Int) { number(String(value)) }
 
-    mutating func field(_ name: String, string value: String?) { key(name); string(value) }
-    mutating func field(_ name: String, number value: String?) { key(name); number(value) }
-    mutating func field(_ name: String, number value: Int) { key(name); number(value) }
-    mutating func field(_ name: String, bool value: Bool) { key(name); number(value ? "true" : "false") }
+    package mutating func field(_ name: String, string value: String?) { key(name); string(value) }
+    package mutating func field(_ name: String, number value: String?) { key(name); number(value) }
+    package mutating func field(_ name: String, number value: Int) { key(name); number(value) }
+    package mutating func field(_ name: String, bool value: Bool) { key(name); number(value ? "true" : "false") }
 
     private mutating func separate() {
         if needsComma[needsComma.count - 1] { text.append(",") }

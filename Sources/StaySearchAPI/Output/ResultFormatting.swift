@@ -2,9 +2,9 @@ import Foundation
 import StaySearch
 
 /// Turning search results into JSON, CSV and tables.
-enum ResultFormatting {
+package enum ResultFormatting {
     /// SPEC.md's JSON object for a result, with `took_us` appended when given.
-    static func json(_ result: SearchResult, tookMicroseconds: Int? = nil) -> String {
+    package static func json(_ result: SearchResult, tookMicroseconds: Int? = nil) -> String {
         var json = JSONWriter()
         json.beginObject()
         json.field("total", number: result.total)
@@ -65,7 +65,7 @@ enum ResultFormatting {
     }
 
     /// A listing as SPEC's search results show it; `extra` adds fields before the object closes.
-    static func listingObject(
+    package static func listingObject(
         _ json: inout JSONWriter, id: Int64, name: String, region: RegionPath, roomType: String, accommodates: Int,
         nightlyPrice: Money?, totalPrice: Money?, ratingHundredths: Int32?, reviewCount: Int32, latitude: Double,
         longitude: Double, extra: (inout JSONWriter) -> Void = { _ in }
@@ -89,7 +89,7 @@ enum ResultFormatting {
     }
 
     /// `{"error": "…"}`.
-    static func jsonError(_ message: String) -> String {
+    package static func jsonError(_ message: String) -> String {
         var json = JSONWriter()
         json.beginObject()
         json.field("error", string: message)
@@ -98,25 +98,25 @@ enum ResultFormatting {
     }
 
     /// A rating in hundredths as a decimal: 485 → `4.85`, 500 → `5.0`, 490 → `4.9`.
-    static func ratingText(_ hundredths: Int32) -> String {
+    package static func ratingText(_ hundredths: Int32) -> String {
         let fraction = hundredths % 100
         if fraction % 10 == 0 { return "\(hundredths / 100).\(fraction / 10)" }
         return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
     }
 
     /// A distance in kilometres to three decimals (metres), as JSON shows it.
-    static func kilometres(_ value: Double) -> String {
+    package static func kilometres(_ value: Double) -> String {
         let metres = Int64((value * 1000).rounded())
         let fraction = String(metres % 1000)
         return "\(metres / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }
 
-    static func coordinate(_ value: Double) -> String {
+    package static func coordinate(_ value: Double) -> String {
         value.isFinite ? "\(value)" : "null"
     }
 
     /// One CSV line per match, after a header.
-    static func csv(_ result: SearchResult) -> String {
+    package static func csv(_ result: SearchResult) -> String {
         let flexible = result.matches.contains { $0.checkIn != nil }
         var lines = ["id,name,city,neighbourhood_group,neighbourhood,room_type,accommodates,nightly_price,total_price,rating,reviews,latitude,longitude"
                      + (flexible ? ",checkin,checkout" : "")]
@@ -138,7 +138,7 @@ enum ResultFormatting {
     }
 
     /// The "Filters" summary under a table: each facet's values with how many homes each leaves.
-    static func facetSummary(_ facets: [FacetCounts]) -> String {
+    package static func facetSummary(_ facets: [FacetCounts]) -> String {
         guard !facets.isEmpty else { return "" }
         var output = "\nFilters (homes each leaves):\n"
         let titles: [Facet: String] = [.roomType: "Type of place", .propertyType: "Property type", .amenities: "Amenities",
@@ -159,7 +159,7 @@ enum ResultFormatting {
     }
 
     /// A table for people, with a summary of the histogram under it.
-    static func table(_ result: SearchResult, query: SearchQuery) -> String {
+    package static func table(_ result: SearchResult, query: SearchQuery) -> String {
         let showsDistance = query.near != nil
         let showsStay = query.isFlexible
         var rows: [[String]] = [["#", "Name", "Neighbourhood", "Room type", "Guests", "Nightly", "Total", "Rating"]
@@ -186,7 +186,7 @@ enum ResultFormatting {
                 let padding = String(repeating: " ", count: widths[column] - cell.count)
                 return rightAligned.contains(column) ? padding + cell : cell + padding
             }
-            output += cells.joined(separator: "  ").trimmingTrailingSpaces + "\n"
+            output += cells.joined(separator: "  ").droppingTrailingSpaces + "\n"
             if number == 0 { output += widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ") + "\n" }
         }
         let shown = result.matches.isEmpty ? "none shown" :
@@ -200,7 +200,7 @@ enum ResultFormatting {
     }
 
     /// A flexible stay as the table shows it: `Fri 2024-07-12 → Mon 2024-07-15`.
-    static func stayText(_ match: ListingMatch) -> String {
+    package static func stayText(_ match: ListingMatch) -> String {
         guard let checkIn = match.checkIn, let checkOut = match.checkOut else { return "-" }
         func text(_ day: Day) -> String { Weekday(of: day).shortName.capitalized + " \(day)" }
         return "\(text(checkIn)) → \(text(checkOut))"
@@ -208,7 +208,7 @@ enum ResultFormatting {
 
     /// What a flexible query's check-ins are, for titles and summaries: `check-in 2024-07-09 to 2024-07-15
     /// (± 3 days), cheapest stay each`; nil for exact dates.
-    static func flexibleWindowText(_ query: SearchQuery) -> String? {
+    package static func flexibleWindowText(_ query: SearchQuery) -> String? {
         guard query.isFlexible, let first = query.candidateCheckIns.first, let last = query.candidateCheckIns.last else { return nil }
         var text = "check-in \(first) to \(last)"
         if let days = query.flexibleDays { text += " (± \(days) day\(days == 1 ? "" : "s"))" }
@@ -217,7 +217,7 @@ enum ResultFormatting {
     }
 
     /// `Prices: 1,234 listings, $25 to $400 (37 above, 0 below), average $123.45 a night`.
-    static func histogramSummary(_ histogram: PriceHistogram) -> String {
+    package static func histogramSummary(_ histogram: PriceHistogram) -> String {
         guard let average = histogram.averageNightlyPrice else {
             return "Prices: no listing matches the filters other than price"
         }
@@ -230,24 +230,21 @@ enum ResultFormatting {
             + "average \(average.formatted()) a night"
     }
 
-    static func grouped(_ value: Int) -> String {
+    package static func grouped(_ value: Int) -> String {
         Money(minorUnits: Int64(value) * 100).formatted(showsCents: false).replacingOccurrences(of: "$", with: "")
     }
 
-    static func truncate(_ text: String, to length: Int) -> String {
+    package static func truncate(_ text: String, to length: Int) -> String {
         let flat = text.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: "")
         return flat.count <= length ? flat : String(flat.prefix(length - 1)) + "…"
     }
 }
 
 extension String {
-    var trimmingTrailingSpaces: String {
+    /// This text without the spaces at its end.
+    fileprivate var droppingTrailingSpaces: String {
         var text = Substring(self)
         while text.last == " " { text.removeLast() }
         return String(text)
-    }
-
-    func replacingOccurrences(of target: String, with replacement: String) -> String {
-        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
     }
 }

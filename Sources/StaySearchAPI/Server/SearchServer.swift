@@ -8,19 +8,47 @@ import Prometheus
 /// The Hummingbird application of `staysearch serve`: routes that hand their request to ``SearchService``
 /// and its answer back, request logs, Prometheus metrics (request counts and latency histograms by route,
 /// method and status at `/metrics`), and a graceful stop on SIGTERM and SIGINT.
-enum SearchServer {
+package enum SearchServer {
     /// The largest request body taken (a bigger one is answered 413).
-    static let largestBody = 10 << 20
+    package static let largestBody = 10 << 20
+
+    /// Every route: its method and path (`:id` stands for a listing's id). An error answer for a path here
+    /// with another method is 405 with `Allow`; the route tests check each one answers.
+    package static let routes: [(method: HTTPRequest.Method, path: String)] = [
+        (.get, "/"), (.get, "/page.css"), (.get, "/page.js"), (.get, "/favicon.svg"),
+        (.get, "/healthz"), (.get, "/metrics"), (.get, "/openapi.json"), (.get, "/v1/index"),
+        (.get, "/v1/search"), (.post, "/v1/search/batch"), (.get, "/v1/regions"),
+        (.get, "/v1/histogram.png"), (.get, "/v1/map.png"),
+        (.get, "/v1/listings/:id"), (.get, "/v1/listings/:id/calendar"), (.get, "/v1/listings/:id/calendar.png"),
+        (.post, "/v1/changes"),
+    ]
 
     /// Serves until SIGTERM or SIGINT; requests in flight finish first.
-    static func run(_ service: SearchService, host: String, port: Int) async throws {
+    package static func run(_ service: SearchService, host: String, port: Int) async throws {
         var logger = Logger(label: "staysearch")
         logger.logLevel = .info
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        let router = router(service, metrics: registry, logRequests: true)
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname(host, port: port), serverName: "staysearch"),
+            onServerRunning: { channel in
+                let bound = channel.localAddress?.port ?? port
+                Standard.write("staysearch: serving http://\(host):\(bound)/ (SIGTERM or Ctrl-C stops it)\n")
+            },
+            logger: logger)
+        try await app.runService()
+    }
+
+    /// The routes of ``routes`` over `service`, each error answered as `{"error": "…"}`; `/metrics` shows
+    /// `registry`.
+    package static func router(_ service: SearchService, metrics registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
+                               logRequests: Bool = false) -> Router<BasicRequestContext> {
         let router = Router()
-        router.middlewares.add(LogRequestsMiddleware(.info))
+        if logRequests { router.middlewares.add(LogRequestsMiddleware(.info)) }
         router.middlewares.add(MetricsMiddleware())
+        router.middlewares.add(ErrorAnswerMiddleware(allowedMethods: allowedMethods))
         router.get("/metrics") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                      body: .init(byteBuffer: ByteBuffer(string: registry.emitToString())))
@@ -49,15 +77,17 @@ enum SearchServer {
         router.get("/v1/listings/:id/calendar.png") { request, context in
             respond(service.calendar(id: context.parameters.get("id") ?? "", items(of: request), png: true))
         }
-        let app = Application(
-            router: router,
-            configuration: .init(address: .hostname(host, port: port), serverName: "staysearch"),
-            onServerRunning: { channel in
-                let bound = channel.localAddress?.port ?? port
-                Standard.write("staysearch: serving http://\(host):\(bound)/ (SIGTERM or Ctrl-C stops it)\n")
-            },
-            logger: logger)
-        try await app.runService()
+        return router
+    }
+
+    /// The methods ``routes`` answer at `path`: none when no route has that path.
+    package static func allowedMethods(at path: String) -> [HTTPRequest.Method] {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        return routes.filter { route in
+            let pattern = route.path.split(separator: "/", omittingEmptySubsequences: false)
+            return pattern.count == parts.count
+                && zip(pattern, parts).allSatisfy { $0.hasPrefix(":") ? !$1.isEmpty : $0 == $1 }
+        }.map(\.method)
     }
 
     /// The query string's keys and values, in order, decoded.
@@ -82,7 +112,7 @@ enum SearchServer {
         return String(decoding: buffer.readableBytesView, as: UTF8.self)
     }
 
-    private static func respond(_ answer: SearchService.Answer) -> Response {
+    static func respond(_ answer: SearchService.Answer) -> Response {
         var response = Response(status: .init(code: answer.status), headers: [.contentType: answer.contentType],
                                 body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
         for header in answer.headers {

@@ -6,9 +6,9 @@ import StaySearch
 /// What `staysearch serve` answers, route by route, as status and JSON text: the same answers and error
 /// messages as the command line, over one shared live index. Free of HTTP types, so that the routes are
 /// thin and this can be tested as it is.
-final class SearchService: @unchecked Sendable {
+package final class SearchService: @unchecked Sendable {
     /// An answer: HTTP status, content type, body.
-    struct Answer: Sendable {
+    package struct Answer: Sendable {
         var status: Int
         var contentType = "application/json"
         var body: [UInt8]
@@ -25,25 +25,23 @@ final class SearchService: @unchecked Sendable {
     }
 
     /// The most nights a listing's quote covers.
-    static let longestQuote = 366
-    /// The most pixels a chart has (after `scale`).
-    static let largestPicture = 16_000_000
+    package static let longestQuote = 366
 
-    let live: LiveIndex
+    package let live: LiveIndex
     /// The journal of `--index`, where accepted changes go before they are answered; nil for `--data`.
     private let journal: ChangeJournal?
     /// One group of changes at a time: applied, journalled, synced.
     private let changesLock = NSLock()
 
-    init(live: LiveIndex, journal: ChangeJournal?) {
+    package init(live: LiveIndex, journal: ChangeJournal?) {
         self.live = live
         self.journal = journal
     }
 
     /// `GET /v1/search?…`: the search object of the query string's keys.
-    func search(_ items: [(key: String, value: String)]) -> Answer {
+    package func search(_ items: [(key: String, value: String)]) -> Answer {
         do {
-            let query = try BatchQuery.parse(queryItems: items)
+            let query = try QueryReader.query(items: items)
             let start = Standard.now()
             let result = try live.search(query)
             return .ok(ResultFormatting.json(result, tookMicroseconds: Int(((Standard.now() - start) * 1e6).rounded())) + "\n")
@@ -54,30 +52,16 @@ final class SearchService: @unchecked Sendable {
 
     /// `GET /v1/histogram.png?…` and `GET /v1/map.png?…`: the charts of that search, `width`, `height` and
     /// `scale` as the command line takes them.
-    func chart(_ items: [(key: String, value: String)], map: Bool) -> Answer {
-        var width = map ? 800 : 800, height = map ? 600 : 360, scale = 1
-        var queryItems: [(key: String, value: String)] = []
-        for (key, value) in items {
-            switch key {
-            case "width":
-                guard let number = Int(value), (200...4_000).contains(number) else { return .error(400, "width must be from 200 to 4000 (got \(value))") }
-                width = number
-            case "height":
-                guard let number = Int(value), (150...3_000).contains(number) else { return .error(400, "height must be from 150 to 3000 (got \(value))") }
-                height = number
-            case "scale":
-                guard let number = Int(value), (1...4).contains(number) else { return .error(400, "scale must be from 1 to 4 (got \(value))") }
-                scale = number
-            default: queryItems.append((key, value))
-            }
-        }
-        // The picture is width × height × scale² pixels of 4 bytes: bounded, so that one request cannot take
-        // gigabytes.
-        guard width * height * scale * scale <= SearchService.largestPicture else {
-            return .error(400, "the picture would be \(width * scale)×\(height * scale) pixels; at most \(SearchService.largestPicture / 1_000_000) million")
+    package func chart(_ items: [(key: String, value: String)], map: Bool) -> Answer {
+        let width: Int, height: Int, scale: Int, queryItems: [(key: String, value: String)]
+        do {
+            let read = try (map ? ChartSize.map : ChartSize.histogram).reading(items)
+            (width, height, scale, queryItems) = (read.size.width, read.size.height, read.size.scale, read.rest)
+        } catch {
+            return .error(400, error.message)
         }
         do {
-            let query = try BatchQuery.parse(queryItems: queryItems)
+            let query = try QueryReader.query(items: queryItems)
             let result = try live.search(query)
             let titles = ChartOutput.titles(query: query, result: result, regionPath: { self.live.regionPath(named: $0) })
             if map {
@@ -98,7 +82,7 @@ final class SearchService: @unchecked Sendable {
     }
 
     /// `GET /v1/index`: what a client needs before its first search: the days the calendars cover.
-    func indexInfo() -> Answer {
+    package func indexInfo() -> Answer {
         let span = live.calendarSpan
         var json = JSONWriter()
         json.beginObject()
@@ -113,13 +97,13 @@ final class SearchService: @unchecked Sendable {
     }
 
     /// `GET /v1/listings/{id}/calendar?month=YYYY-MM&months=N` (JSON, as `calendar --format json`), or its picture.
-    func calendar(id text: String, _ items: [(key: String, value: String)], png: Bool) -> Answer {
+    package func calendar(id text: String, _ items: [(key: String, value: String)], png: Bool) -> Answer {
         guard let id = Int64(text) else { return .error(400, "'\(text)' is not a listing id") }
-        var month: CalendarCommand.Month?, months = 1
+        var month: CalendarGrids.Month?, months = 1
         for (key, value) in items {
             switch key {
             case "month":
-                do { month = try CalendarCommand.Month.parse(value) } catch { return .error(400, "month '\(value)' is not a month; use YYYY-MM, e.g. 2024-07") }
+                do { month = try CalendarGrids.Month.parse(value) } catch { return .error(400, error.message) }
             case "months":
                 guard let number = Int(value), (1...12).contains(number) else { return .error(400, "months must be from 1 to 12 (got \(value))") }
                 months = number
@@ -127,9 +111,9 @@ final class SearchService: @unchecked Sendable {
             }
         }
         let answer = live.withListing(id: id) { index, row -> Answer in
-            let first = month ?? CalendarCommand.Month(year: index.firstDay.components.year, month: index.firstDay.components.month)
-            let grids = CalendarCommand.grids(index: index, row: row, from: first, count: months, firstWeekday: 0)
-            guard png else { return .ok(CalendarCommand.json(id: id, grids) + "\n") }
+            let first = month ?? CalendarGrids.Month(year: index.firstDay.components.year, month: index.firstDay.components.month)
+            let grids = CalendarGrids.grids(index: index, row: row, from: first, count: months, firstWeekday: 0)
+            guard png else { return .ok(CalendarGrids.json(id: id, grids) + "\n") }
             let chart = CalendarChart(months: grids, title: "\(ListingFormatting.title(index.listing(atRow: row))) (\(id))",
                                       fonts: FontLocator.sans())
             do throws(GraphError) { return .png(try chart.render().pngData()) } catch { return .error(500, "the calendar could not be drawn: \(error.description)") }
@@ -138,14 +122,14 @@ final class SearchService: @unchecked Sendable {
     }
 
     /// `POST /v1/search/batch`: JSON lines of queries in, a JSON line each out (as `staysearch batch`).
-    func batch(_ body: String) -> Answer {
+    package func batch(_ body: String) -> Answer {
         var output = ""
         for line in body.split(separator: "\n", omittingEmptySubsequences: false) {
             let text = line.hasSuffix("\r") ? String(line.dropLast()) : String(line)
             if text.allSatisfy(\.isWhitespace) { continue }
             do {
-                let (query, mapPath) = try BatchQuery.parse(text)
-                guard mapPath == nil else { throw BatchLineError("map is not written by the server; ask GET /v1/map.png") }
+                let (query, mapPath) = try QueryReader.batchLine(text)
+                guard mapPath == nil else { throw InputError("map is not written by the server; ask GET /v1/map.png") }
                 let start = Standard.now()
                 let result = try live.search(query)
                 output += ResultFormatting.json(result, tookMicroseconds: Int(((Standard.now() - start) * 1e6).rounded())) + "\n"
@@ -157,7 +141,7 @@ final class SearchService: @unchecked Sendable {
     }
 
     /// `GET /v1/regions?prefix=P&limit=N`: region suggestions with their listings now.
-    func regions(_ items: [(key: String, value: String)]) -> Answer {
+    package func regions(_ items: [(key: String, value: String)]) -> Answer {
         var prefix = "", limit = 10
         for (key, value) in items {
             switch key {
@@ -184,38 +168,21 @@ final class SearchService: @unchecked Sendable {
     }
 
     /// `GET /v1/listings/{id}?checkin=&checkout=&adults=…`: the listing with its quote (as `listing --format json`).
-    func listing(id text: String, _ items: [(key: String, value: String)]) -> Answer {
+    package func listing(id text: String, _ items: [(key: String, value: String)]) -> Answer {
         guard let id = Int64(text) else { return .error(400, "'\(text)' is not a listing id") }
-        var checkIn: Day?, checkOut: Day?, guests = 0, adults: Int?
+        let stay: SearchQuery
         do {
-            for (key, value) in items {
-                switch key {
-                case "checkin": checkIn = try QueryParsing.day(value, field: "checkin")
-                case "checkout": checkOut = try QueryParsing.day(value, field: "checkout")
-                case "adults", "children":
-                    guard let number = Int(value), (0...10_000).contains(number) else { return .error(400, "\(key) must be a whole number from 0 to 10000") }
-                    guests += number
-                    if key == "adults" { adults = number }
-                case "infants":
-                    guard let number = Int(value), (0...5).contains(number) else { return .error(400, "infants must be a whole number from 0 to 5") }
-                default: return .error(400, "unknown key '\(key)'; keys are checkin, checkout, adults, children, infants")
-                }
-            }
+            stay = try QueryReader.query(items: items, allowed: QuerySchema.stay)
         } catch {
             return .error(400, Self.message(of: error))
         }
-        if adults == nil { guests += 1 }
-        if (checkIn == nil) != (checkOut == nil) { return .error(400, "give both checkin and checkout, or neither") }
-        if let checkIn, let checkOut, checkOut <= checkIn {
-            return .error(400, "checkout \(checkOut) must be after checkin \(checkIn) (at least one night)")
-        }
         // A quote lists every night: the server bounds it (a stay of years would be an answer of gigabytes).
-        if let checkIn, let checkOut, checkIn.distance(to: checkOut) > SearchService.longestQuote {
-            return .error(400, "a quote covers at most \(SearchService.longestQuote) nights (got \(checkIn.distance(to: checkOut)))")
+        if let nights = stay.nights, nights > SearchService.longestQuote {
+            return .error(400, "a quote covers at most \(SearchService.longestQuote) nights (got \(nights))")
         }
-        let stay = checkIn.flatMap { checkIn in checkOut.map { (checkIn, $0) } }
+        let guests = stay.guests
         let body = live.withListing(id: id) { index, row in
-            let quote = stay.map { index.quote(row: row, checkIn: $0.0, checkOut: $0.1, guests: guests) }
+            let quote = stay.checkIn.flatMap { checkIn in stay.checkOut.map { index.quote(row: row, checkIn: checkIn, checkOut: $0, guests: guests) } }
             return ListingFormatting.json(index: index, row: row, quote: quote)
         }
         guard let body else { return .error(404, "no listing has id \(id)") }
@@ -224,7 +191,7 @@ final class SearchService: @unchecked Sendable {
 
     /// `POST /v1/changes`: live changes as JSON lines, answered line by line once the accepted ones are in the
     /// journal and on disk (as `staysearch update`).
-    func changes(_ body: String) -> Answer {
+    package func changes(_ body: String) -> Answer {
         guard let journal else {
             return .error(400, "changes need a saved index (serve --index FILE): they are journalled beside it")
         }
@@ -232,7 +199,7 @@ final class SearchService: @unchecked Sendable {
             .map { $0.hasSuffix("\r") ? String($0.dropLast()) : String($0) }
         return changesLock.withLock {
             do {
-                return .ok(try UpdateCommand.answer(lines, live: live, journal: journal))
+                return .ok(try ChangeBatch.answer(lines, live: live, journal: journal))
             } catch {
                 return .error(500, "the changes could not be written to the journal: \(Self.message(of: error)); none of them is acknowledged")
             }
@@ -240,16 +207,15 @@ final class SearchService: @unchecked Sendable {
     }
 
     /// Closes the journal (at shutdown, once no request is running).
-    func close() {
+    package func close() {
         changesLock.withLock { journal?.close() }
     }
 
     private static func message(of error: any Error) -> String {
         switch error {
         case let error as QueryError: return error.description
-        case let error as BatchLineError: return error.message
+        case let error as InputError: return error.message
         case let error as DataError: return error.description
-        case let error as CommandFailure: return error.message
         default: return "\(error)"
         }
     }

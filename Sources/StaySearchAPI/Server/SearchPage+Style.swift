@@ -1,6 +1,6 @@
 extension SearchPage {
     /// The style sheet: one column on phones, results beside a sticky map from 960 px.
-    static let style = #"""
+    package static let style = #"""
     :root {
       --ink: #222; --muted: #6a6a6a; --line: #dddddd; --soft: #f7f7f7; --accent: #e31c5f; --accent-dark: #c2134f;
       --range: #222; --bar: #d4d4d4; --radius: 14px; --shadow: 0 6px 20px rgba(0,0,0,.12);

@@ -6,12 +6,12 @@
 /// range as it moves, room-type chips, the results with nightly and total prices, the map of `/v1/map.png`
 /// with its pins clickable (placed from the `X-Map-Pins` header), and a listing panel with the night-by-night
 /// quote and the listing's calendar. The query lives in the address, so a search can be shared or reloaded.
-enum SearchPage {
+package enum SearchPage {
     /// The page's icon.
-    static let icon = ##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="9" fill="#e31c5f"/><text x="16" y="23" font-family="sans-serif" font-size="20" font-weight="700" fill="#fff" text-anchor="middle">s</text></svg>"##
+    package static let icon = ##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="9" fill="#e31c5f"/><text x="16" y="23" font-family="sans-serif" font-size="20" font-weight="700" fill="#fff" text-anchor="middle">s</text></svg>"##
 
     /// The HTML document.
-    static let html = #"""
+    package static let html = #"""
     <!doctype html>
     <html lang="en">
     <head>

@@ -2,10 +2,10 @@ import PriceGraph
 import StaySearch
 
 /// Drawing a search's results on a map PNG.
-enum MapOutput {
+package enum MapOutput {
     /// Writes the map of `result` (the page as price pins, every other match as a dot, the searched area
     /// outlined) to `path`.
-    static func writePNG(query: SearchQuery, result: SearchResult, index: ListingIndex, to path: String, width: Int, height: Int,
+    package static func writePNG(query: SearchQuery, result: SearchResult, index: ListingIndex, to path: String, width: Int, height: Int,
                          scale: Int, threads: Int) throws {
         let dots = try index.matchPositions(query, threads: threads)
         let png: [UInt8]
@@ -19,7 +19,7 @@ enum MapOutput {
     }
 
     /// The map of `result` as PNG bytes: `matches` (every match's position) as dots under the page's pins.
-    static func mapPNG(query: SearchQuery, result: SearchResult, matches: [(id: Int64, position: GeoPoint)],
+    package static func mapPNG(query: SearchQuery, result: SearchResult, matches: [(id: Int64, position: GeoPoint)],
                        boundaries: [NeighbourhoodShape], title: String, width: Int, height: Int, scale: Int) throws(GraphError) -> [UInt8] {
         try map(query: query, result: result, matches: matches, boundaries: boundaries, title: title, width: width, height: height,
                 scale: scale).png
@@ -27,7 +27,7 @@ enum MapOutput {
 
     /// The map of `result` as PNG bytes, and where each result's pin is on it (output pixels, in the order of
     /// `result.matches`).
-    static func map(query: SearchQuery, result: SearchResult, matches: [(id: Int64, position: GeoPoint)],
+    package static func map(query: SearchQuery, result: SearchResult, matches: [(id: Int64, position: GeoPoint)],
                     boundaries: [NeighbourhoodShape], title: String, width: Int, height: Int,
                     scale: Int) throws(GraphError) -> (png: [UInt8], pins: [(x: Int, y: Int)]) {
         let pins = result.matches.map { match in

@@ -1,4 +1,3 @@
-import ArgumentParser
 import PriceGraph
 import StayData
 import StaySearch
@@ -8,16 +7,16 @@ import Glibc
 #endif
 
 /// Drawing a search's histogram: as a PNG file or as bars in the terminal.
-enum ChartOutput {
+package enum ChartOutput {
     /// The terminal's width in columns, or 80 when standard output is not a terminal.
-    static var terminalWidth: Int {
+    package static var terminalWidth: Int {
         var size = winsize()
         guard isatty(1) == 1, ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
         return Int(size.ws_col)
     }
 
     /// The title and subtitle that say what was searched.
-    static func titles(query: SearchQuery, result: SearchResult, index: ListingIndex) -> (String, String) {
+    package static func titles(query: SearchQuery, result: SearchResult, index: ListingIndex) -> (String, String) {
         titles(query: query, result: result, regionPath: { name in
             let matched = index.regions.nodes(matching: name)
             return matched.count == 1 ? index.regions.path(of: matched[0]) : nil
@@ -25,7 +24,7 @@ enum ChartOutput {
     }
 
     /// The titles, with the region's path from `regionPath` (nil: the name as given).
-    static func titles(query: SearchQuery, result: SearchResult, regionPath: (String) -> [String]?) -> (String, String) {
+    package static func titles(query: SearchQuery, result: SearchResult, regionPath: (String) -> [String]?) -> (String, String) {
         var title = "All listings"
         if let region = query.region {
             title = regionPath(region)?.joined(separator: " / ") ?? region
@@ -58,7 +57,7 @@ enum ChartOutput {
     }
 
     /// Writes the histogram chart of `result` to `path` as a PNG.
-    static func writePNG(query: SearchQuery, result: SearchResult, index: ListingIndex, to path: String, width: Int, height: Int, scale: Int) throws {
+    package static func writePNG(query: SearchQuery, result: SearchResult, index: ListingIndex, to path: String, width: Int, height: Int, scale: Int) throws {
         if FontLocator.sans() == nil {
             Standard.error("staysearch: warning: no TrueType font (DejaVu Sans) found; using gd's built-in font")
         }
@@ -73,7 +72,7 @@ enum ChartOutput {
     }
 
     /// The histogram chart of `result` as PNG bytes.
-    static func histogramPNG(query: SearchQuery, result: SearchResult, titles: (String, String), width: Int, height: Int,
+    package static func histogramPNG(query: SearchQuery, result: SearchResult, titles: (String, String), width: Int, height: Int,
                              scale: Int) throws(GraphError) -> [UInt8] {
         var chart = HistogramChart(histogram: result.histogram, nights: query.nights ?? 1, minimumPrice: query.minimumPrice,
                                    maximumPrice: query.maximumPrice, title: titles.0, subtitle: titles.1, fonts: FontLocator.sans())
@@ -84,47 +83,8 @@ enum ChartOutput {
     }
 
     /// The histogram as terminal bars with a summary line under them.
-    static func text(query: SearchQuery, result: SearchResult) -> String {
+    package static func text(query: SearchQuery, result: SearchResult) -> String {
         TextHistogram.render(result.histogram, minimumPrice: query.minimumPrice, maximumPrice: query.maximumPrice,
                              width: min(terminalWidth, 120))
-    }
-}
-
-/// Options that shape a PNG chart.
-struct ChartOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Chart width in pixels (before --scale).", valueName: "PIXELS"))
-    var width: Int = 800
-
-    @Option(help: ArgumentHelp("Chart height in pixels (before --scale).", valueName: "PIXELS"))
-    var height: Int = 360
-
-    @Option(help: "1 for normal screens, 2 for high-density ones.")
-    var scale: Int = 1
-
-    func validate() throws {
-        guard (200...4_000).contains(width) else { throw ValidationError("width must be from 200 to 4000 (got \(width))") }
-        guard (150...3_000).contains(height) else { throw ValidationError("height must be from 150 to 3000 (got \(height))") }
-        guard (1...4).contains(scale) else { throw ValidationError("scale must be from 1 to 4 (got \(scale))") }
-    }
-}
-
-/// Writing files the CLI makes.
-enum FileOutput {
-    /// Writes `bytes` to `path` through a temporary file renamed into place.
-    static func write(_ bytes: [UInt8], to path: String) throws {
-        let temporary = path + ".tmp-\(getpid())"
-        do throws(DataError) {
-            let file = try FileDescriptor.create(temporary, reportingAs: path)
-            do throws(DataError) {
-                try file.writeAll(bytes)
-                file.close()
-                try FileDescriptor.rename(temporary, to: path)
-            } catch {
-                unlink(temporary)
-                throw error
-            }
-        } catch {
-            throw CommandFailure(message: error.description, code: 1)
-        }
     }
 }

@@ -1,7 +1,7 @@
 extension SearchPage {
     /// The page's script: state in one object, every answer from the JSON routes, text set with
     /// `textContent` only (listing names are other people's words), stale answers dropped by sequence number.
-    static let script = #"""
+    package static let script = #"""
     "use strict";
     (() => {
     const $ = (id) => document.getElementById(id);
@@ -43,11 +43,11 @@ extension SearchPage {
       region: "", regionLabel: "", checkin: null, checkout: null, flexible: 0,
       adults: 1, children: 0, infants: 0, minPrice: null, maxPrice: null, roomType: "", sort: "price",
     };
-    let span = null;          // the index's calendar: {first, last} as day numbers
-    let shown = 0;            // results on the page
-    let lastResult = null;    // the newest search answer
-    let searchSequence = 0, countSequence = 0, mapSequence = 0;
-    let mapURL = null;
+    package let span = null;          // the index's calendar: {first, last} as day numbers
+    package let shown = 0;            // results on the page
+    package let lastResult = null;    // the newest search answer
+    package let searchSequence = 0, countSequence = 0, mapSequence = 0;
+    package let mapURL = null;
 
     /// The query's keys as the API takes them; `price` false leaves the price range out.
     function queryParameters({ price = true } = {}) {
@@ -255,7 +255,7 @@ extension SearchPage {
       $("range-count").dataset.total = String(total);
     }
 
-    let countTimer = null;
+    package let countTimer = null;
     function sliderMoved(which) {
       const low = $("price-low"), high = $("price-high");
       if (Number(low.value) > Number(high.value) - 1) {
@@ -302,7 +302,7 @@ extension SearchPage {
 
     // ---- The map: the PNG of the search, its pins made clickable from X-Map-Pins ----
     const MAP_TITLE = 34;
-    let mapTimer = null;
+    package let mapTimer = null;
     function drawMap() { clearTimeout(mapTimer); mapTimer = setTimeout(fetchMap, 60); }
     async function fetchMap() {
       const sequence = ++mapSequence;
@@ -347,7 +347,7 @@ extension SearchPage {
     }
 
     // ---- The region box ----
-    let suggestTimer = null, suggestSequence = 0, suggestions = [], active = -1;
+    package let suggestTimer = null, suggestSequence = 0, suggestions = [], active = -1;
     function regionTyped() {
       $("region-clear").hidden = $("region").value === "";
       clearTimeout(suggestTimer);
@@ -413,8 +413,8 @@ extension SearchPage {
     }
 
     // ---- The calendar ----
-    let firstShownMonth = null;   // {y, m}
-    let picking = "in", hoverDay = null;
+    package let firstShownMonth = null;   // {y, m}
+    package let picking = "in", hoverDay = null;
     const monthStart = (y, m) => Math.round(Date.UTC(y, m, 1) / 864e5);
     const addMonths = ({ y, m }, k) => ({ y: y + Math.floor((m + k) / 12), m: ((m + k) % 12 + 12) % 12 });
 
@@ -528,7 +528,7 @@ extension SearchPage {
       $("guests-label").textContent = label;
       $("guests-label").classList.toggle("set", guests > 1 || state.infants > 0);
     }
-    let guestTimer = null;
+    package let guestTimer = null;
     function step(kind, by) {
       const stepper = document.querySelector(`.stepper[data-kind="${kind}"]`);
       state[kind] = Math.max(Number(stepper.dataset.min), Math.min(Number(stepper.dataset.max), state[kind] + by));
@@ -538,7 +538,7 @@ extension SearchPage {
     }
 
     // ---- The listing panel ----
-    let panelListing = null, panelMonth = null;
+    package let panelListing = null, panelMonth = null;
     async function openListing(listing) {
       panelListing = listing;
       const p = new URLSearchParams();

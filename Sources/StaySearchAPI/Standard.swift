@@ -4,19 +4,19 @@ import Glibc
 import StayData
 
 /// Writing to the standard streams, and what they are connected to.
-enum Standard {
+package enum Standard {
     /// Writes a line to standard error.
-    static func error(_ line: String) {
+    package static func error(_ line: String) {
         writeAll(line + "\n", to: 2)
     }
 
     /// Writes text to standard error as it is (for progress lines).
-    static func errorWithoutNewline(_ text: String) {
+    package static func errorWithoutNewline(_ text: String) {
         writeAll(text, to: 2)
     }
 
     /// Writes text to standard output as it is.
-    static func write(_ text: String) {
+    package static func write(_ text: String) {
         writeAll(text, to: 1)
     }
 
@@ -28,17 +28,17 @@ enum Standard {
     }
 
     /// Whether standard error is a terminal.
-    static var errorIsTerminal: Bool { isatty(2) == 1 }
+    package static var errorIsTerminal: Bool { isatty(2) == 1 }
 
     /// Seconds since an arbitrary start, for timing.
-    static func now() -> Double {
+    package static func now() -> Double {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     /// The resident set size high-water mark in bytes.
-    static func peakMemory() -> Int {
+    package static func peakMemory() -> Int {
         var usage = rusage()
         getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
         return Int(usage.ru_maxrss) * 1024
@@ -47,7 +47,7 @@ enum Standard {
 
 extension String {
     /// A number with at most three decimals, e.g. `12.345`.
-    init(format3 value: Double) {
+    package init(format3 value: Double) {
         let thousandths = Int((value * 1000).rounded())
         let fraction = abs(thousandths % 1000)
         self = "\(thousandths / 1000).\(fraction < 10 ? "00" : fraction < 100 ? "0" : "")\(fraction)"

@@ -1,9 +1,9 @@
 import StaySearch
 
 /// Reading a ``CalendarChange`` from one JSON line of `staysearch update` (SPEC "Live calendars").
-enum ChangeLine {
+package enum ChangeLine {
     /// The keys of each operation.
-    static let keys: [String: [String]] = [
+    package static let keys: [String: [String]] = [
         "book": ["op", "id", "checkin", "checkout", "guests", "adults", "children"],
         "cancel": ["op", "id", "checkin", "checkout"],
         "availability": ["op", "id", "from", "to", "available"],
@@ -14,22 +14,22 @@ enum ChangeLine {
     ]
 
     /// The listing fields a `listing` change may set: the keys of a search result, and the details.
-    static let listingKeys = ["name", "city", "neighbourhood_group", "neighbourhood", "room_type", "accommodates", "price",
+    package static let listingKeys = ["name", "city", "neighbourhood_group", "neighbourhood", "room_type", "accommodates", "price",
                               "minimum_nights", "maximum_nights", "rating", "reviews", "latitude", "longitude", "bedrooms",
                               "beds", "bathrooms", "property_type", "amenities", "instant_bookable", "superhost"]
 
-    static let operations = "book, cancel, availability, price, rules, listing or remove"
+    package static let operations = "book, cancel, availability, price, rules, listing or remove"
 
     /// Parses one line.
-    /// - Throws: ``BatchLineError`` or ``QueryError`` (a malformed date), with a message for the answer.
-    static func parse(_ line: String) throws -> CalendarChange {
+    /// - Throws: ``InputError`` or ``QueryError`` (a malformed date), with a message for the answer.
+    package static func parse(_ line: String) throws -> CalendarChange {
         let object = try FlatJSONObject(parsing: line)
         var fields: [String: FlatJSONObject.Value] = [:]
         for (key, value) in object.entries { fields[key] = value }
-        guard case .string(let op)? = fields["op"] else { throw BatchLineError("a change needs \"op\": \(operations)") }
-        guard let allowed = keys[op] else { throw BatchLineError("unknown op '\(op)'; use \(operations)") }
+        guard case .string(let op)? = fields["op"] else { throw InputError("a change needs \"op\": \(operations)") }
+        guard let allowed = keys[op] else { throw InputError("unknown op '\(op)'; use \(operations)") }
         for key in fields.keys.sorted() where !allowed.contains(key) {
-            throw BatchLineError("unknown key '\(key)' for op '\(op)'; its keys are \(allowed.joined(separator: ", "))")
+            throw InputError("unknown key '\(key)' for op '\(op)'; its keys are \(allowed.joined(separator: ", "))")
         }
         let id = try listingID(fields["id"])
         switch op {
@@ -42,16 +42,16 @@ enum ChangeLine {
         case "cancel":
             return .cancel(id: id, checkIn: try day(fields["checkin"], "checkin"), checkOut: try day(fields["checkout"], "checkout"))
         case "availability":
-            guard case .bool(let available)? = fields["available"] else { throw BatchLineError("available must be true or false") }
+            guard case .bool(let available)? = fields["available"] else { throw InputError("available must be true or false") }
             return .availability(id: id, from: try day(fields["from"], "from"), to: try day(fields["to"], "to"), available: available)
         case "price":
-            guard let value = fields["price"] else { throw BatchLineError("a price change needs \"price\": a number, or null for none") }
+            guard let value = fields["price"] else { throw InputError("a price change needs \"price\": a number, or null for none") }
             let price: Money? = value == .null ? nil : try money(value, "price")
             return .price(id: id, from: try day(fields["from"], "from"), to: try day(fields["to"], "to"), price: price)
         case "rules":
             let minimum = try fields["minimum_nights"].map { try nights($0, "minimum_nights") }
             let maximum = try fields["maximum_nights"].map { try nights($0, "maximum_nights") }
-            guard minimum != nil || maximum != nil else { throw BatchLineError("a rules change needs minimum_nights, maximum_nights or both") }
+            guard minimum != nil || maximum != nil else { throw InputError("a rules change needs minimum_nights, maximum_nights or both") }
             return .rules(id: id, from: try day(fields["from"], "from"), to: try day(fields["to"], "to"),
                           minimumNights: minimum, maximumNights: maximum)
         case "listing":
@@ -76,7 +76,7 @@ enum ChangeLine {
         change.ratingHundredths = try fields["rating"].map { value -> Int32? in
             guard value != .null else { return nil }
             guard case .number(let text) = value, let hundredths = Money(parsing: text)?.minorUnits, (0...500).contains(hundredths) else {
-                throw BatchLineError("rating must be a number from 0 to 5 with at most two decimals, or null")
+                throw InputError("rating must be a number from 0 to 5 with at most two decimals, or null")
             }
             return Int32(hundredths)
         }
@@ -88,13 +88,13 @@ enum ChangeLine {
         change.bathroomHalves = try fields["bathrooms"].map { value -> Int? in
             guard value != .null else { return nil }
             guard case .number(let text) = value, let number = Double(text), number >= 0, number <= 127, (number * 2).rounded() == number * 2 else {
-                throw BatchLineError("bathrooms must be a number of halves (e.g. 1.5) from 0 to 127, or null")
+                throw InputError("bathrooms must be a number of halves (e.g. 1.5) from 0 to 127, or null")
             }
             return Int(number * 2)
         }
         change.propertyType = try fields["property_type"].map { $0 == .null ? "" : try text($0, "property_type") }
         change.amenities = try fields["amenities"].map { value -> [String] in
-            guard case .array(let elements) = value else { throw BatchLineError("amenities must be an array of strings") }
+            guard case .array(let elements) = value else { throw InputError("amenities must be an array of strings") }
             return try elements.map { try text($0, "amenities") }
         }
         change.isInstantBookable = try fields["instant_bookable"].map { try flag($0, "instant_bookable") }
@@ -106,28 +106,28 @@ enum ChangeLine {
     private static func listingID(_ value: FlatJSONObject.Value?) throws -> Int64 {
         switch value {
         case .string(let text)?, .number(let text)?:
-            guard let id = Int64(text) else { throw BatchLineError("id '\(text)' is not a listing id") }
+            guard let id = Int64(text) else { throw InputError("id '\(text)' is not a listing id") }
             return id
-        case nil: throw BatchLineError("a change needs the listing's \"id\"")
-        default: throw BatchLineError("id must be a string or a number")
+        case nil: throw InputError("a change needs the listing's \"id\"")
+        default: throw InputError("id must be a string or a number")
         }
     }
 
     private static func day(_ value: FlatJSONObject.Value?, _ key: String) throws -> Day {
-        guard case .string(let text)? = value else { throw BatchLineError("\(key) must be a date string, e.g. \"2024-07-12\"") }
+        guard case .string(let text)? = value else { throw InputError("\(key) must be a date string, e.g. \"2024-07-12\"") }
         return try QueryParsing.day(text, field: key)
     }
 
     private static func count(_ value: FlatJSONObject.Value?, _ key: String, upTo limit: Int = 10_000) throws -> Int {
         guard case .number(let text)? = value, let number = Int(text), number >= 0, number <= limit else {
-            throw BatchLineError("\(key) must be a whole number from 0 to \(limit)")
+            throw InputError("\(key) must be a whole number from 0 to \(limit)")
         }
         return number
     }
 
     private static func nights(_ value: FlatJSONObject.Value, _ key: String) throws -> Int32 {
         guard case .number(let text) = value, let number = Int32(text), number >= 1 else {
-            throw BatchLineError("\(key) must be a whole number of nights from 1 to 2147483647")
+            throw InputError("\(key) must be a whole number of nights from 1 to 2147483647")
         }
         return number
     }
@@ -135,23 +135,23 @@ enum ChangeLine {
     private static func money(_ value: FlatJSONObject.Value, _ key: String) throws -> Money {
         switch value {
         case .number(let text), .string(let text): return try QueryParsing.money(text, field: key)
-        default: throw BatchLineError("\(key) must be a number")
+        default: throw InputError("\(key) must be a number")
         }
     }
 
     private static func text(_ value: FlatJSONObject.Value, _ key: String) throws -> String {
-        guard case .string(let text) = value else { throw BatchLineError("\(key) must be a string") }
+        guard case .string(let text) = value else { throw InputError("\(key) must be a string") }
         return text
     }
 
     private static func flag(_ value: FlatJSONObject.Value, _ key: String) throws -> Bool {
-        guard case .bool(let flag) = value else { throw BatchLineError("\(key) must be true or false") }
+        guard case .bool(let flag) = value else { throw InputError("\(key) must be true or false") }
         return flag
     }
 
     private static func degrees(_ value: FlatJSONObject.Value, _ key: String, limit: Double) throws -> Double {
         guard case .number(let text) = value, let number = Double(text), number >= -limit, number <= limit else {
-            throw BatchLineError("\(key) must be a number of degrees from \(Int(-limit)) to \(Int(limit))")
+            throw InputError("\(key) must be a number of degrees from \(Int(-limit)) to \(Int(limit))")
         }
         return number
     }
