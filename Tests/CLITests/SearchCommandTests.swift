@@ -1,5 +1,6 @@
 import Foundation
 import StaySearch
+import StaySearchAPI
 import Testing
 
 @Suite(.serialized) struct SearchCommandTests {
@@ -217,5 +218,24 @@ import Testing
         #expect(json.stdout.contains("\"path\":\"Antwerp/Zuid\""))
         let missing = try CommandRunner.run(["regions", "--prefix", "qqqq"])
         #expect(missing.status != 0 && missing.stderr.contains("no region name contains 'qqqq'"))
+    }
+}
+
+/// The command line names exactly the schema's keys: `search --help` lists a flag for every key and no query
+/// flag the schema lacks.
+struct CommandLineSurfaceTests {
+    /// The options of `search` that are not keys of a query.
+    static let commandOptions: Set<String> = ["data", "index", "stats", "threads", "format", "png", "map",
+                                              "map-width", "map-height", "map-scale", "help", "version"]
+
+    @Test func searchHelpListsEverySchemaFlag() throws {
+        let help = try CommandRunner.run(["search", "--help"])
+        #expect(help.status == 0)
+        let flags = Set(help.stdout.matches(of: /(?m)^  --([a-z0-9-]+)/).map { String($0.1) })
+        let schema = Set(QuerySchema.search.map(\.flag))
+        #expect(schema.subtracting(flags).isEmpty, "missing: \(schema.subtracting(flags))")
+        let chart = Set(QuerySchema.chart.map(\.key))
+        #expect(chart.isSubset(of: flags))
+        #expect(flags.subtracting(schema).subtracting(chart).subtracting(Self.commandOptions).isEmpty, "not in the schema: \(flags.subtracting(schema))")
     }
 }

@@ -1,9 +1,10 @@
 import Foundation
 import StaySearch
 
-/// A query as one JSON line of `staysearch batch`, every field it sets under its SPEC key.
-enum BatchQueryLine {
-    static func json(_ query: SearchQuery) -> String {
+/// A query as one JSON line of `staysearch batch`, written field by field from ``SearchQuery`` (not from the
+/// schema the reader uses, so that reading it back checks each key's setter).
+public enum BatchQueryLine {
+    public static func json(_ query: SearchQuery) -> String {
         var fields: [String] = []
         func quoted(_ text: String) -> String {
             let data = try! JSONSerialization.data(withJSONObject: [text])
