@@ -40,7 +40,9 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-            ]
+            ],
+            // The search page's files, compiled into the binary (PackageResources), so that it ships alone.
+            resources: [.embedInCode("Public")]
         ),
         // The command-line tool `staysearch`: thin commands over the libraries.
         .executableTarget(

@@ -3,16 +3,16 @@
 /// reference counting or copy-on-write checks.
 ///
 /// A column is immutable once made, so it is safe to share between threads.
-public struct Column<Element: BitwiseCopyable>: @unchecked Sendable {
+package struct Column<Element: BitwiseCopyable>: @unchecked Sendable {
     /// Keeps the memory alive; never read.
     private let owner: AnyObject
     /// The first element.
     @usableFromInline let base: UnsafePointer<Element>
     /// The number of elements.
-    public let count: Int
+    package let count: Int
 
     /// Copies `elements` into a column of its own.
-    public init(_ elements: [Element]) {
+    package init(_ elements: [Element]) {
         let buffer = ColumnBuffer(byteCount: max(1, elements.count) * MemoryLayout<Element>.stride,
                                   alignment: max(8, MemoryLayout<Element>.alignment))
         elements.withUnsafeBufferPointer { source in
@@ -33,13 +33,13 @@ public struct Column<Element: BitwiseCopyable>: @unchecked Sendable {
     }
 
     /// A column of no elements, sharing one owner: the placeholder of a column about to be filled.
-    public static var empty: Column<Element> {
+    package static var empty: Column<Element> {
         Column(borrowing: UnsafeRawPointer(EmptyColumnOwner.shared.pointer), count: 0, owner: EmptyColumnOwner.shared)
     }
 
     /// Wraps memory that `owner` keeps alive for as long as the column exists, e.g. a mapped file.
     /// The caller has checked that `base` is aligned for `Element` and holds `count` elements.
-    public init(borrowing base: UnsafeRawPointer, count: Int, owner: AnyObject) {
+    package init(borrowing base: UnsafeRawPointer, count: Int, owner: AnyObject) {
         self.owner = owner
         self.base = base.assumingMemoryBound(to: Element.self)
         self.count = count
@@ -47,25 +47,25 @@ public struct Column<Element: BitwiseCopyable>: @unchecked Sendable {
 
     /// The element at `index`.
     @inlinable
-    public subscript(index: Int) -> Element {
+    package subscript(index: Int) -> Element {
         assert(index >= 0 && index < count, "Column index out of range")
         return base[index]
     }
 
     /// The elements as a buffer, for loops that want one; valid only inside `body`.
-    public func withUnsafeBufferPointer<Result>(_ body: (UnsafeBufferPointer<Element>) throws -> Result) rethrows -> Result {
+    package func withUnsafeBufferPointer<Result>(_ body: (UnsafeBufferPointer<Element>) throws -> Result) rethrows -> Result {
         try withExtendedLifetime(owner) { try body(UnsafeBufferPointer(start: base, count: count)) }
     }
 
     /// The elements' bytes, for writing them out; valid only inside `body`.
-    public func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+    package func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         try withExtendedLifetime(owner) {
             try body(UnsafeRawBufferPointer(start: base, count: count * MemoryLayout<Element>.stride))
         }
     }
 
     /// A copy of the elements as an array.
-    public var array: [Element] { withUnsafeBufferPointer { Array($0) } }
+    package var array: [Element] { withUnsafeBufferPointer { Array($0) } }
 }
 
 /// The one owner of every empty column: 64 aligned bytes that are never read.

@@ -7,20 +7,20 @@
 /// runs a week.
 ///
 /// Each row's first run starts at day offset 0; its last run lasts to the end of the calendar.
-public struct DayRuns<Value: RunValue>: Sendable {
+package struct DayRuns<Value: RunValue>: Sendable {
     /// `rows + 1` offsets: row *r*'s runs are `offsets[r] ..< offsets[r + 1]`.
-    public let offsets: Column<UInt32>
+    package let offsets: Column<UInt32>
     /// The day offset where each run starts.
-    public let starts: Column<Int32>
+    package let starts: Column<Int32>
     /// The value of each run, or a reference to a weekly pattern.
-    public let values: Column<Value>
+    package let values: Column<Value>
     /// Weekly patterns, seven values each, Monday first.
-    public let patterns: Column<Value>
+    package let patterns: Column<Value>
     /// The weekday of day offset 0, 0 = Monday.
-    public let firstWeekday: Int
+    package let firstWeekday: Int
 
     /// Wraps run columns; the caller has checked that they are consistent.
-    public init(offsets: Column<UInt32>, starts: Column<Int32>, values: Column<Value>, patterns: Column<Value>, firstWeekday: Int) {
+    package init(offsets: Column<UInt32>, starts: Column<Int32>, values: Column<Value>, patterns: Column<Value>, firstWeekday: Int) {
         self.offsets = offsets
         self.starts = starts
         self.values = values
@@ -31,7 +31,7 @@ public struct DayRuns<Value: RunValue>: Sendable {
     /// The position of the run of row `row` that holds `dayOffset`.
     /// - Complexity: O(log *r*) for *r* runs of the row.
     @inlinable
-    public func run(row: Int, dayOffset: Int) -> Int {
+    package func run(row: Int, dayOffset: Int) -> Int {
         var low = Int(offsets[row])
         var high = Int(offsets[row + 1])      // the answer is in low ..< high
         let target = Int32(truncatingIfNeeded: dayOffset)
@@ -44,7 +44,7 @@ public struct DayRuns<Value: RunValue>: Sendable {
 
     /// The value of row `row` on day offset `dayOffset`.
     @inlinable
-    public func value(row: Int, dayOffset: Int) -> Value {
+    package func value(row: Int, dayOffset: Int) -> Value {
         let value = values[run(row: row, dayOffset: dayOffset)]
         guard let pattern = value.patternIndex else { return value }
         return patterns[pattern * 7 + (firstWeekday + dayOffset) % 7]
@@ -52,7 +52,7 @@ public struct DayRuns<Value: RunValue>: Sendable {
 
     /// Row `row`'s values on every day offset `0 ..< dayCount`, its runs walked once.
     /// - Complexity: O(*dayCount* + *r*).
-    public func values(row: Int, dayCount: Int) -> [Value] {
+    package func values(row: Int, dayCount: Int) -> [Value] {
         let first = Int(offsets[row]), last = Int(offsets[row + 1])
         return [Value](unsafeUninitializedCapacity: dayCount) { buffer, initialized in
             for run in first..<last {
@@ -71,14 +71,14 @@ public struct DayRuns<Value: RunValue>: Sendable {
     }
 
     /// The total number of runs.
-    public var runCount: Int { starts.count }
+    package var runCount: Int { starts.count }
 }
 
 extension DayRuns where Value == Int32 {
     /// The sum of row `row`'s values over the day offsets `start ..< end`.
     /// - Complexity: O(log *r* + *k*) for *r* runs of the row, *k* of them overlapping the days.
     @inlinable
-    public func sum(row: Int, from start: Int, to end: Int) -> Int64 {
+    package func sum(row: Int, from start: Int, to end: Int) -> Int64 {
         var run = self.run(row: row, dayOffset: start)
         let last = Int(offsets[row + 1])
         var total: Int64 = 0
@@ -113,7 +113,7 @@ extension DayRuns where Value == Int32 {
 }
 
 /// A value that runs can hold, with room to mark a reference to a weekly pattern.
-public protocol RunValue: BitwiseCopyable, Hashable, Sendable {
+package protocol RunValue: BitwiseCopyable, Hashable, Sendable {
     /// The value that refers to weekly pattern `index`.
     static func patternReference(_ index: Int) -> Self
     /// The pattern this value refers to, if it is a reference.
@@ -124,51 +124,17 @@ extension Int32: RunValue {
     /// Prices are ≥ 0, -1 (unpriced) or -2 (no calendar row); -3 down to -2³⁰ refer to weekly patterns
     /// (below that, to dense rows: see ``NightPrices``).
     @inlinable
-    public static func patternReference(_ index: Int) -> Int32 { -3 - Int32(index) }
+    package static func patternReference(_ index: Int) -> Int32 { -3 - Int32(index) }
 
     @inlinable
-    public var patternIndex: Int? { self <= -3 && self >= -(Int32(1) << 30) ? Int(-3 - self) : nil }
+    package var patternIndex: Int? { self <= -3 && self >= -(Int32(1) << 30) ? Int(-3 - self) : nil }
 }
 
 extension UInt32: RunValue {
     /// Packed stay rules leave the top bit clear; with it set, the low bits are a pattern index.
     @inlinable
-    public static func patternReference(_ index: Int) -> UInt32 { 0x8000_0000 | UInt32(index) }
+    package static func patternReference(_ index: Int) -> UInt32 { 0x8000_0000 | UInt32(index) }
 
     @inlinable
-    public var patternIndex: Int? { self & 0x8000_0000 != 0 ? Int(self & 0x7FFF_FFFF) : nil }
-}
-
-/// A stay rule of one check-in day: `minimum_nights` (capped at 32,767) and `maximum_nights` (capped
-/// at 65,535; no calendar is that long, so capping changes no answer), packed into one `UInt32`
-/// whose top bit stays clear.
-public struct StayRule: Hashable, Sendable {
-    /// The packed form: minimum in the high 16 bits, maximum in the low 16 bits.
-    public var packed: UInt32
-
-    /// Packs a rule, capping both numbers and flooring them at 0.
-    @inlinable
-    public init(minimumNights: Int32, maximumNights: Int32) {
-        let minimum = UInt32(min(max(minimumNights, 0), 32_767))
-        let maximum = UInt32(min(max(maximumNights, 0), 65_535))
-        packed = minimum << 16 | maximum
-    }
-
-    /// Wraps a packed rule.
-    @inlinable
-    public init(packed: UInt32) { self.packed = packed }
-
-    /// The fewest nights a stay may have.
-    @inlinable
-    public var minimumNights: Int { Int(packed >> 16) }
-
-    /// The most nights a stay may have.
-    @inlinable
-    public var maximumNights: Int { Int(packed & 0xFFFF) }
-
-    /// Whether a stay of `nights` nights is allowed.
-    @inlinable
-    public func allows(nights: Int) -> Bool {
-        nights >= minimumNights && nights <= maximumNights
-    }
+    package var patternIndex: Int? { self & 0x8000_0000 != 0 ? Int(self & 0x7FFF_FFFF) : nil }
 }

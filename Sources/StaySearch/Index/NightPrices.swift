@@ -9,23 +9,23 @@
 /// miss per candidate.
 ///
 /// Stored values: price in minor units, ``ListingIndex/unpricedNight`` or ``ListingIndex/noCalendarRow``.
-public struct NightPrices: Sendable {
+package struct NightPrices: Sendable {
     /// The runs of every row; a dense row's one run refers to its dense values.
-    public let runs: DayRuns<Int32>
+    package let runs: DayRuns<Int32>
     /// `dayCount × denseRows` values, day-major, in whole units, or ``unpricedCode`` / ``noRowCode``.
-    public let dense: Column<UInt16>
+    package let dense: Column<UInt16>
     /// How many rows are dense: the stride of ``dense``.
-    public let denseRows: Int
+    package let denseRows: Int
 
     /// The dense code of an unpriced night.
-    public static let unpricedCode: UInt16 = 0xFFFE
+    package static let unpricedCode: UInt16 = 0xFFFE
     /// The dense code of a day without a calendar row.
-    public static let noRowCode: UInt16 = 0xFFFF
+    package static let noRowCode: UInt16 = 0xFFFF
     /// The highest price a dense row can hold, in whole units.
-    public static let largestDenseUnits = 0xFFFD
+    package static let largestDenseUnits = 0xFFFD
 
     /// Wraps the columns; the caller has checked them (``IndexStorage/checkInvariants(shape:)``).
-    public init(runs: DayRuns<Int32>, dense: Column<UInt16>, dayCount: Int) {
+    package init(runs: DayRuns<Int32>, dense: Column<UInt16>, dayCount: Int) {
         self.runs = runs
         self.dense = dense
         denseRows = dayCount == 0 ? 0 : dense.count / dayCount
@@ -33,7 +33,7 @@ public struct NightPrices: Sendable {
 
     /// The value of row `row` on day offset `dayOffset`.
     /// - Complexity: O(log *r*) for *r* runs of the row.
-    public func value(row: Int, dayOffset: Int) -> Int32 {
+    package func value(row: Int, dayOffset: Int) -> Int32 {
         let first = Int(runs.offsets[row])
         if let rank = runs.values[first].denseIndex {
             return NightPrices.decode(dense[dayOffset * denseRows + rank])
@@ -42,7 +42,7 @@ public struct NightPrices: Sendable {
     }
 
     /// Row `row`'s values on every day offset `0 ..< dayCount`.
-    public func values(row: Int, dayCount: Int) -> [Int32] {
+    package func values(row: Int, dayCount: Int) -> [Int32] {
         if let rank = runs.values[Int(runs.offsets[row])].denseIndex {
             return (0..<dayCount).map { NightPrices.decode(dense[$0 * denseRows + rank]) }
         }
@@ -53,7 +53,7 @@ public struct NightPrices: Sendable {
     /// is priced.
     /// - Complexity: O(*k*) for *k* nights when the row is dense, else O(log *r* + *k*) for *r* runs.
     @inline(__always)
-    public func sum(row: Int, from start: Int, to end: Int) -> Int64 {
+    package func sum(row: Int, from start: Int, to end: Int) -> Int64 {
         let first = Int(runs.offsets[row])
         guard let rank = runs.values[first].denseIndex else {
             return runs.sum(row: row, from: start, to: end)

@@ -1,13 +1,13 @@
 /// Many strings stored as one UTF-8 byte column and an offsets column, so that a million names
 /// cost two allocations and can be saved and mapped as they are.
-public struct StringColumn: Sendable {
+package struct StringColumn: Sendable {
     /// The UTF-8 bytes of every string, one after the other.
-    public let bytes: Column<UInt8>
+    package let bytes: Column<UInt8>
     /// `count + 1` offsets into `bytes`: string *i* is `bytes[offsets[i] ..< offsets[i + 1]]`.
-    public let offsets: Column<UInt32>
+    package let offsets: Column<UInt32>
 
     /// Makes a column of `strings`.
-    public init(_ strings: [String]) {
+    package init(_ strings: [String]) {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(strings.reduce(0) { $0 + $1.utf8.count })
         var offsets: [UInt32] = [0]
@@ -20,16 +20,16 @@ public struct StringColumn: Sendable {
     }
 
     /// Wraps existing columns; the caller has checked that the offsets rise and end at `bytes.count`.
-    public init(bytes: Column<UInt8>, offsets: Column<UInt32>) {
+    package init(bytes: Column<UInt8>, offsets: Column<UInt32>) {
         self.bytes = bytes
         self.offsets = offsets
     }
 
     /// The number of strings.
-    public var count: Int { offsets.count - 1 }
+    package var count: Int { offsets.count - 1 }
 
     /// The string at `index`.
-    public subscript(index: Int) -> String {
+    package subscript(index: Int) -> String {
         let start = Int(offsets[index])
         let end = Int(offsets[index + 1])
         return bytes.withUnsafeBufferPointer { buffer in

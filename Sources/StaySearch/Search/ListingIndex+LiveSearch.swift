@@ -5,8 +5,8 @@ extension ListingIndex {
     ///
     /// A region, room type, property type or amenity that only one of the two indexes knows simply
     /// matches nothing in the other; the query fails only when neither knows it.
-    func scan(_ query: SearchQuery, threads: Int, minimumRowsPerPart: Int, collectsRows: Bool,
-              live: LiveParts) throws(QueryError) -> (SearchResult, [Int32]) {
+    func scanWithOverlay<Answer>(_ query: SearchQuery, split: PartSplit, collectsRows: Bool, live: LiveParts,
+                                 _ use: (ScanOutcome, UnsafeMutableBufferPointer<Int64>) -> Answer) throws(QueryError) -> (answer: Answer, rows: [Int32]) {
         let overlay = live.overlay
         // Names each index does not know (the frozen one: with no visible listing); a name neither knows
         // fails the query as a fresh import of the listings as they are now would.
@@ -31,21 +31,20 @@ extension ListingIndex {
         let rowSlots = collectsRows ? UnsafeMutableBufferPointer<Int32>.allocate(capacity: max(1, baseRows + overlayRows)) : nil
         defer { rowSlots?.deallocate() }
 
-        // Each part: its scan, where its values (and matched rows) start, and what its rows add.
-        var parts: [(scan: Scan, start: Int, rowShift: Int32)] = []
+        var parts: [ScanOutcome.Part] = []
         if let plan = basePlan {
-            let partCount = max(1, min(threads, baseRows / max(1, minimumRowsPerPart)))
+            let partCount = split.parts(of: baseRows)
             if partCount > 1 {
                 let split = ScanParts(ranges: plan.ranges, rowCount: baseRows, count: partCount)
                 let scans = split.scanInParallel(index: self, query: query, roomCode: plan.roomCode, filter: plan.filter,
                                                  values: UnsafeMutableBufferPointer(rebasing: values[0..<max(1, baseRows)]),
                                                  rowSlots: rowSlots.map { UnsafeMutableBufferPointer(rebasing: $0[0..<max(1, baseRows)]) })
-                for (scan, start) in zip(scans, split.valueStarts) { parts.append((scan, start, 0)) }
+                for (scan, start) in zip(scans, split.valueStarts) { parts.append(ScanOutcome.Part(scan: scan, start: start)) }
             } else {
                 var scan = Scan(index: self, query: query, roomCode: plan.roomCode, filter: plan.filter,
                                 values: UnsafeMutableBufferPointer(rebasing: values[0..<baseRows]), rowSlots: rowSlots?.baseAddress)
                 for range in plan.ranges { scan.visit(range) }
-                parts.append((scan, 0, 0))
+                parts.append(ScanOutcome.Part(scan: scan, start: 0))
             }
         }
         if let plan = overlayPlan, let overlay {
@@ -53,36 +52,10 @@ extension ListingIndex {
                             values: UnsafeMutableBufferPointer(rebasing: values[baseRows..<(baseRows + overlayRows)]),
                             rowSlots: rowSlots.map { $0.baseAddress! + baseRows })
             for range in plan.ranges { scan.visit(range) }
-            parts.append((scan, baseRows, Int32(count)))
+            parts.append(ScanOutcome.Part(scan: scan, start: baseRows, rowShift: Int32(count)))
         }
-
-        var matchedRows: [Int32] = []
-        var valueCount = 0
-        var valueSum: Int128 = 0
-        var total = 0
-        var bounds: ClosedRange<Int64>?
-        var page: [RankedRow] = []
-        for (scan, start, rowShift) in parts {
-            if start != valueCount, scan.valueCount > 0 {
-                (values.baseAddress! + valueCount).update(from: values.baseAddress! + start, count: scan.valueCount)
-            }
-            valueCount += scan.valueCount
-            valueSum += scan.valueSum
-            total += scan.total
-            if let part = scan.bounds {
-                bounds = bounds.map { min($0.lowerBound, part.lowerBound)...max($0.upperBound, part.upperBound) } ?? part
-            }
-            page += scan.page.sorted().map { ranked in
-                var ranked = ranked
-                ranked.row += rowShift
-                return ranked
-            }
-            if let rowSlots { matchedRows += rowSlots[start..<(start + scan.total)].map { $0 + rowShift } }
-        }
-        page.sort()
-        return (result(of: query, values: UnsafeMutableBufferPointer(rebasing: values[0..<valueCount]), valueSum: valueSum,
-                       bounds: bounds, total: total, page: page, overlay: overlay, threads: threads),
-                matchedRows)
+        let outcome = ScanOutcome(merging: parts, values: values, rowSlots: rowSlots, threads: split.threads)
+        return (use(outcome, values), outcome.matchedRows)
     }
 }
 

@@ -10,14 +10,7 @@ extension ListingIndex {
     /// ``matchPositions(_:limit:threads:)`` over this index's visible rows and a live overlay's.
     package func matchPositions(_ query: SearchQuery, limit: Int, threads: Int, live: LiveParts?) throws(QueryError) -> [(id: Int64, position: GeoPoint)] {
         try query.validate()
-        var all = query
-        all.limit = 0
-        all.offset = 0
-        all.bins = 1
-        all.histogramMinimum = Money(minorUnits: 0)
-        all.histogramMaximum = Money(minorUnits: 100)
-        all.facets = []
-        let rows = try scan(all, threads: threads, minimumRowsPerPart: ListingIndex.rowsPerParallelPart, collectsRows: true, live: live).1
+        let rows = try matchingRows(query, split: PartSplit(threads: threads, minimumRowsPerPart: ListingIndex.rowsPerParallelPart), live: live)
         let step = max(1, (rows.count + limit - 1) / max(1, limit))
         return stride(from: 0, to: rows.count, by: step).map { position in
             var row = Int(rows[position])
