@@ -1,3 +1,4 @@
+import Foundation
 import StayData
 import StaySearch
 import StaySearchTestSupport
@@ -15,6 +16,24 @@ private final class FailingByteSource: ByteSource {
         let count = min(left, buffer.count, 1_000)
         for index in 0..<count { buffer[index] = UInt8(truncatingIfNeeded: bytesConsumed + index) }
         left -= count
+        bytesConsumed += count
+        return count
+    }
+}
+
+/// Endless bytes, counting the sources let go: the reading thread holds its source until it stops.
+private final class EndlessByteSource: ByteSource, @unchecked Sendable {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var released = 0
+    private(set) var bytesConsumed = 0
+
+    static var releasedCount: Int { lock.withLock { released } }
+
+    deinit { Self.lock.withLock { Self.released += 1 } }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(DataError) -> Int {
+        let count = min(buffer.count, 10)
+        for index in 0..<count { buffer[index] = UInt8(ascii: "x") }
         bytesConsumed += count
         return count
     }
@@ -68,12 +87,17 @@ private final class FailingByteSource: ByteSource {
         #expect(error?.description.contains("not valid gzip data") == true)
     }
 
-    /// A reader let go before the end stops its thread instead of waiting forever.
+    /// A reader let go before the end stops its thread instead of waiting forever: every source of an
+    /// endless stream is let go (by its stopped thread) soon after its reader.
     @Test func releasingEarlyStops() throws {
+        let before = EndlessByteSource.releasedCount
         for round in 0..<200 {
-            let reader = ReadAheadByteSource(MemoryByteSource(String(repeating: "x", count: 100_000), piece: 10), chunkSize: 64, depth: 2)
+            let reader = ReadAheadByteSource(EndlessByteSource(), chunkSize: 64, depth: 2)
             var buffer = [UInt8](repeating: 0, count: round % 50 + 1)
-            _ = try buffer.withUnsafeMutableBytes { try reader.read(into: $0) }
+            #expect(try buffer.withUnsafeMutableBytes { try reader.read(into: $0) } > 0)
         }
+        let deadline = Date().addingTimeInterval(20)
+        while EndlessByteSource.releasedCount - before < 200, Date() < deadline { usleep(10_000) }
+        #expect(EndlessByteSource.releasedCount - before == 200)
     }
 }

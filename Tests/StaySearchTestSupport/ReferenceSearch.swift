@@ -322,3 +322,17 @@ public enum ReferenceSearch {
             averageNightlyPrice: values.isEmpty ? nil : Money(minorUnits: roundedDivision(sum, by: Int64(values.count) * n)))
     }
 }
+
+extension QueryError {
+    /// The error with its suggestions left out: the reference names the unknown name, the index also
+    /// suggests close ones (tested on their own).
+    public var withoutSuggestions: QueryError {
+        switch self {
+        case .unknownRegion(let name, _): return .unknownRegion(name, suggestions: [])
+        case .unknownRoomType(let name, _): return .unknownRoomType(name, known: [])
+        case .unknownPropertyType(let name, _): return .unknownPropertyType(name, suggestions: [])
+        case .unknownAmenity(let name, _): return .unknownAmenity(name, suggestions: [])
+        default: return self
+        }
+    }
+}

@@ -104,19 +104,7 @@ public final class ChangeJournal {
     /// Replaces the journal at `path` with an empty one for the index `identity` whose records will start at
     /// `firstSequence` (after a compaction): written beside it, synced, renamed over it.
     public static func reset(path: String, identity: UInt64, firstSequence: UInt64) throws(DataError) {
-        let temporary = "\(path).tmp-\(getpid())"
-        let file = try FileDescriptor.create(temporary, reportingAs: path)
-        do throws(DataError) {
-            try file.writeAll(header(identity: identity, firstSequence: firstSequence))
-            try file.sync()
-            file.close()
-            try FileDescriptor.rename(temporary, to: path)
-        } catch {
-            file.close()
-            unlink(temporary)
-            throw error
-        }
-        FileDescriptor.syncFolder(folder(of: path))
+        try AtomicFile.write(header(identity: identity, firstSequence: firstSequence), to: path)
     }
 
     private init(path: String, file: FileDescriptor, lastSequence: UInt64) {

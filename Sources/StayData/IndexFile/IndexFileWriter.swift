@@ -44,38 +44,22 @@ public enum IndexFileWriter {
         head.append(IndexFileFormat.headerChecksum(header: head.bytes, table: table.bytes))
         head.append(table.bytes)
 
-        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
-        let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
-        let temporary = "\(directory.isEmpty ? "/" : directory)/.\(name).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let file = try FileDescriptor.create(temporary, exclusive: true, reportingAs: path)
-        do throws(DataError) {
-            var position = 0
-            func write(_ bytes: UnsafeRawBufferPointer) throws(DataError) {
-                try file.writeAll(bytes)
-                position += bytes.count
-            }
+        try AtomicFile.replace(path) { file throws(DataError) in
             try file.writeAll(head.bytes)
-            position = head.bytes.count
+            var position = head.bytes.count
             for (section, placement) in zip(sections, layout) {
                 if placement.offset > position {
                     try file.writeAll([UInt8](repeating: 0, count: placement.offset - position))
                     position = placement.offset
                 }
                 let failure: DataError? = section.bytes.withBytes { bytes in
-                    do throws(DataError) { try write(bytes) } catch { return error }
+                    do throws(DataError) { try file.writeAll(bytes) } catch { return error }
                     return nil
                 }
                 if let failure { throw failure }
+                position += section.bytes.count * section.column.elementSize
             }
-            try file.sync()
-            file.close()
-            try FileDescriptor.rename(temporary, to: path)
-        } catch {
-            file.close()
-            unlink(temporary)
-            throw error
         }
-        FileDescriptor.syncFolder(directory.isEmpty ? "/" : directory)
         return fileSize
     }
 }
