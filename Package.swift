@@ -53,7 +53,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
-        // Test helpers: random data and a brute-force reference implementation of SPEC.md.
+        // Test helpers: random data and a brute-force reference implementation of docs/query-semantics.md.
         .target(name: "StaySearchTestSupport", dependencies: ["StaySearch"], path: "Tests/StaySearchTestSupport"),
         .testTarget(name: "StaySearchTests", dependencies: ["StaySearch", "StayData", "StaySearchTestSupport"]),
         .testTarget(name: "StayDataTests", dependencies: ["StayData", "StaySearch", "StaySearchTestSupport"]),

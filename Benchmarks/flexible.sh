@@ -5,7 +5,7 @@
 #   ±3 days — the same with "flexible_days": 3 (7 check-ins);
 #   window  — a 31-day window of check-ins centred on the query's check-in, 7 nights
 #             (where the calendar allows it), the form of "a week in August".
-# Prints took_us percentiles and each form's ratio to exact. SPEC bounds: ±3 ≤ 3×, window ≤ 10×.
+# Prints took_us percentiles and each form's ratio to exact. The bounds of docs/query-semantics.md's targets: ±3 ≤ 3×, window ≤ 10×.
 #
 #   bash Benchmarks/flexible.sh [--pricing calibrated|dynamic] [--index FILE] [LISTINGS]   (default 1,000,000)
 set -euo pipefail

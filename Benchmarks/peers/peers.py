@@ -3,7 +3,7 @@
 
 One run: generate the data (`staysearch generate --format insideairbnb`), import it into a staysearch
 index, load the same CSV files into DuckDB and SQLite with the schema a user would write, run one query
-mix through `staysearch batch` and through SQL that follows SPEC.md, check that every engine gives the
+mix through `staysearch batch` and through SQL that follows docs/query-semantics.md, check that every engine gives the
 same answer to every query (total, ids in order, histogram), and print one table.
 
 Each engine runs in its own child process, so that its peak memory (max RSS) is its own.
@@ -159,7 +159,7 @@ class SQLEngine:
         return self.db.execute(sql, parameters).fetchall()
 
     def region_condition(self, region):
-        """Matches SPEC.md: a name matches a city, neighbourhood group or neighbourhood, ignoring case and
+        """Matches docs/query-semantics.md: a name matches a city, neighbourhood group or neighbourhood, ignoring case and
         diacritics; resolved to the stored spellings first, as an app's region picker would."""
         key = fold(region)
         spellings = sorted({name for name in self.names if fold(name) == key})
@@ -179,7 +179,7 @@ class SQLEngine:
                      "instant_bookable": "instant_bookable", "superhost": "superhost", "amenities": None}
 
     def facet(self, q, facet, nights):
-        """SPEC's facet counts: over the matches of every filter but the facet's own (amenities: all of
+        """The facet counts of docs/query-semantics.md: over the matches of every filter but the facet's own (amenities: all of
         them), the price range applied; most first, ties by value ascending, at most facet_limit."""
         own = self.FACET_FILTERS[facet]
         table = "m"

@@ -7,7 +7,7 @@ import Logging
 import StayData
 import StaySearch
 
-/// `staysearch serve`: the HTTP API of SPEC "HTTP API" over one shared live index.
+/// `staysearch serve`: the HTTP API (docs/command-line.md, "The HTTP API") over one shared live index.
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",

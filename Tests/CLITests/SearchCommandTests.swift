@@ -157,7 +157,7 @@ import Testing
         #expect(lines[1].hasPrefix("1188186300730889815,Kamer vlak bij Centraal Station (5),Antwerp,,Centraal Station,Private room,2,44.00,132.00,"))
     }
 
-    /// Every bad input of SPEC.md: one line on stderr, nothing on stdout, a non-zero exit.
+    /// Every bad input of docs/query-semantics.md: one line on stderr, nothing on stdout, a non-zero exit.
     @Test(arguments: [
         (["--checkin", "2024-07-12", "--checkout", "2024-07-12"], "checkout 2024-07-12 must be after checkin 2024-07-12"),
         (["--checkin", "2024-07-15", "--checkout", "2024-07-12"], "must be after checkin"),

@@ -50,7 +50,7 @@ public struct ReferenceAnswer: Equatable, CustomStringConvertible {
     }
 }
 
-/// SPEC.md executed the slow, obvious way: every listing, every night, every rule, one at a time.
+/// docs/query-semantics.md executed the slow, obvious way: every listing, every night, every rule, one at a time.
 public enum ReferenceSearch {
     /// Answers `query` over `data`.
     /// - Throws: ``QueryError`` exactly where the engine must.
@@ -256,7 +256,7 @@ public enum ReferenceSearch {
             distances: page.map { distance($0.listing) }, checkIns: page.map { chosenCheckIns[$0.listing.id] }), matches.map(\.listing))
     }
 
-    /// The haversine distance in kilometres on SPEC's sphere (radius 6371.0088 km).
+    /// The haversine distance in kilometres on the sphere of docs/query-semantics.md (radius 6371.0088 km).
     public static func kilometres(from a: GeoPoint, to b: GeoPoint) -> Double {
         let radians = Double.pi / 180
         let halfLatitude = (b.latitude - a.latitude) * radians / 2

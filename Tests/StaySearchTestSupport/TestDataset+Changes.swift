@@ -1,7 +1,7 @@
 import StaySearch
 
 extension TestDataset {
-    /// Applies a live change the slow, obvious way (SPEC "Live calendars"): checks it against the raw
+    /// Applies a live change the slow, obvious way (docs/query-semantics.md, "Live changes"): checks it against the raw
     /// calendar rows (the first row of a date counts) and, when accepted, sets their availability.
     /// - Parameters: calendarStart, calendarEnd: the index's calendar span (end exclusive).
     /// - Returns: whether the change is accepted; a rejected change changes nothing.

@@ -26,7 +26,7 @@ public struct TestDataset: Sendable {
     /// The first day any generated calendar starts on.
     public static let calendarStart = Day(year: 2025, month: 3, day: 1)!
 
-    /// Random listings and calendars shaped to hit the edges of SPEC.md: shared and case-variant
+    /// Random listings and calendars shaped to hit the edges of docs/query-semantics.md: shared and case-variant
     /// neighbourhood names, non-ASCII names, empty groups, gaps and unpriced nights, stay rules
     /// that change by date, calendars of different spans, repeated dates, many equal prices, and prices
     /// that change every day.

@@ -3,7 +3,7 @@ import Foundation
 import StayData
 import StaySearch
 
-/// Live calendars (issue 11): changes applied durably, searches while they apply, a load that replays a
+/// Live calendars: changes applied durably, searches while they apply, a load that replays a
 /// journal of 100,000 changes.
 enum LiveFixture {
     /// Live copies of the calibrated index (changes never reach `Fixture.index`): one that changes, one

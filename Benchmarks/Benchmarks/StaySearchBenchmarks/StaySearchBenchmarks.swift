@@ -34,7 +34,7 @@ enum Fixture {
     }
 
     static let checkIn = Day(iso: "2025-07-10")!
-    /// The query mix of issue 5 and the detail filters of issue 10, on the generator's cities.
+    /// The everyday query mix and the detail filters, on the generator's cities.
     static let queries: [(name: String, query: SearchQuery)] = [
         ("RegionOnly", SearchQuery(region: "Zürich")),
         ("Dates", SearchQuery(region: "São Paulo", checkIn: checkIn, checkOut: checkIn.advanced(by: 3))),
@@ -45,7 +45,7 @@ enum Fixture {
         ("NarrowPrice", SearchQuery(region: "São Paulo", minimumPrice: Money(major: 50), maximumPrice: Money(major: 55))),
         ("WidePrice", SearchQuery(region: "Zürich/Kreis 1", checkIn: checkIn, checkOut: checkIn.advanced(by: 5),
                                   minimumPrice: Money(major: 0), maximumPrice: Money(major: 5_000))),
-        // Issue 10: a city stay, the same with amenities + bedrooms + a map box (bound: 1.5× the first), and
+        // A city stay, the same with amenities + bedrooms + a map box (bound: 1.5× the first), and
         // with every facet counted.
         ("CityDates", cityDates),
         ("CityDatesDetails", {
@@ -60,7 +60,7 @@ enum Fixture {
             query.facets = Facet.allCases
             return query
         }()),
-        // Issue 11: the city stay ± 3 days (bound: 3× CityDates), and a week in a 31-day window (bound: 10×).
+        // Flexible dates: the city stay ± 3 days (bound: 3× CityDates), and a week in a 31-day window (bound: 10×).
         ("CityDatesFlexible3", {
             var query = cityDates
             query.flexibleDays = 3

@@ -1,4 +1,4 @@
-/// One live change to a listing or its calendar, as `staysearch update` reads it (SPEC "Live calendars").
+/// One live change to a listing or its calendar, as `staysearch update` reads it (docs/query-semantics.md, "Live changes").
 /// Nights are `[from, to)`, like a stay.
 public enum CalendarChange: Sendable, Equatable {
     /// Book a stay: accepted only when it is bookable now by the search rules (and, with `guests`, takes

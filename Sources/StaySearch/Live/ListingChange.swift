@@ -1,4 +1,4 @@
-/// A `listing` change (SPEC "Live calendars"): the fields it sets on a listing, or, for an id the index does
+/// A `listing` change (docs/query-semantics.md, "Live changes"): the fields it sets on a listing, or, for an id the index does
 /// not have, the new listing. A field left `nil` keeps its value; the fields that may be unknown take an
 /// inner `nil` to clear them (`price: .some(nil)` removes the listing's own price).
 ///

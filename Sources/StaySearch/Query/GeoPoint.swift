@@ -13,7 +13,7 @@ public struct GeoPoint: Sendable, Equatable {
         self.longitude = longitude
     }
 
-    /// The mean Earth radius (IUGG) SPEC's distances use.
+    /// The mean Earth radius (IUGG) distances use (docs/query-semantics.md, "Map area").
     public static let earthRadiusKilometres = 6371.0088
 
     /// The great-circle (haversine) distance to `other` in kilometres on a sphere of

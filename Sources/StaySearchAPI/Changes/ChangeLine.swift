@@ -1,6 +1,6 @@
 import StaySearch
 
-/// Reading a ``CalendarChange`` from one JSON line of `staysearch update` (SPEC "Live calendars").
+/// Reading a ``CalendarChange`` from one JSON line of `staysearch update` (docs/query-semantics.md, "Live changes").
 package enum ChangeLine {
     /// The keys of each operation.
     package static let keys: [String: [String]] = [

@@ -55,7 +55,7 @@ package enum ListingFormatting {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// SPEC's listing object: the fields of a search result (for the stay when there is a quote whose
+    /// The listing object of docs/query-semantics.md: the fields of a search result (for the stay when there is a quote whose
     /// every night is priced, else the price without dates), and with a quote its nights and verdict.
     package static func json(index: ListingIndex, row: Int, quote: StayQuote?) -> String {
         let listing = index.listing(atRow: row)

@@ -3,7 +3,7 @@ import StaySearch
 
 /// Turning search results into JSON, CSV and tables.
 package enum ResultFormatting {
-    /// SPEC.md's JSON object for a result, with `took_us` appended when given.
+    /// The JSON object of a result (docs/query-semantics.md, "Outputs"), with `took_us` appended when given.
     package static func json(_ result: SearchResult, tookMicroseconds: Int? = nil) -> String {
         var json = JSONWriter()
         json.beginObject()
@@ -64,7 +64,7 @@ package enum ResultFormatting {
         return json.text
     }
 
-    /// A listing as SPEC's search results show it; `extra` adds fields before the object closes.
+    /// A listing as search results show it (docs/query-semantics.md); `extra` adds fields before the object closes.
     package static func listingObject(
         _ json: inout JSONWriter, id: Int64, name: String, region: RegionPath, roomType: String, accommodates: Int,
         nightlyPrice: Money?, totalPrice: Money?, ratingHundredths: Int32?, reviewCount: Int32, latitude: Double,
