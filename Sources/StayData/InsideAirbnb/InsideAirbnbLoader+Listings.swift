@@ -9,81 +9,8 @@ extension InsideAirbnbLoader {
         try forEachRecord(path: path, source: source, required: Self.requiredListingColumns, fileIndex: fileIndex, state: &state,
                           columns: ListingColumns.init(header:)) {
             column, record, state throws(DataError) in
-            func text(_ position: Int?) -> String { position.map { record.string(at: $0).trimmingSpaces } ?? "" }
-            func bytes(_ position: Int?) -> UnsafeBufferPointer<UInt8> {
-                position.map { record.bytes(at: $0) } ?? UnsafeBufferPointer(start: nil, count: 0)
-            }
-            let line = record.line
-            guard let id = FieldParsing.int64(bytes(column.id)), id >= 0 else {
-                return try reject(&state, fileIndex: fileIndex, line: line, .badID, "id '\(FieldParsing.excerpt(bytes(column.id)))' is not a listing id")
-            }
-            let roomType = text(column.roomType)
-            guard !roomType.isEmpty else {
-                return try reject(&state, fileIndex: fileIndex, line: line, .badRoomType, "listing \(id): room_type is empty")
-            }
-            guard let accommodates = FieldParsing.count(bytes(column.accommodates)) else {
-                return try reject(&state, fileIndex: fileIndex, line: line, .badNumber,
-                                  "listing \(id): accommodates '\(FieldParsing.excerpt(bytes(column.accommodates)))' is not a count")
-            }
-            var price: Money?
-            if !bytes(column.price).isEmpty {
-                guard let parsed = Money(parsingASCII: bytes(column.price)), parsed <= IndexBuilder.largestPrice else {
-                    return try reject(&state, fileIndex: fileIndex, line: line, .badPrice,
-                                      "listing \(id): price '\(FieldParsing.excerpt(bytes(column.price)))' is not an amount such as $70.00 (up to $21,474,836.47)")
-                }
-                price = parsed
-            }
-            var numbers: [Int32] = []
-            for (name, position, fallback) in [("minimum_nights", column.minimumNights, Int32(1)),
-                                               ("maximum_nights", column.maximumNights, Int32.max),
-                                               ("number_of_reviews", column.reviewCount, Int32(0))] {
-                let field = bytes(position)
-                if field.isEmpty { numbers.append(fallback); continue }
-                guard let value = FieldParsing.count(field) else {
-                    return try reject(&state, fileIndex: fileIndex, line: line, .badNumber,
-                                      "listing \(id): \(name) '\(FieldParsing.excerpt(field))' is not a count")
-                }
-                numbers.append(value)
-            }
-            var rating: Int32?
-            if !bytes(column.rating).isEmpty {
-                guard let parsed = FieldParsing.hundredths(bytes(column.rating)) else {
-                    return try reject(&state, fileIndex: fileIndex, line: line, .badNumber,
-                                      "listing \(id): review_scores_rating '\(FieldParsing.excerpt(bytes(column.rating)))' is not a number")
-                }
-                rating = parsed
-            }
-            var coordinates: [Double] = []
-            for (name, position, limit) in [("latitude", column.latitude, 90.0), ("longitude", column.longitude, 180.0)] {
-                if position == nil || bytes(position).isEmpty { coordinates.append(0); continue }
-                guard let value = FieldParsing.double(bytes(position)), abs(value) <= limit else {
-                    return try reject(&state, fileIndex: fileIndex, line: line, .badNumber,
-                                      "listing \(id): \(name) '\(FieldParsing.excerpt(bytes(position)))' is not a number from -\(Int(limit)) to \(Int(limit))")
-                }
-                coordinates.append(value)
-            }
-            var amenities: [String] = []
-            if let position = column.amenities, !bytes(position).isEmpty {
-                // The field is quoted in the file (its quotes doubled): parse its unescaped text.
-                var field = record.string(at: position)
-                if let parsed = field.withUTF8({ AmenityList.parse($0) }) {
-                    amenities = parsed
-                } else {
-                    state.report.rejectField(fileIndex: fileIndex, line: line, reason: .malformedAmenities,
-                                             detail: "listing \(id): amenities '\(FieldParsing.excerpt(bytes(position)))' is not a JSON list of strings; loaded without amenities")
-                }
-            }
-            let listing = ListingRecord(
-                id: id, name: text(column.name),
-                region: RegionPath(city: city, neighbourhoodGroup: text(column.neighbourhoodGroup), neighbourhood: text(column.neighbourhood)),
-                roomType: roomType, accommodates: Int(accommodates), price: price,
-                minimumNights: numbers[0], maximumNights: numbers[1], ratingHundredths: rating,
-                reviewCount: numbers[2], latitude: coordinates[0], longitude: coordinates[1],
-                bedrooms: FieldParsing.wholeCount(bytes(column.bedrooms)), beds: FieldParsing.wholeCount(bytes(column.beds)),
-                bathroomHalves: FieldParsing.bathroomHalves(bytes(column.bathrooms)) ?? FieldParsing.bathroomHalves(text: text(column.bathroomsText)),
-                propertyType: text(column.propertyType), amenities: amenities,
-                isInstantBookable: FieldParsing.isTrue(bytes(column.instantBookable)),
-                isSuperhost: FieldParsing.isTrue(bytes(column.superhost)))
+            guard let listing = try listingRecord(record, columns: column, city: city, fileIndex: fileIndex, state: &state) else { return }
+            let id = listing.id, line = record.line
             if let first = state.listingLines[id] {
                 return try reject(&state, fileIndex: fileIndex, line: line, .duplicateListing,
                                   "duplicate listing id \(id) (first seen at \(state.report.files[first.file].path):\(first.line))")
@@ -101,6 +28,92 @@ extension InsideAirbnbLoader {
             state.report.files[fileIndex].loaded += 1
             state.report.listingsLoaded += 1
         }
+    }
+
+    /// The listing of one record of a listings file, or nil when the record is rejected (and counted).
+    private func listingRecord(_ record: CSVRecord, columns column: ListingColumns, city: String, fileIndex: Int,
+                               state: inout LoadState) throws(DataError) -> ListingRecord? {
+        func text(_ position: Int?) -> String { position.map { record.string(at: $0).trimmingSpaces } ?? "" }
+        func bytes(_ position: Int?) -> UnsafeBufferPointer<UInt8> {
+            position.map { record.bytes(at: $0) } ?? UnsafeBufferPointer(start: nil, count: 0)
+        }
+        /// Rejects the record: nil, for the caller to return.
+        func rejected(_ state: inout LoadState, fileIndex: Int, line: Int, _ reason: Rejection.Reason, _ detail: String) throws(DataError) -> ListingRecord? {
+            try reject(&state, fileIndex: fileIndex, line: line, reason, detail)
+            return nil
+        }
+        let line = record.line
+        guard let id = FieldParsing.int64(bytes(column.id)), id >= 0 else {
+            return try rejected(&state, fileIndex: fileIndex, line: line, .badID, "id '\(FieldParsing.excerpt(bytes(column.id)))' is not a listing id")
+        }
+        let roomType = text(column.roomType)
+        guard !roomType.isEmpty else {
+            return try rejected(&state, fileIndex: fileIndex, line: line, .badRoomType, "listing \(id): room_type is empty")
+        }
+        guard let accommodates = FieldParsing.count(bytes(column.accommodates)) else {
+            return try rejected(&state, fileIndex: fileIndex, line: line, .badNumber,
+                              "listing \(id): accommodates '\(FieldParsing.excerpt(bytes(column.accommodates)))' is not a count")
+        }
+        var price: Money?
+        if !bytes(column.price).isEmpty {
+            guard let parsed = Money(parsingASCII: bytes(column.price)), parsed <= IndexBuilder.largestPrice else {
+                return try rejected(&state, fileIndex: fileIndex, line: line, .badPrice,
+                                  "listing \(id): price '\(FieldParsing.excerpt(bytes(column.price)))' is not an amount such as $70.00 (up to $21,474,836.47)")
+            }
+            price = parsed
+        }
+        var numbers: [Int32] = []
+        for (name, position, fallback) in [("minimum_nights", column.minimumNights, Int32(1)),
+                                           ("maximum_nights", column.maximumNights, Int32.max),
+                                           ("number_of_reviews", column.reviewCount, Int32(0))] {
+            let field = bytes(position)
+            if field.isEmpty { numbers.append(fallback); continue }
+            guard let value = FieldParsing.count(field) else {
+                return try rejected(&state, fileIndex: fileIndex, line: line, .badNumber,
+                                  "listing \(id): \(name) '\(FieldParsing.excerpt(field))' is not a count")
+            }
+            numbers.append(value)
+        }
+        var rating: Int32?
+        if !bytes(column.rating).isEmpty {
+            guard let parsed = FieldParsing.hundredths(bytes(column.rating)) else {
+                return try rejected(&state, fileIndex: fileIndex, line: line, .badNumber,
+                                  "listing \(id): review_scores_rating '\(FieldParsing.excerpt(bytes(column.rating)))' is not a number")
+            }
+            rating = parsed
+        }
+        var coordinates: [Double] = []
+        for (name, position, limit) in [("latitude", column.latitude, 90.0), ("longitude", column.longitude, 180.0)] {
+            if position == nil || bytes(position).isEmpty { coordinates.append(0); continue }
+            guard let value = FieldParsing.double(bytes(position)), abs(value) <= limit else {
+                return try rejected(&state, fileIndex: fileIndex, line: line, .badNumber,
+                                  "listing \(id): \(name) '\(FieldParsing.excerpt(bytes(position)))' is not a number from -\(Int(limit)) to \(Int(limit))")
+            }
+            coordinates.append(value)
+        }
+        var amenities: [String] = []
+        if let position = column.amenities, !bytes(position).isEmpty {
+            // The field is quoted in the file (its quotes doubled): parse its unescaped text.
+            var field = record.string(at: position)
+            if let parsed = field.withUTF8({ AmenityList.parse($0) }) {
+                amenities = parsed
+            } else {
+                state.report.rejectField(fileIndex: fileIndex, line: line, reason: .malformedAmenities,
+                                         detail: "listing \(id): amenities '\(FieldParsing.excerpt(bytes(position)))' is not a JSON list of strings; loaded without amenities")
+            }
+        }
+        let listing = ListingRecord(
+            id: id, name: text(column.name),
+            region: RegionPath(city: city, neighbourhoodGroup: text(column.neighbourhoodGroup), neighbourhood: text(column.neighbourhood)),
+            roomType: roomType, accommodates: Int(accommodates), price: price,
+            minimumNights: numbers[0], maximumNights: numbers[1], ratingHundredths: rating,
+            reviewCount: numbers[2], latitude: coordinates[0], longitude: coordinates[1],
+            bedrooms: FieldParsing.wholeCount(bytes(column.bedrooms)), beds: FieldParsing.wholeCount(bytes(column.beds)),
+            bathroomHalves: FieldParsing.bathroomHalves(bytes(column.bathrooms)) ?? FieldParsing.bathroomHalves(text: text(column.bathroomsText)),
+            propertyType: text(column.propertyType), amenities: amenities,
+            isInstantBookable: FieldParsing.isTrue(bytes(column.instantBookable)),
+            isSuperhost: FieldParsing.isTrue(bytes(column.superhost)))
+        return listing
     }
 }
 

@@ -153,20 +153,7 @@ public final class LiveIndex: @unchecked Sendable {
     private func applyLocked(_ change: CalendarChange) throws(ChangeError) {
         let place = place(of: change.id)
         if case .listing(let fields) = change {
-            switch place {
-            case .nowhere:
-                let record = try fields.newListing()
-                if let problem = fields.problem(with: nil) { throw problem }
-                changed.set(EditableListing(newListing: record, dayCount: index.dayCount), id: change.id)
-            case .frozen(let row):
-                if let problem = fields.problem(with: index.listing(atRow: row)) { throw problem }
-                var listing = move(row: row)
-                listing.setFields(fields)
-                changed.set(listing, id: change.id)
-            case .changed:
-                if let problem = fields.problem(with: changed[change.id]!.record) { throw problem }
-                changed.modify(id: change.id) { $0.setFields(fields) }
-            }
+            try setFields(fields, id: change.id, at: place)
             rebuilt = nil
             return
         }
@@ -174,41 +161,9 @@ public final class LiveIndex: @unchecked Sendable {
         let days = try days(of: change)
         switch change {
         case let .book(id, checkIn, checkOut, guests):
-            switch place {
-            case .frozen(let row):
-                // The common case in a few loads (every night's bit, the check-in's rule, the capacity); the
-                // full quote only to say why a stay cannot be booked.
-                let quick = allBookable(row: row, days: days)
-                    && index.stayRule(row: row, day: checkIn).allows(nights: days.count)
-                    && (guests ?? 0) <= Int(index.storage.accommodates[row])
-                if !quick {
-                    let quote = index.quote(row: row, checkIn: checkIn, checkOut: checkOut, guests: guests ?? 0)
-                    guard quote.isBookable else { throw .notBookable(id: id, reasons: quote.problems.map(\.description)) }
-                }
-                setBookable(false, row: row, days: days)
-            default:
-                let listing = changed[id]!
-                if !listing.canBook(days: days, guests: guests ?? 0) {
-                    throw .notBookable(id: id, reasons: listing.problems(days: days, checkIn: checkIn, guests: guests ?? 0).map(\.description))
-                }
-                changed.setBookable(false, id: id, days: days)
-            }
+            try book(id: id, checkIn: checkIn, checkOut: checkOut, guests: guests ?? 0, days: days, at: place)
         case .cancel, .availability(_, _, _, true):
-            // Only priced nights of the listing's calendar can open.
-            switch place {
-            case .frozen(let row):
-                for night in index.nights(ofRow: row, from: change.nights!.from, to: change.nights!.to)
-                where night.status != .available && night.status != .booked {
-                    throw .nightCannotOpen(day: night.day, status: night.status)
-                }
-                setBookable(true, row: row, days: days)
-            default:
-                let listing = changed[change.id]!
-                for day in days where listing.status(ofDay: day) != .available && listing.status(ofDay: day) != .booked {
-                    throw .nightCannotOpen(day: index.firstDay.advanced(by: day), status: listing.status(ofDay: day))
-                }
-                changed.setBookable(true, id: change.id, days: days)
-            }
+            try open(change, days: days, at: place)
         case .availability(_, _, _, false):
             switch place {
             case .frozen(let row): setBookable(false, row: row, days: days)
@@ -233,6 +188,65 @@ public final class LiveIndex: @unchecked Sendable {
             break
         }
         rebuilt = nil
+    }
+
+    /// A `listing` change: a new listing into the overlay, or new fields for one, checked first.
+    private func setFields(_ fields: ListingChange, id: Int64, at place: Place) throws(ChangeError) {
+        switch place {
+        case .nowhere:
+            let record = try fields.newListing()
+            if let problem = fields.problem(with: nil) { throw problem }
+            changed.set(EditableListing(newListing: record, dayCount: index.dayCount), id: id)
+        case .frozen(let row):
+            if let problem = fields.problem(with: index.listing(atRow: row)) { throw problem }
+            var listing = move(row: row)
+            listing.setFields(fields)
+            changed.set(listing, id: id)
+        case .changed:
+            if let problem = fields.problem(with: changed[id]!.record) { throw problem }
+            changed.modify(id: id) { $0.setFields(fields) }
+        }
+    }
+
+    /// A booking of `days`: refused with every reason unless the stay can be booked.
+    private func book(id: Int64, checkIn: Day, checkOut: Day, guests: Int, days: Range<Int>, at place: Place) throws(ChangeError) {
+        switch place {
+        case .frozen(let row):
+            // The common case in a few loads (every night's bit, the check-in's rule, the capacity); the
+            // full quote only to say why a stay cannot be booked.
+            let quick = allBookable(row: row, days: days)
+                && index.stayRule(row: row, day: checkIn).allows(nights: days.count)
+                && guests <= Int(index.storage.accommodates[row])
+            if !quick {
+                let quote = index.quote(row: row, checkIn: checkIn, checkOut: checkOut, guests: guests)
+                guard quote.isBookable else { throw .notBookable(id: id, reasons: quote.problems.map(\.description)) }
+            }
+            setBookable(false, row: row, days: days)
+        default:
+            let listing = changed[id]!
+            if !listing.canBook(days: days, guests: guests) {
+                throw .notBookable(id: id, reasons: listing.problems(days: days, checkIn: checkIn, guests: guests).map(\.description))
+            }
+            changed.setBookable(false, id: id, days: days)
+        }
+    }
+
+    /// A cancellation or an opening: only priced nights of the listing's calendar can open.
+    private func open(_ change: CalendarChange, days: Range<Int>, at place: Place) throws(ChangeError) {
+        switch place {
+        case .frozen(let row):
+            for night in index.nights(ofRow: row, from: change.nights!.from, to: change.nights!.to)
+            where night.status != .available && night.status != .booked {
+                throw .nightCannotOpen(day: night.day, status: night.status)
+            }
+            setBookable(true, row: row, days: days)
+        default:
+            let listing = changed[change.id]!
+            for day in days where listing.status(ofDay: day) != .available && listing.status(ofDay: day) != .booked {
+                throw .nightCannotOpen(day: index.firstDay.advanced(by: day), status: listing.status(ofDay: day))
+            }
+            changed.setBookable(true, id: change.id, days: days)
+        }
     }
 
     /// Changes listing `id` in the overlay, moving it there from its frozen row first.

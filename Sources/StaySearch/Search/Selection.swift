@@ -78,18 +78,34 @@ enum Selection {
         let members = UnsafeMutableBufferPointer<Int64>.allocate(capacity: total)
         defer { members.deallocate() }
         let buckets = (first.bucket, second.bucket, third.bucket)
+        gatherMembers(of: buckets, from: shared, into: members, starts: (firstStart, secondStart, thirdStart), tables: sharedTables,
+                      bucketCount: bucketCount, parts: parts, base: base, shift: shift)
+        func select(_ rank: Int, _ place: (bucket: Int, below: Int), from start: Int) -> Int64 {
+            let segment = UnsafeMutableBufferPointer(rebasing: members[start..<(start + Int(counts[place.bucket]))])
+            return quickSelect(atRank: rank - place.below, in: segment)
+        }
+        return (select(ranks.0, first, from: firstStart), select(ranks.1, second, from: secondStart),
+                select(ranks.2, third, from: thirdStart))
+    }
+
+    /// The values of the three ranks' buckets, each bucket's in its segment of `members` (from `starts`),
+    /// each part's after those of the parts before it (`tables`: each part's bucket counts).
+    private static func gatherMembers(
+        of buckets: (Int, Int, Int), from values: SharedBuffer<Int64>, into members: UnsafeMutableBufferPointer<Int64>,
+        starts: (Int, Int, Int), tables: SharedBuffer<Int32>, bucketCount: Int, parts: Int, base: Int64, shift: UInt64
+    ) {
         let sharedMembers = SharedBuffer(buffer: members)
         ParallelPasses.run(parts: parts) { part in
             // This part's members go after those of the parts before it.
-            var cursors = (firstStart, secondStart, thirdStart)
+            var cursors = starts
             for before in 0..<part {
-                let counts = sharedTables.buffer.baseAddress! + before * bucketCount
+                let counts = tables.buffer.baseAddress! + before * bucketCount
                 cursors.0 += Int(counts[buckets.0])
                 cursors.1 += Int(counts[buckets.1])
                 cursors.2 += Int(counts[buckets.2])
             }
-            for position in ParallelPasses.stretch(part, of: parts, count: valueCount) {
-                let value = shared.buffer[position]
+            for position in ParallelPasses.stretch(part, of: parts, count: values.buffer.count) {
+                let value = values.buffer[position]
                 let own = Int(UInt64(bitPattern: value &- base) >> shift)
                 if own == buckets.0 {
                     sharedMembers.buffer[cursors.0] = value
@@ -103,12 +119,6 @@ enum Selection {
                 }
             }
         }
-        func select(_ rank: Int, _ place: (bucket: Int, below: Int), from start: Int) -> Int64 {
-            let segment = UnsafeMutableBufferPointer(rebasing: members[start..<(start + Int(counts[place.bucket]))])
-            return quickSelect(atRank: rank - place.below, in: segment)
-        }
-        return (select(ranks.0, first, from: firstStart), select(ranks.1, second, from: secondStart),
-                select(ranks.2, third, from: thirdStart))
     }
 
     /// Hoare-partition quickselect with a median-of-three pivot; reorders `values`.
