@@ -20,29 +20,34 @@ cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null; wait 2>/dev/null || 
 trap cleanup EXIT
 
 "$BIN" import Antwerp=Data/antwerp --output "$work/sample.ssx" >/dev/null
-"$BIN" serve --index "$work/sample.ssx" --port 0 >"$work/out" 2>"$work/log" &
+key="test-api-$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+echo "$key" > "$work/keys.txt"
+"$BIN" serve --index "$work/sample.ssx" --port 0 --write-key-file "$work/keys.txt" >"$work/out" 2>"$work/log" &
 server=$!
 for _ in $(seq 1 100); do grep -q serving "$work/out" 2>/dev/null && break; sleep 0.1; done
 base=$(grep -o 'http://127.0.0.1:[0-9]*' "$work/out")
 echo "test-api: $base"
 
 "$VENV/bin/schemathesis" run "$base/openapi.json" --checks not_a_server_error -n "$EXAMPLES" --no-color --seed 1 \
+  -H "Authorization: Bearer $key" \
   | tail -n 25
 
-python3 - "$base" <<'PY'
+python3 - "$base" "$key" "$work/log" <<'PY'
 import socket, sys, threading, time, urllib.request, urllib.error
-base = sys.argv[1]
+base, key, log = sys.argv[1], sys.argv[2], sys.argv[3]
 host, port = base.split("//")[1].split(":")
 port = int(port)
 
-def status(path, data=None, raw=None):
+def status(path, data=None, raw=None, headers=None):
     if raw is not None:
         with socket.create_connection((host, port), timeout=10) as s:
             s.sendall(raw)
             reply = s.recv(4096).decode("latin-1")
             return int(reply.split(" ")[1])
     try:
-        with urllib.request.urlopen(urllib.request.Request(base + path, data=data), timeout=30) as r:
+        if headers is None and path == "/v1/changes":
+            headers = {"Authorization": "Bearer " + key}
+        with urllib.request.urlopen(urllib.request.Request(base + path, data=data, headers=headers or {}), timeout=30) as r:
             return r.status
     except urllib.error.HTTPError as e:
         return e.code
@@ -58,6 +63,10 @@ expect("invalid UTF-8 in a query", status(None, raw=b"GET /v1/search?region=%FF%
 expect("invalid UTF-8 body", status("/v1/changes", data=b"\xff\xfe{\"op\":1}\n"), {200})
 expect("deep JSON", status("/v1/search/batch", data=(b"[" * 100000) + b"\n"), {200})
 expect("body over 10 MiB", status("/v1/changes", data=b" " * (10 * 1024 * 1024 + 1)), {413})
+booking = b'{"op": "book", "id": "50904", "checkin": "2024-08-01", "checkout": "2024-08-03"}\n'
+expect("a write without a key", status("/v1/changes", data=booking, headers={}), {401})
+expect("a write with another key", status("/v1/changes", data=booking, headers={"Authorization": "Bearer x" + key}), {403})
+expect("a read without a key", status("/v1/search?limit=1", headers={}), {200})
 
 # A client that trickles its request in, a byte every 50 ms, must not hold up others.
 def trickle():
@@ -81,6 +90,7 @@ for _ in range(2000):
 expect(f"a search with {len(idle)} idle connections open", status("/v1/search?region=zuid&limit=1"), {200})
 for s in idle: s.close()
 expect("healthz afterwards", status("/healthz"), {200})
+expect("the write key is not in the server's log", key in open(log, encoding="utf-8", errors="replace").read(), {False})
 if failures:
     print("test-api: FAILED:", *failures, sep="\n  ")
     sys.exit(1)

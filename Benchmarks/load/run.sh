@@ -35,9 +35,12 @@ server="" stream="" sampler=""
 cleanup() { for p in $stream $sampler $server; do kill "$p" 2>/dev/null || true; done; [ -f "${work:-}/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null; wait 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
 servers=() bases=()
+# The key the change stream writes with (writes need one).
+write_key="load-$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+echo "$write_key" > "$work/keys.txt"
 for k in $(seq 1 "$replicas"); do
   cp "$index" "$work/index$k.ssx"
-  "$BIN" serve --index "$work/index$k.ssx" --port 0 >"$work/out$k" 2>/dev/null &
+  "$BIN" serve --index "$work/index$k.ssx" --port 0 --write-key-file "$work/keys.txt" >"$work/out$k" 2>/dev/null &
   servers+=($!)
   for _ in $(seq 1 600); do grep -q serving "$work/out$k" 2>/dev/null && break; sleep 0.1; done
   bases+=("$(grep -o 'http://127.0.0.1:[0-9]*' "$work/out$k")")
@@ -90,7 +93,7 @@ with open(work + "/mix.lua", "w") as f:
 ids = [s["id"] for s in some]
 with open(work + "/changes.py", "w") as f:
     f.write("""import json, random, sys, time, urllib.request
-bases, start = sys.argv[1].split(), sys.argv[2]
+bases, start, key = sys.argv[1].split(), sys.argv[2], open(sys.argv[3]).read().strip()
 import datetime
 d0 = datetime.date.fromisoformat(start); random.seed(3); ids = %s
 while True:
@@ -99,7 +102,8 @@ while True:
         c = d0 + datetime.timedelta(days=random.randint(10, 300)); n = random.randint(1, 5)
         lines.append(json.dumps({"op": random.choice(["book", "book", "cancel"]), "id": random.choice(ids), "checkin": str(c), "checkout": str(c + datetime.timedelta(days=n))}))
     for base in bases:   # every replica, in the same order: one writer fanning out an ordered log
-        urllib.request.urlopen(urllib.request.Request(base + "/v1/changes", data=("\\n".join(lines) + "\\n").encode())).read()
+        urllib.request.urlopen(urllib.request.Request(base + "/v1/changes", data=("\\n".join(lines) + "\\n").encode(),
+                                                      headers={"Authorization": "Bearer " + key})).read()
     time.sleep(max(0, 0.1 - (time.time() - t)))
 """ % json.dumps(ids))
 with open(work + "/start", "w") as f: f.write(str(start))
@@ -111,7 +115,7 @@ sampler=$!
 echo "| changes | connections | requests/s | p50 ms | p99 ms | non-2xx | socket errors |"
 echo "|---|---:|---:|---:|---:|---:|---:|"
 for mode in none stream; do
-  if [ "$mode" = stream ]; then python3 "$work/changes.py" "${bases[*]}" "$(cat "$work/start")" & stream=$!; fi
+  if [ "$mode" = stream ]; then python3 "$work/changes.py" "${bases[*]}" "$(cat "$work/start")" "$work/keys.txt" & stream=$!; fi
   for c in $connections; do
     threads=$(( c < 2 ? 1 : 2 ))
     line=$(wrk -t"$threads" -c"$c" -d"${duration}s" --latency -s "$work/mix.lua" "$base" | grep RESULT)

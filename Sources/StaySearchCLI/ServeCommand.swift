@@ -15,12 +15,14 @@ struct ServeCommand: ParsableCommand {
         discussion: """
             Routes: GET /v1/search?… (the batch keys; repeat a key for a list; bbox=s,w,n,e, near=lat,lon), \
             POST /v1/search/batch (JSON lines), GET /v1/regions?prefix=P&limit=N, GET /v1/listings/ID?checkin=…&\
-            checkout=…&adults=…, POST /v1/changes (JSON lines, with --index: journalled beside it), GET /healthz. \
-            Bad input: 400 with {"error": "…"}; an unknown listing 404; a body over 10 MiB 413. SIGTERM or \
-            SIGINT: requests in flight finish, then the journal is closed.
+            checkout=…&adults=…, POST /v1/changes (JSON lines, with --index: journalled beside it; needs \
+            Authorization: Bearer KEY with a key of --write-key-file), GET /healthz. Errors: {"error": "…"} with \
+            400 for bad input, 401/403 for a write without a valid key, 404 for an unknown listing or route, 405 \
+            for a wrong method, 413 for a body over 10 MiB. SIGTERM or SIGINT: requests in flight finish, then \
+            the journal is closed.
 
             Examples:
-              staysearch serve --index antwerp.ssx --port 8080
+              staysearch serve --index antwerp.ssx --port 8080 --write-key-file keys.txt
               curl 'http://127.0.0.1:8080/v1/search?region=zuid&checkin=2024-07-12&checkout=2024-07-15&adults=2'
             """)
 
@@ -32,22 +34,43 @@ struct ServeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The port to listen on (0: any free port, printed at start).", valueName: "PORT"))
     var port = 8080
 
+    @Option(help: ArgumentHelp("A file of keys that may write (POST /v1/changes), one a line, at least 16 characters each; without it writes are refused.",
+                               valueName: "FILE"))
+    var writeKeyFile: String?
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("port must be from 0 to 65535") }
     }
 
     func run() throws {
+        let writeKeys = try readWriteKeys()
         let service = try makeService()
         let outcome = ServeOutcome()
         let done = DispatchSemaphore(value: 0)
         let host = self.host, port = self.port
         Task {
-            do { try await SearchServer.run(service, host: host, port: port) } catch { outcome.failure = "\(error)" }
+            do { try await SearchServer.run(service, writeKeys: writeKeys, host: host, port: port) } catch { outcome.failure = "\(error)" }
             done.signal()
         }
         done.wait()
         service.close()
         if let failure = outcome.failure { throw CommandFailure(message: "the server stopped: \(failure)") }
+    }
+
+    /// The keys of `--write-key-file`, if given.
+    private func readWriteKeys() throws -> WriteKeys? {
+        guard let writeKeyFile else { return nil }
+        let text: String
+        do {
+            text = try String(contentsOfFile: writeKeyFile, encoding: .utf8)
+        } catch {
+            throw CommandFailure(message: "\(writeKeyFile): cannot read the write keys (\(error.localizedDescription))", code: ExitStatus.badInput)
+        }
+        do {
+            return try WriteKeys(fileText: text, path: writeKeyFile)
+        } catch {
+            throw CommandFailure(message: error.message, code: ExitStatus.badInput)
+        }
     }
 
     /// The live index of `--index` (its journal replayed and open for changes), or of `--data`.

@@ -28,9 +28,16 @@ import Testing
         return SearchService(live: opened.live, journal: opened.journal)
     }
 
-    /// Runs `body` against the router of a fresh service.
-    static func withClient(_ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
-        let app = Application(router: SearchServer.router(try service()))
+    /// The key the tests write with.
+    static let writeKey = "route-tests-write-key-0123456789"
+    static let writing: HTTPFields = [.authorization: "Bearer \(writeKey)"]
+
+    /// Runs `body` against the router of a fresh service (writes need ``writeKey``, or are refused when
+    /// `acceptsWrites` is false).
+    static func withClient(acceptsWrites: Bool = true,
+                           _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+        let keys = acceptsWrites ? try WriteKeys(fileText: "# the tests' key\n\(writeKey)\n", path: "keys.txt") : nil
+        let app = Application(router: SearchServer.router(try service(), writeKeys: keys))
         try await app.test(.router, body)
     }
 
@@ -73,7 +80,7 @@ import Testing
             #expect(String(buffer: deleted.body) == #"{"error":"DELETE is not allowed on /v1/changes; use POST"}"# + "\n")
             let posted = try await client.execute(uri: "/v1/listings/50904/calendar", method: .post)
             #expect(posted.status == .methodNotAllowed && posted.headers[.allow] == "GET")
-            let large = try await client.execute(uri: "/v1/changes", method: .post,
+            let large = try await client.execute(uri: "/v1/changes", method: .post, headers: Self.writing,
                                                  body: ByteBuffer(repeating: UInt8(ascii: " "), count: SearchServer.largestBody + 1))
             #expect(large.status == .contentTooLarge && String(buffer: large.body) == #"{"error":"the body is over 10 MiB"}"# + "\n")
             let chart = try await client.execute(uri: "/v1/map.png?width=4000&height=3000&scale=4", method: .get)
@@ -84,7 +91,7 @@ import Testing
     /// Live changes are answered line by line and seen by the next search.
     @Test func changesAreSeenByTheNextSearch() async throws {
         try await Self.withClient { client in
-            let changes = try await client.execute(uri: "/v1/changes", method: .post, body: ByteBuffer(string: """
+            let changes = try await client.execute(uri: "/v1/changes", method: .post, headers: Self.writing, body: ByteBuffer(string: """
                 {"op": "listing", "id": "77", "name": "New loft", "city": "Antwerp", "neighbourhood": "Zuid", "room_type": "Entire home/apt", "accommodates": 2}
                 {"op": "price", "id": "77", "from": "2024-07-01", "to": "2024-08-01", "price": 42}
                 {"op": "availability", "id": "77", "from": "2024-07-01", "to": "2024-08-01", "available": true}
@@ -93,6 +100,31 @@ import Testing
             #expect(String(buffer: changes.body).split(separator: "\n").map { $0.hasPrefix(#"{"ok":true"#) } == [true, true, true, false])
             let cheapest = try await client.execute(uri: "/v1/search?region=zuid&checkin=2024-07-12&checkout=2024-07-15&limit=1", method: .get)
             #expect(String(buffer: cheapest.body).contains(#""id":"77","name":"New loft""#))
+        }
+    }
+
+    /// Writes need a key of the key file, named as a bearer token; reads need none.
+    @Test func writesNeedAKey() async throws {
+        let booking = ByteBuffer(string: #"{"op": "book", "id": "50904", "checkin": "2024-07-12", "checkout": "2024-07-14"}"# + "\n")
+        try await Self.withClient { client in
+            let none = try await client.execute(uri: "/v1/changes", method: .post, body: booking)
+            #expect(none.status == .unauthorized && none.headers[.wwwAuthenticate] == "Bearer")
+            #expect(String(buffer: none.body) == #"{"error":"a write needs the header Authorization: Bearer KEY"}"# + "\n")
+            let wrong = try await client.execute(uri: "/v1/changes", method: .post,
+                                                 headers: [.authorization: "Bearer \(Self.writeKey)x"], body: booking)
+            #expect(wrong.status == .forbidden && String(buffer: wrong.body) == #"{"error":"the write key is not accepted"}"# + "\n")
+            let basic = try await client.execute(uri: "/v1/changes", method: .post, headers: [.authorization: "Basic \(Self.writeKey)"], body: booking)
+            #expect(basic.status == .unauthorized)
+            let right = try await client.execute(uri: "/v1/changes", method: .post,
+                                                 headers: [.authorization: "bearer \(Self.writeKey)"], body: booking)
+            #expect(right.status == .ok && String(buffer: right.body).hasPrefix(#"{"ok":true"#))
+            // Reads, the batch of searches included, stay open.
+            #expect(try await client.execute(uri: "/v1/search?limit=1", method: .get).status == .ok)
+            #expect(try await client.execute(uri: "/v1/search/batch", method: .post, body: ByteBuffer(string: "{}\n")).status == .ok)
+        }
+        try await Self.withClient(acceptsWrites: false) { client in
+            let refused = try await client.execute(uri: "/v1/changes", method: .post, headers: Self.writing, body: booking)
+            #expect(refused.status == .forbidden && String(buffer: refused.body).contains("writes are disabled"))
         }
     }
 

@@ -50,6 +50,10 @@ import Glibc
         let batch = try server.post("/v1/search/batch", body: #"{"region": "zuid", "limit": 1}"# + "\nnot json\n")
         let lines = batch.body.split(separator: "\n")
         #expect(batch.status == 200 && lines.count == 2 && lines[0].hasPrefix(#"{"total":131,"#) && lines[1].hasPrefix(#"{"error":"not a JSON object"#))
+        // Live changes need the write key: none is 401, another 403, and nothing is applied.
+        let unkeyed = #"{"op": "book", "id": "50904", "checkin": "2024-07-20", "checkout": "2024-07-22"}"#
+        #expect(try server.post("/v1/changes", body: unkeyed, key: nil).status == 401)
+        #expect(try server.post("/v1/changes", body: unkeyed, key: "another-key-0123456789").status == 403)
         // Live changes: answered line by line, seen by the next search, in the journal.
         let changes = try server.post("/v1/changes", body: """
             {"op": "book", "id": "50904", "checkin": "2024-07-12", "checkout": "2024-07-14"}
@@ -90,6 +94,19 @@ import Glibc
         #expect(server.stop() == 0)
         let journal = try ChangeJournal.read(path: index + ".journal", identity: try IndexFileReader.identity(ofIndexAt: index))
         #expect(journal.changes.count == 4 && journal.warnings.isEmpty)
+    }
+
+    /// A write-key file that cannot be read or holds no good key stops `serve` before it listens.
+    @Test func aBadWriteKeyFileIsOneLine() throws {
+        let short = Scratch.path("short-keys.txt")
+        try "# keys\nshort\n".write(toFile: short, atomically: true, encoding: .utf8)
+        for (file, message) in [("/nonexistent/keys.txt", "/nonexistent/keys.txt: cannot read the write keys"),
+                                (short, "short-keys.txt:2: a write key must be at least 16 characters without spaces")] {
+            let output = try CommandRunner.run(["serve", "--port", "0", "--write-key-file", file])
+            #expect(output.status == 64 && output.stdout.isEmpty, "\(output.stderr)")
+            #expect(output.stderr.hasPrefix("staysearch: error: ") && output.stderr.contains(message), "\(output.stderr)")
+            #expect(output.stderr.split(separator: "\n").count == 1)
+        }
     }
 
     /// Bookings of the same nights from many connections at once: exactly one wins, and searches running
@@ -145,11 +162,15 @@ final class RunningServer: @unchecked Sendable {
 
     private let process = Process()
     let port: Int
+    /// The key of the server's write-key file, sent with every POST.
+    static let writeKey = "serve-tests-write-key-0123456789"
 
-    /// Starts the server and waits for the line that names its port.
+    /// Starts the server (with a write-key file of ``writeKey``) and waits for the line that names its port.
     init(arguments: [String]) throws {
+        let keyFile = Scratch.path("keys.txt")
+        try "\(Self.writeKey)\n".write(toFile: keyFile, atomically: true, encoding: .utf8)
         process.executableURL = CommandRunner.binary
-        process.arguments = ["serve", "--port", "0"] + arguments
+        process.arguments = ["serve", "--port", "0", "--write-key-file", keyFile] + arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -177,11 +198,14 @@ final class RunningServer: @unchecked Sendable {
     }
 
     func get(_ path: String) throws -> Reply { try send(path, method: "GET", body: nil) }
-    func post(_ path: String, body: String) throws -> Reply { try send(path, method: "POST", body: Data(body.utf8)) }
+    func post(_ path: String, body: String, key: String? = RunningServer.writeKey) throws -> Reply {
+        try send(path, method: "POST", body: Data(body.utf8), key: key)
+    }
 
-    private func send(_ path: String, method: String, body: Data?) throws -> Reply {
+    private func send(_ path: String, method: String, body: Data?, key: String? = nil) throws -> Reply {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
         request.httpMethod = method
+        if let key { request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization") }
         request.httpBody = body
         request.timeoutInterval = 30
         let done = DispatchSemaphore(value: 0)

@@ -91,9 +91,14 @@ package enum OpenAPIDocument {
         #"{"get":{"summary":"\#(summary)","parameters":[\#(parameters.joined(separator: ","))],"responses":{"200":\#(ok),"400":\#(bad)\#(notFound ? #","404":"# + Self.notFound : "")}}}"#
     }
 
-    private static func post(_ summary: String, _ ok: String) -> String {
-        #"{"post":{"summary":"\#(summary)","requestBody":\#(linesBody),"responses":{"200":\#(ok),"400":\#(bad),"413":\#(tooLarge)}}}"#
+    private static func post(_ summary: String, _ ok: String, writes: Bool = false) -> String {
+        let security = writes ? #","security":[{"writeKey":[]}]"# : ""
+        let refusals = writes ? #","401":\#(noKey),"403":\#(wrongKey)"# : ""
+        return #"{"post":{"summary":"\#(summary)","requestBody":\#(linesBody)\#(security),"responses":{"200":\#(ok),"400":\#(bad)\#(refusals),"413":\#(tooLarge)}}}"#
     }
+
+    private static let noKey = #"{"description":"No Authorization: Bearer header","content":{"application/json":{"schema":{"type":"object","properties":{"error":{"type":"string"}}}}}}"#
+    private static let wrongKey = #"{"description":"A key that is not accepted, or writes disabled (no --write-key-file)","content":{"application/json":{"schema":{"type":"object","properties":{"error":{"type":"string"}}}}}}"#
 
     /// The document.
     package static let text: String = {
@@ -119,7 +124,7 @@ package enum OpenAPIDocument {
                 parameter("month", #"{"type":"string","pattern":"^[0-9]{4}-[0-9]{2}$"}"#, "First month, YYYY-MM"),
                 parameter("months", #"{"type":"integer","minimum":1,"maximum":12}"#, "Months"),
             ], png, notFound: true)),
-            ("/v1/changes", post("Live changes (JSON lines), answered line by line once journalled", lines)),
+            ("/v1/changes", post("Live changes (JSON lines), answered line by line once journalled; needs a write key", lines, writes: true)),
             ("/v1/index", #"{"get":{"summary":"The index: the days its calendars cover","responses":{"200":\#(json)}}}"#),
             ("/healthz", #"{"get":{"summary":"200 once the index is loaded","responses":{"200":\#(json)}}}"#),
             ("/metrics", #"{"get":{"summary":"Prometheus metrics","responses":{"200":{"description":"Prometheus text format","content":{"text/plain":{"schema":{"type":"string"}}}}}}}"#),
@@ -127,6 +132,6 @@ package enum OpenAPIDocument {
             ("/", #"{"get":{"summary":"The search page","responses":{"200":{"description":"HTML","content":{"text/html":{"schema":{"type":"string"}}}}}}}"#),
         ]
         let body = paths.map { #""\#($0.0)":\#($0.1)"# }.joined(separator: ",")
-        return #"{"openapi":"3.0.3","info":{"title":"staysearch","version":"1","description":"Accommodation search: listings by region, dates, guests and price, with the price histogram; live calendar changes."},"servers":[{"url":"/"}],"paths":{\#(body)}}"#
+        return #"{"openapi":"3.0.3","info":{"title":"staysearch","version":"1","description":"Accommodation search: listings by region, dates, guests and price, with the price histogram; live calendar changes."},"servers":[{"url":"/"}],"components":{"securitySchemes":{"writeKey":{"type":"http","scheme":"bearer","description":"A key of serve --write-key-file"}}},"paths":{\#(body)}}"#
     }()
 }

@@ -24,12 +24,12 @@ package enum SearchServer {
     ]
 
     /// Serves until SIGTERM or SIGINT; requests in flight finish first.
-    package static func run(_ service: SearchService, host: String, port: Int) async throws {
+    package static func run(_ service: SearchService, writeKeys: WriteKeys?, host: String, port: Int) async throws {
         var logger = Logger(label: "staysearch")
         logger.logLevel = .info
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
-        let router = router(service, metrics: registry, logRequests: true)
+        let router = router(service, writeKeys: writeKeys, metrics: registry, logRequests: true)
         let app = Application(
             router: router,
             configuration: .init(address: .hostname(host, port: port), serverName: "staysearch"),
@@ -42,8 +42,9 @@ package enum SearchServer {
     }
 
     /// The routes of ``routes`` over `service`, each error answered as `{"error": "…"}`; `/metrics` shows
-    /// `registry`.
-    package static func router(_ service: SearchService, metrics registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
+    /// `registry`. Writes need a key of `writeKeys` (none: writes are refused); reads are open.
+    package static func router(_ service: SearchService, writeKeys: WriteKeys?,
+                               metrics registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
                                logRequests: Bool = false) -> Router<BasicRequestContext> {
         let router = Router()
         if logRequests { router.middlewares.add(LogRequestsMiddleware(.info)) }
@@ -68,7 +69,11 @@ package enum SearchServer {
         router.get("/v1/listings/:id") { request, context in
             respond(service.listing(id: context.parameters.get("id") ?? "", items(of: request)))
         }
-        router.post("/v1/changes") { request, _ in respond(service.changes(try await text(of: request))) }
+        router.post("/v1/changes") { request, _ in
+            // The key is checked before the body is read.
+            if let refusal = refusal(of: request, writeKeys: writeKeys) { return refusal }
+            return respond(service.changes(try await text(of: request)))
+        }
         router.get("/v1/histogram.png") { request, _ in respond(service.chart(items(of: request), map: false)) }
         router.get("/v1/map.png") { request, _ in respond(service.chart(items(of: request), map: true)) }
         router.get("/v1/listings/:id/calendar") { request, context in
@@ -88,6 +93,23 @@ package enum SearchServer {
             return pattern.count == parts.count
                 && zip(pattern, parts).allSatisfy { $0.hasPrefix(":") ? !$1.isEmpty : $0 == $1 }
         }.map(\.method)
+    }
+
+    /// The answer to a write without a valid key, or nil when its key is one of `writeKeys`.
+    static func refusal(of request: Request, writeKeys: WriteKeys?) -> Response? {
+        guard let writeKeys else {
+            return respond(.error(403, "writes are disabled: start serve with --write-key-file FILE"))
+        }
+        switch writeKeys.verdict(authorization: request.headers[.authorization]) {
+        case .allowed:
+            return nil
+        case .missing:
+            var response = respond(.error(401, "a write needs the header Authorization: Bearer KEY"))
+            response.headers[.wwwAuthenticate] = "Bearer"
+            return response
+        case .wrong:
+            return respond(.error(403, "the write key is not accepted"))
+        }
     }
 
     /// The query string's keys and values, in order, decoded.
