@@ -25,7 +25,7 @@ from datetime import date, timedelta
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-BINARY = os.path.join(ROOT, ".build", "release", "staysearch")
+BINARY = os.environ.get("STAYSEARCH_BINARY", os.path.join(ROOT, ".build", "release", "staysearch"))
 FIRST_DAY = date(2025, 6, 1)  # the generator's first calendar day
 DAYS = 365
 BINS = 30
