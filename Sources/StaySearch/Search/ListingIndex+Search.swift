@@ -96,7 +96,7 @@ extension ListingIndex {
             var scan = Scan(index: self, query: query, roomCode: plan.roomCode, filter: plan.filter, values: values,
                             rowSlots: rowSlots?.baseAddress)
             for range in plan.ranges { scan.visit(range) }
-            outcome = ScanOutcome(merging: [ScanOutcome.Part(scan: scan, start: 0)], values: values, rowSlots: rowSlots, threads: 1)
+            outcome = ScanOutcome(scan, rowSlots: rowSlots)
         }
         return (use(outcome, values), outcome.matchedRows)
     }

@@ -20,6 +20,16 @@ struct ScanOutcome {
     /// The parts scanned at once.
     var threads = 1
 
+    /// What one scan over the whole of `values` (and `rowSlots`) collected.
+    init(_ scan: Scan, rowSlots: UnsafeMutableBufferPointer<Int32>?) {
+        valueCount = scan.valueCount
+        valueSum = scan.valueSum
+        total = scan.total
+        bounds = scan.bounds
+        page = scan.page.sorted()
+        if let rowSlots { matchedRows = Array(rowSlots.prefix(scan.total)) }
+    }
+
     /// Merges `parts`, moving their values together at the front of `values`.
     init(merging parts: [Part], values: UnsafeMutableBufferPointer<Int64>, rowSlots: UnsafeMutableBufferPointer<Int32>?, threads: Int) {
         self.threads = threads
@@ -35,7 +45,7 @@ struct ScanOutcome {
                 bounds = bounds.map { min($0.lowerBound, partBounds.lowerBound)...max($0.upperBound, partBounds.upperBound) } ?? partBounds
             }
             if part.rowShift == 0 {
-                page += scan.page.sorted()
+                if page.isEmpty { page = scan.page.sorted() } else { page += scan.page.sorted() }
             } else {
                 page += scan.page.sorted().map { ranked in
                     var ranked = ranked
