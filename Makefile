@@ -2,10 +2,13 @@
 SWIFT ?= swift
 BIN := .build/release/staysearch
 
-.PHONY: deps build release demo serve test test-tsan test-api test-browser bench bench-smoke bench-thresholds peers scaling clean
+.PHONY: deps fleet-deps build release demo serve fleet test test-tsan test-api test-browser test-fleet bench bench-smoke bench-thresholds peers scaling clean
 
 deps:
 	@bash scripts/install-deps.sh
+
+fleet-deps:
+	@FLEET=1 bash scripts/install-deps.sh
 
 build: deps
 	$(SWIFT) build
@@ -26,14 +29,25 @@ serve: release
 	@test -f $(SAMPLE_INDEX) || $(BIN) import Antwerp=Data/antwerp --output $(SAMPLE_INDEX)
 	$(BIN) serve --index $(SAMPLE_INDEX) --port $(PORT)
 
+# A fleet on the shipped sample: a PostgreSQL cluster in a temporary folder (loopback only), the sample loaded
+# into it, three replicas following it, and haproxy in front on 127.0.0.1:$(PORT). Ctrl-C stops it all.
+fleet: release fleet-deps
+	BIN=$(BIN) python3 scripts/fleet.py run --port $(PORT)
+
 # Unit, differential and end-to-end tests (Swift Testing), then the concurrency tests of live changes under
-# ThreadSanitizer, the API under attack, and the search page in a real browser.
+# ThreadSanitizer, the API under attack, the search page in a real browser, and a fleet with a real PostgreSQL.
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 	$(MAKE) --no-print-directory test-tsan
 	$(MAKE) --no-print-directory test-api
 	$(MAKE) --no-print-directory test-browser
+	$(MAKE) --no-print-directory test-fleet
+
+# Three replicas and a real PostgreSQL (scripts/fleet.py test): racing bookings, 10,000 mixed changes against a
+# fresh index of the database, a replica killed mid-stream, the database restarted under load, commit order.
+test-fleet: fleet-deps release
+	BIN=$(BIN) python3 scripts/fleet.py test
 
 # The search page in headless Chromium (Debian's chromium and chromium-driver, selenium in a venv): region,
 # calendar, guests, the price slider's thumbs, the map's pins and a listing's quote, each checked against the

@@ -17,6 +17,8 @@ let package = Package(
         // Its metrics at /metrics, in Prometheus' text format.
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // The system of record of a fleet: PostgreSQL (`staysearch db`, `import --from`, `serve --follow`).
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // The engine: pure Swift, no C, no I/O.
@@ -44,11 +46,21 @@ let package = Package(
             // The search page's files, compiled into the binary (PackageResources), so that it ships alone.
             resources: [.embedInCode("Public")]
         ),
+        // PostgreSQL as the system of record: its schema, loading with COPY, snapshots for an index, writes
+        // decided in one transaction each, and a replica's following of the change log in commit order.
+        .target(
+            name: "StaySearchDB",
+            dependencies: [
+                "StaySearch", "StayData", "StaySearchAPI",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ]
+        ),
         // The command-line tool `staysearch`: thin commands over the libraries.
         .executableTarget(
             name: "StaySearchCLI",
             dependencies: [
-                "StaySearch", "StayData", "PriceGraph", "StaySearchAPI", "CMalloc",
+                "StaySearch", "StayData", "PriceGraph", "StaySearchAPI", "StaySearchDB", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]
@@ -59,6 +71,8 @@ let package = Package(
         .testTarget(name: "StayDataTests", dependencies: ["StayData", "StaySearch", "StaySearchTestSupport"]),
         .testTarget(name: "PriceGraphTests", dependencies: ["PriceGraph", "StaySearch"]),
         .testTarget(name: "CLITests", dependencies: ["StaySearchTestSupport", "StaySearch", "StayData", "PriceGraph", "StaySearchAPI"]),
+        // The database's addresses and rows (the fleet's tests with a real PostgreSQL are scripts/fleet.py test).
+        .testTarget(name: "DatabaseTests", dependencies: ["StaySearchDB", "StaySearch"]),
         // The HTTP routes in process (HummingbirdTesting), and the query schema against every surface.
         .testTarget(
             name: "APITests",

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the system libraries staysearch builds against, when they are missing:
-# zlib (reading .csv.gz) and libgd (PNG graphs), found through pkg-config.
+# zlib (reading .csv.gz) and libgd (PNG graphs), found through pkg-config; with FLEET=1 also PostgreSQL and haproxy.
 set -euo pipefail
 
 missing=()
@@ -13,6 +13,13 @@ else
 fi
 # DejaVu Sans for the PNG charts (without it they fall back to gd's built-in font, with a warning).
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing+=(fonts-dejavu-core)
+# With FLEET=1 (make fleet, make test-fleet): PostgreSQL with btree_gist (postgresql-contrib) and haproxy.
+if [ "${FLEET:-0}" = 1 ]; then
+  ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
+  ls /usr/share/postgresql/*/extension/btree_gist.control >/dev/null 2>&1 || missing+=(postgresql-contrib)
+  command -v psql >/dev/null 2>&1 || missing+=(postgresql-client)
+  command -v haproxy >/dev/null 2>&1 || missing+=(haproxy)
+fi
 command -v swift >/dev/null 2>&1 || { echo "install-deps: swift is not on PATH; install Swift 6 first (swift.org)" >&2; exit 1; }
 
 if [ ${#missing[@]} -eq 0 ]; then

@@ -2,6 +2,7 @@ import StaySearchAPI
 import ArgumentParser
 import StayData
 import StaySearch
+import StaySearchDB
 
 /// `staysearch import`: Inside Airbnb folders in, one saved index out.
 struct ImportCommand: ParsableCommand {
@@ -14,13 +15,22 @@ struct ImportCommand: ParsableCommand {
             line and reason; --strict stops at the first one instead. The file is written under a \
             temporary name and renamed into place, so an earlier file survives a failed import.
 
+            With --from, the index is made from a staysearch database (see 'staysearch db') at one \
+            consistent point, whose change-log position is recorded in the file: a replica started on it \
+            (serve --follow) applies the changes after it.
+
             Examples:
               staysearch import Antwerp=./antwerp --output antwerp.ssx
+              staysearch import --from postgres://staysearch@127.0.0.1/stays --output replica.ssx
               staysearch import Zürich=./zurich Geneva=./geneva --output switzerland.ssx --strict
             """)
 
     @Argument(help: ArgumentHelp("Inside Airbnb folders; CITY=DIR names the city (default: the folder's name).", valueName: "[CITY=]DIR"))
-    var folders: [String]
+    var folders: [String] = []
+
+    @Option(help: ArgumentHelp("Make the index from this staysearch database instead of folders: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE.",
+                               valueName: "URL"))
+    var from: String?
 
     @Option(help: ArgumentHelp("The index file to write.", valueName: "FILE"))
     var output: String
@@ -29,7 +39,11 @@ struct ImportCommand: ParsableCommand {
     var strict = false
 
     func validate() throws {
-        guard !folders.isEmpty else { throw ValidationError("name at least one Inside Airbnb folder to import") }
+        if from != nil {
+            guard folders.isEmpty else { throw ValidationError("give Inside Airbnb folders or --from, not both") }
+            return
+        }
+        guard !folders.isEmpty else { throw ValidationError("name at least one Inside Airbnb folder to import, or --from a database") }
         for folder in folders {
             do { _ = try DatasetFolder(argument: folder) } catch { throw ValidationError(error.description) }
         }
@@ -37,6 +51,7 @@ struct ImportCommand: ParsableCommand {
 
     func run() throws {
         FreedMemory.returnLargeBlocksWhenFreed()
+        if let from { return try importSnapshot(from: from) }
         let datasets = try folders.map { try DatasetFolder(argument: $0) }
         let start = Standard.now()
         var loader = InsideAirbnbLoader(strict: strict)
@@ -74,5 +89,28 @@ struct ImportCommand: ParsableCommand {
             for rejection in report.fieldRejections.prefix(10) { summary += "  \(rejection)\n" }
         }
         Standard.write(summary)
+    }
+
+    /// `--from URL`: the database's listings at one consistent point, with that point's log position.
+    private func importSnapshot(from url: String) throws {
+        let address = try DatabaseCommand.address(url)
+        let start = Standard.now()
+        let snapshot = try Blocking.run {
+            let database = try await Database.connect(address)
+            do {
+                let snapshot = try await database.snapshot()
+                await database.close()
+                return snapshot
+            } catch {
+                await database.close()
+                throw error
+            }
+        }
+        let read = Standard.now()
+        let size = try IndexFileWriter.save(snapshot.index, to: output, changeLogPosition: snapshot.position)
+        let saved = Standard.now()
+        Standard.write("imported \(ResultFormatting.grouped(snapshot.index.count)) listings from \(address) at change-log position "
+            + "\(snapshot.position) into \(output) (\(ResultFormatting.grouped(size)) bytes) in \(String(format3: saved - start)) s "
+            + "(read \(String(format3: read - start)) s, save \(String(format3: saved - read)) s)\n")
     }
 }

@@ -6,6 +6,7 @@ import Hummingbird
 import Logging
 import StayData
 import StaySearch
+import StaySearchDB
 
 /// `staysearch serve`: the HTTP API (docs/command-line.md, "The HTTP API") over one shared live index.
 struct ServeCommand: ParsableCommand {
@@ -38,21 +39,34 @@ struct ServeCommand: ParsableCommand {
                                valueName: "FILE"))
     var writeKeyFile: String?
 
+    @Option(help: ArgumentHelp("Follow this staysearch database (see 'staysearch db'): writes go to it, and its change log is applied "
+                               + "here in commit order; needs --index FILE made by 'import --from'.", valueName: "URL"))
+    var follow: String?
+
+    @Option(help: ArgumentHelp("With --follow: the most seconds this replica may be behind the log and still answer /healthz as ready.",
+                               valueName: "SECONDS"))
+    var maxLag = 5.0
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("port must be from 0 to 65535") }
+        if follow != nil, data.indexPath == nil { throw ValidationError("--follow needs --index FILE (made by 'staysearch import --from')") }
+        guard maxLag > 0, maxLag <= 86_400 else { throw ValidationError("max-lag must be from 0 to 86400 seconds (got \(maxLag))") }
     }
 
     func run() throws {
         let writeKeys = try readWriteKeys()
-        let service = try makeService()
+        let registry = SearchServer.bootstrapMetrics()
+        let (service, replica, replicaJournal) = try follow.map { try makeReplica(following: $0) } ?? (try makeService(), nil, nil)
         let outcome = ServeOutcome()
         let done = DispatchSemaphore(value: 0)
         let host = self.host, port = self.port
         Task {
-            do { try await SearchServer.run(service, writeKeys: writeKeys, host: host, port: port) } catch { outcome.failure = "\(error)" }
+            do { try await SearchServer.run(service, writeKeys: writeKeys, host: host, port: port, metrics: registry) } catch { outcome.failure = "\(error)" }
             done.signal()
         }
         done.wait()
+        if let replica { try? Blocking.run { await replica.stop() } }
+        replicaJournal?.close()
         service.close()
         if let failure = outcome.failure { throw CommandFailure(message: "the server stopped: \(failure)") }
     }
@@ -71,6 +85,29 @@ struct ServeCommand: ParsableCommand {
         } catch {
             throw CommandFailure(message: error.message, code: ExitStatus.badInput)
         }
+    }
+
+    /// A replica of the database at `url`: the index of `--index` with its journal replayed, following the
+    /// log from the position they hold.
+    private func makeReplica(following url: String) throws -> (SearchService, Replica?, ChangeJournal?) {
+        let address = try DatabaseCommand.address(url)
+        let indexPath = data.indexPath!
+        let snapshotPosition = try IndexFileReader.changeLogPosition(ofIndexAt: indexPath)
+        let loaded = try LiveIndexFile.open(from: indexPath)
+        for warning in loaded.contents.warnings { Standard.error("staysearch: warning: \(warning)") }
+        guard let position = loaded.contents.followedPosition ?? snapshotPosition else {
+            loaded.journal.close()
+            throw CommandFailure(message: "\(indexPath) was not made from a database: make it with 'staysearch import --from \(address)'",
+                                 code: ExitStatus.badInput)
+        }
+        let live = loaded.live, maxLag = self.maxLag
+        // Handed to the follower, which alone writes it from now on.
+        nonisolated(unsafe) let journal = loaded.journal
+        let replica = try Blocking.run {
+            try await Replica.start(address: address, live: live, journal: journal, position: position, maxLag: maxLag)
+        }
+        Standard.error("staysearch: following \(address) from change-log position \(position)")
+        return (SearchService(live: live, journal: nil, systemOfRecord: replica), replica, journal)
     }
 
     /// The live index of `--index` (its journal replayed and open for changes), or of `--data`.

@@ -3,6 +3,7 @@ import Foundation
 import ArgumentParser
 import StayData
 import StaySearch
+import StaySearchDB
 
 #if canImport(Glibc)
 import Glibc
@@ -24,7 +25,7 @@ struct Staysearch: ParsableCommand {
               staysearch regions --prefix zuid
               staysearch import Antwerp=./antwerp --output antwerp.ssx && staysearch search --index antwerp.ssx
             """,
-        subcommands: [SearchCommand.self, BatchCommand.self, RegionsCommand.self, AmenitiesCommand.self, PropertyTypesCommand.self, MapCommand.self, ImportCommand.self, GenerateCommand.self, HistogramCommand.self, ListingCommand.self, CalendarCommand.self, UpdateCommand.self, CompactCommand.self, ServeCommand.self]
+        subcommands: [SearchCommand.self, BatchCommand.self, RegionsCommand.self, AmenitiesCommand.self, PropertyTypesCommand.self, MapCommand.self, ImportCommand.self, GenerateCommand.self, HistogramCommand.self, ListingCommand.self, CalendarCommand.self, UpdateCommand.self, CompactCommand.self, ServeCommand.self, DatabaseCommand.self]
     )
 
     /// Runs the command; every failure ends as one line on stderr and a non-zero exit.
@@ -37,6 +38,9 @@ struct Staysearch: ParsableCommand {
             fail(error.description, code: ExitStatus.badInput)
         } catch let error as DataError {
             fail(error.description, code: ExitStatus.badData)
+        } catch let error as DatabaseError {
+            if case .unreachable = error { fail(error.description, code: ExitStatus.unavailable) }
+            fail(error.description, code: 1)
         } catch let error as CommandFailure {
             fail(error.message, code: error.code)
         } catch {

@@ -173,9 +173,9 @@ import Testing
                 let operation = try #require(paths[path]?["get"] as? [String: Any])
                 return try #require(operation["parameters"] as? [[String: Any]]).compactMap { $0["name"] as? String }
             }
-            #expect(try names("/v1/search") == QuerySchema.keys)
-            #expect(try names("/v1/map.png") == QuerySchema.keys + QuerySchema.chart.map(\.key))
-            #expect(try names("/v1/listings/{id}") == ["id"] + QuerySchema.stayKeys)
+            #expect(try names("/v1/search") == QuerySchema.keys + [SearchServer.minimumPosition])
+            #expect(try names("/v1/map.png") == QuerySchema.keys + [SearchServer.minimumPosition] + QuerySchema.chart.map(\.key))
+            #expect(try names("/v1/listings/{id}") == ["id"] + QuerySchema.stayKeys + [SearchServer.minimumPosition])
         }
     }
 

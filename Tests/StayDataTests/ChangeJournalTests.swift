@@ -156,4 +156,42 @@ import Testing
         }
         #expect(try ChangeJournal.read(path: Scratch.path("missing.journal"), identity: 5).changes.isEmpty)
     }
+
+    /// A replica's journal: groups of followed changes, each closed by the log position it reaches. A load
+    /// replays up to the last position record and drops what follows it (a group not followed whole, read
+    /// from the log again), however the file was cut.
+    @Test func followedChangesAreKeptUpToTheirLastPosition() throws {
+        let path = Scratch.path("followed.ssx.journal")
+        let (journal, _) = try ChangeJournal.open(path: path, identity: Self.identity)
+        journal.appendPosition(7)
+        try journal.commit()
+        let changes = Self.changes(9)
+        for group in 0..<3 {
+            for change in changes[(group * 3)..<(group * 3 + 3)] { journal.append(change) }
+            journal.appendPosition(UInt64(10 + group * 5))
+            try journal.commit()
+        }
+        journal.close()
+        let whole = try ChangeJournal.read(path: path, identity: Self.identity)
+        #expect(whole.changes == changes && whole.followedPosition == 20 && whole.warnings.isEmpty)
+
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let record = 25 + 20
+        for cut in 1..<(4 * record) {
+            let torn = Scratch.path("followed-torn.journal")
+            try bytes.prefix(bytes.count - cut).write(to: URL(fileURLWithPath: torn))
+            let contents = try ChangeJournal.read(path: torn, identity: Self.identity)
+            // Cut into the last group (its three changes and its position): back to the group before.
+            #expect(contents.followedPosition == 15 && contents.changes == Array(changes.prefix(6)), "cut \(cut)")
+            let (again, _) = try ChangeJournal.open(path: torn, identity: Self.identity)
+            for change in changes[6...] { again.append(change) }
+            again.appendPosition(20)
+            try again.commit()
+            again.close()
+            #expect(try Data(contentsOf: URL(fileURLWithPath: torn)) == bytes, "cut \(cut)")
+        }
+        // A journal that never followed has no position.
+        let (plain, _) = try Self.written(3)
+        #expect(try ChangeJournal.read(path: plain, identity: Self.identity).followedPosition == nil)
+    }
 }

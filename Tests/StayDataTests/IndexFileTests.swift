@@ -33,6 +33,17 @@ private func expectSameAnswers(_ original: ListingIndex, _ loaded: ListingIndex,
         #expect(try FileManager.default.contentsOfDirectory(atPath: (path as NSString).deletingLastPathComponent) == ["random.ssx"])
     }
 
+    /// An index made from a database records the change-log position of its snapshot (0 included); others none.
+    @Test func aSnapshotsPositionIsKeptInTheHeader() throws {
+        let index = TestDataset.random(seed: 5).makeIndex().index
+        let path = temporaryPath("snapshot.ssx")
+        for position: UInt64? in [nil, 0, 1, 123_456_789_012] {
+            try IndexFileWriter.save(index, to: path, changeLogPosition: position)
+            #expect(try IndexFileReader.changeLogPosition(ofIndexAt: path) == position)
+            #expect(try IndexFileReader.load(from: path).count == index.count)
+        }
+    }
+
     @Test(arguments: ["antwerp", "albany"])
     func realSamplesGiveTheSameAnswersFromAnIndex(city: String) throws {
         let folder = city == "antwerp" ? shipped : albany

@@ -41,6 +41,9 @@ public final class ChangeJournal {
         public var soundLength = 0
         /// Warnings for a person: a torn last record dropped, a journal of another index ignored.
         public var warnings: [String] = []
+        /// The change-log position of a system of record that the changes bring the index up to, when the
+        /// journal follows one (``ChangeJournal/appendPosition(_:)``); nil otherwise.
+        public var followedPosition: UInt64?
         /// Whether the file must be rewritten from scratch before appending (missing, torn header, other index).
         var needsNewHeader = true
     }
@@ -128,6 +131,21 @@ public final class ChangeJournal {
         return lastSequence
     }
 
+    /// Records that the changes appended so far bring the index up to `position` of the change log it
+    /// follows: written with them by the next ``commit()``. A load replays changes only up to the last such
+    /// record (those after it were not followed whole, and are read from the log again), so that a
+    /// replica's restart neither loses nor repeats a change.
+    public func appendPosition(_ position: UInt64) {
+        lastSequence += 1
+        let payload = ChangeRecord.encodePosition(position)
+        let start = pending.count
+        pending.append(contentsOf: littleEndianBytes(UInt32(payload.count)))
+        pending.append(contentsOf: littleEndianBytes(lastSequence))
+        pending.append(contentsOf: payload)
+        let checksum = pending[start...].withUnsafeBytes { Checksum.of($0) }
+        pending.append(contentsOf: littleEndianBytes(checksum))
+    }
+
     /// Writes the appended records and waits until the disk has them (`fsync`): one sync for however many
     /// changes were appended since the last commit (group commit).
     /// - Throws: ``DataError/cannotWrite(path:reason:)``; then the changes must not be acknowledged.
@@ -174,6 +192,8 @@ public final class ChangeJournal {
         var offset = headerSize
         contents.soundLength = offset
         contents.changes.reserveCapacity((bytes.count - headerSize) / (ChangeRecord.size + recordOverhead))
+        // Where the last position record ends: a followed journal keeps nothing after it.
+        var marked: (changes: Int, sequence: UInt64, length: Int)?
         while offset < bytes.count {
             let remaining = bytes.count - offset
             if remaining < ChangeRecord.smallestSize + recordOverhead {
@@ -199,7 +219,16 @@ public final class ChangeJournal {
             let checksum = bytes.withUnsafeBytes { Checksum.of(UnsafeRawBufferPointer(rebasing: $0[offset..<(offset + 12 + length)])) }
             let sequence = load(UInt64.self, at: offset + 4)
             let sound = checksum == load(UInt64.self, at: offset + 12 + length)
-            let change = sound ? ChangeRecord.decode(bytes[(offset + 12)..<(offset + 12 + length)]) : nil
+            let payload = bytes[(offset + 12)..<(offset + 12 + length)]
+            if sound, sequence == contents.lastSequence + 1, let position = ChangeRecord.decodePosition(payload) {
+                contents.followedPosition = position
+                contents.lastSequence = sequence
+                offset += size
+                contents.soundLength = offset
+                marked = (contents.changes.count, sequence, offset)
+                continue
+            }
+            let change = sound ? ChangeRecord.decode(payload) : nil
             guard sound, let change, sequence == contents.lastSequence + 1 else {
                 if offset + size == bytes.count, !sound {
                     contents.warnings.append("\(path): dropped a torn last record (checksum mismatch at byte \(offset)), as a crash leaves it")
@@ -213,6 +242,13 @@ public final class ChangeJournal {
             contents.lastSequence = sequence
             offset += size
             contents.soundLength = offset
+        }
+        if let marked, contents.changes.count > marked.changes {
+            contents.warnings.append("\(path): dropped \(contents.changes.count - marked.changes) changes after the last followed "
+                + "position \(contents.followedPosition!) (a stop mid-batch); they are read from the change log again")
+            contents.changes.removeLast(contents.changes.count - marked.changes)
+            contents.lastSequence = marked.sequence
+            contents.soundLength = marked.length
         }
         return contents
     }

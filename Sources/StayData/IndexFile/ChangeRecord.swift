@@ -32,6 +32,17 @@ enum ChangeRecord {
         return [kind] + littleEndianBytes(change.id) + littleEndianBytes(from.daysSinceEpoch) + littleEndianBytes(to.daysSinceEpoch) + extra
     }
 
+    /// A position record of a followed change log: kind 8, the position, 16 zero bytes.
+    static func encodePosition(_ position: UInt64) -> [UInt8] {
+        [8] + littleEndianBytes(position) + [UInt8](repeating: 0, count: 16)
+    }
+
+    /// The position in `bytes`, when they are a position record.
+    static func decodePosition(_ bytes: ArraySlice<UInt8>) -> UInt64? {
+        guard bytes.count == size, bytes.first == 8 else { return nil }
+        return bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: 1, as: UInt64.self)) }
+    }
+
     /// Whether a record of `length` bytes, whose first byte is `kind` (when there is one), can be one
     /// (checked before its bytes are read): only a `listing` change is longer than ``size``.
     static func isPlausible(length: Int, kind: UInt8?) -> Bool {

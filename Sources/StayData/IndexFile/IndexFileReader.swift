@@ -44,6 +44,19 @@ public enum IndexFileReader {
     /// checksum. A change journal names the index it belongs to with it.
     /// - Throws: ``DataError/cannotOpen(path:reason:)`` or ``DataError/badIndex(path:reason:)``.
     public static func identity(ofIndexAt path: String) throws(DataError) -> UInt64 {
+        try header(ofIndexAt: path).withUnsafeBytes { $0.loadUnaligned(fromByteOffset: IndexFileFormat.headerSize - 8, as: UInt64.self) }
+    }
+
+    /// The change-log position the saved index at `path` is a snapshot at (`import --from`); nil when it
+    /// was not made from a system of record.
+    /// - Throws: ``DataError/cannotOpen(path:reason:)`` or ``DataError/badIndex(path:reason:)``.
+    public static func changeLogPosition(ofIndexAt path: String) throws(DataError) -> UInt64? {
+        let stored = try header(ofIndexAt: path).withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: 48, as: UInt64.self)) }
+        return stored >> 63 == 1 ? stored & ~(1 << 63) : nil
+    }
+
+    /// The header's bytes of the saved index at `path`.
+    private static func header(ofIndexAt path: String) throws(DataError) -> [UInt8] {
         let (file, size) = try FileDescriptor.openForReading(path)
         guard size >= IndexFileFormat.headerSize else { throw .badIndex(path: path, reason: "the file is shorter than its header") }
         var header = [UInt8](repeating: 0, count: IndexFileFormat.headerSize)
@@ -56,7 +69,7 @@ public enum IndexFileReader {
             guard count > 0 else { throw .badIndex(path: path, reason: "the file is shorter than its header") }
             filled += count
         }
-        return header.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: IndexFileFormat.headerSize - 8, as: UInt64.self) }
+        return header
     }
 }
 

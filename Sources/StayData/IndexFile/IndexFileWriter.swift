@@ -8,10 +8,13 @@ import Glibc
 public enum IndexFileWriter {
     /// Writes `index` to `path`: to a temporary file in the same folder first, flushed to disk, then
     /// renamed into place, so a crash or kill during the save leaves any earlier file intact.
+    /// - Parameter changeLogPosition: the position of a system of record's change log that the index is
+    ///   a snapshot at (`import --from`), read back by ``IndexFileReader/changeLogPosition(ofIndexAt:)``; nil
+    ///   for an index made otherwise.
     /// - Returns: the size of the file in bytes.
     /// - Throws: ``DataError/cannotWrite(path:reason:)``.
     @discardableResult
-    public static func save(_ index: ListingIndex, to path: String) throws(DataError) -> Int {
+    public static func save(_ index: ListingIndex, to path: String, changeLogPosition: UInt64? = nil) throws(DataError) -> Int {
         let sections = IndexStorage.table.map { column in (column: column, bytes: column.bytes(index.storage)) }
         var layout: [(offset: Int, checksum: UInt64)] = []
         var offset = IndexFileFormat.aligned(IndexFileFormat.headerSize + IndexFileFormat.sectionEntrySize * sections.count)
@@ -32,7 +35,8 @@ public enum IndexFileWriter {
         head.append(Int32(index.dayCount))
         head.append(UInt32(layout.count))
         head.append(UInt32(0))
-        head.append(UInt64(0))
+        // The top bit says there is a position (the first snapshot of a database is at position 0).
+        head.append(changeLogPosition.map { $0 | 1 << 63 } ?? 0)
         var table = ByteWriter()
         for (section, placement) in zip(sections, layout) {
             table.append(section.column.id)

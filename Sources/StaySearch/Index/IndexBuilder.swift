@@ -289,7 +289,7 @@ extension IndexBuilder {
     /// calendar span `firstDay ..< firstDay + dayCount` that every one of them covers.
     /// - Parameter listingAt: the listing at a position of `listings` (made on demand, so that a rebuild of
     ///   a whole index never holds every listing's days at once).
-    static func build(listings: [ListingRecord], firstDay: Day, dayCount: Int, listingAt: (Int) -> EditableListing,
+    package static func build(listings: [ListingRecord], firstDay: Day, dayCount: Int, listingAt: (Int) -> EditableListing,
                       neighbourhoods: [NeighbourhoodShape] = []) -> ListingIndex {
         var amenities = NameStore()
         for listing in listings { amenities.append(listing.amenities) }

@@ -1,19 +1,19 @@
 /// A listing of a live index whose fields, prices or stay rules changed since the index was built: held
 /// whole, day by day over the index's calendar, so that any change is a few stores, and indexed again
 /// (with the other changed listings) into the live index's overlay.
-struct EditableListing: Sendable {
+package struct EditableListing: Sendable, Equatable {
     /// The listing's fields, amenities included.
-    var record: ListingRecord
+    package var record: ListingRecord
     /// Each day's stored price: minor units, ``ListingIndex/unpricedNight`` or ``ListingIndex/noCalendarRow``.
     /// A night is unpriced only while the listing has no price of its own.
-    var prices: [Int32]
+    package var prices: [Int32]
     /// Whether each night can be booked (never when it is unpriced or has no calendar row).
-    var bookable: [Bool]
+    package var bookable: [Bool]
     /// The packed ``StayRule`` for a stay checking in on each day; the listing's own on days without a row.
-    var rules: [UInt32]
+    package var rules: [UInt32]
 
     /// Row `row` of `index`, as it is now (`record`: its ``ListingIndex/fullListing(atRow:)`` when known).
-    init(row: Int, of index: ListingIndex, record: ListingRecord? = nil) {
+    package init(row: Int, of index: ListingIndex, record: ListingRecord? = nil) {
         self.record = record ?? index.fullListing(atRow: row)
         let days = index.dayCount
         prices = index.nightPrices.values(row: row, dayCount: days)
@@ -21,6 +21,14 @@ struct EditableListing: Sendable {
         let bookableWords = index.storage.bookable.base
         bookable = (0..<days).map { bookableWords[$0 * wordsPerDay + row >> 6] >> bit & 1 == 1 }
         rules = index.stayRules.values(row: row, dayCount: days)
+    }
+
+    /// A listing with these days (each array one value per day of the index's calendar).
+    package init(record: ListingRecord, prices: [Int32], bookable: [Bool], rules: [UInt32]) {
+        self.record = record
+        self.prices = prices
+        self.bookable = bookable
+        self.rules = rules
     }
 
     /// A new listing, without a calendar yet.

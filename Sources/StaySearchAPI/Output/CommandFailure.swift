@@ -4,6 +4,8 @@ package enum ExitStatus {
     package static let badInput: Int32 = 64
     /// Data that cannot be read.
     package static let badData: Int32 = 65
+    /// A service (the database) that cannot be reached.
+    package static let unavailable: Int32 = 69
 }
 
 /// A failure of the CLI itself, with its message and exit status.

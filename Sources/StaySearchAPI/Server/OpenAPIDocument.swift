@@ -72,7 +72,11 @@ package enum OpenAPIDocument {
         return writer.text
     }
 
-    private static var search: [String] { QuerySchema.search.map(parameter) }
+    private static var search: [String] { QuerySchema.search.map(parameter) + [minimumPosition] }
+    /// Read-your-writes on a replica (`serve --follow`).
+    private static let minimumPosition = parameter(
+        SearchServer.minimumPosition, #"{"type":"integer","minimum":0}"#,
+        "On a replica (serve --follow): answer once the changes up to this change-log position (a write's answer gives it) are applied here; waits up to 5 s, then 503. Refused without --follow.")
     private static var chartSize: [String] {
         QuerySchema.chart.map { parameter($0.key, schema(of: .whole($0.range)), $0.help) }
     }
@@ -113,7 +117,7 @@ package enum OpenAPIDocument {
             ], jsonArray)),
             ("/v1/listings/{id}", get("A listing, with a quote for a stay", [
                 listingID,
-            ] + QuerySchema.stay.map(parameter), json, notFound: true)),
+            ] + QuerySchema.stay.map(parameter) + [minimumPosition], json, notFound: true)),
             ("/v1/listings/{id}/calendar", get("A listing's calendar by month", [
                 listingID,
                 parameter("month", #"{"type":"string","pattern":"^[0-9]{4}-[0-9]{2}$"}"#, "First month, YYYY-MM"),
@@ -124,9 +128,9 @@ package enum OpenAPIDocument {
                 parameter("month", #"{"type":"string","pattern":"^[0-9]{4}-[0-9]{2}$"}"#, "First month, YYYY-MM"),
                 parameter("months", #"{"type":"integer","minimum":1,"maximum":12}"#, "Months"),
             ], png, notFound: true)),
-            ("/v1/changes", post("Live changes (JSON lines), answered line by line once journalled; needs a write key", lines, writes: true)),
+            ("/v1/changes", post("Live changes (JSON lines), answered line by line once journalled (on a replica: once the database committed them, with their change-log positions; a single refused change is 409, 404 or 400); needs a write key", lines, writes: true)),
             ("/v1/index", #"{"get":{"summary":"The index: the days its calendars cover","responses":{"200":\#(json)}}}"#),
-            ("/healthz", #"{"get":{"summary":"200 once the index is loaded","responses":{"200":\#(json)}}}"#),
+            ("/healthz", #"{"get":{"summary":"200 once the index is loaded; on a replica, 503 while it is further behind the change log than --max-lag","responses":{"200":\#(json),"503":\#(json)}}}"#),
             ("/metrics", #"{"get":{"summary":"Prometheus metrics","responses":{"200":{"description":"Prometheus text format","content":{"text/plain":{"schema":{"type":"string"}}}}}}}"#),
             ("/openapi.json", #"{"get":{"summary":"This document","responses":{"200":\#(json)}}}"#),
             ("/", #"{"get":{"summary":"The search page","responses":{"200":{"description":"HTML","content":{"text/html":{"schema":{"type":"string"}}}}}}}"#),

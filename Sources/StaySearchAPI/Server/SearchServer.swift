@@ -23,12 +23,19 @@ package enum SearchServer {
         (.post, "/v1/changes"),
     ]
 
-    /// Serves until SIGTERM or SIGINT; requests in flight finish first.
-    package static func run(_ service: SearchService, writeKeys: WriteKeys?, host: String, port: Int) async throws {
-        var logger = Logger(label: "staysearch")
-        logger.logLevel = .info
+    /// Sets up the process's metrics (once, before any metric is made): what `/metrics` shows.
+    package static func bootstrapMetrics() -> PrometheusCollectorRegistry {
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        return registry
+    }
+
+    /// Serves until SIGTERM or SIGINT; requests in flight finish first. `registry` is what
+    /// ``bootstrapMetrics()`` made.
+    package static func run(_ service: SearchService, writeKeys: WriteKeys?, host: String, port: Int,
+                            metrics registry: PrometheusCollectorRegistry) async throws {
+        var logger = Logger(label: "staysearch")
+        logger.logLevel = .info
         let router = router(service, writeKeys: writeKeys, metrics: registry, logRequests: true)
         let app = Application(
             router: router,
@@ -54,33 +61,39 @@ package enum SearchServer {
             Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                      body: .init(byteBuffer: ByteBuffer(string: registry.emitToString())))
         }
-        router.get("/healthz") { _, _ in respond(.ok("{\"ok\":true}\n")) }
+        router.get("/healthz") { _, _ in respond(service.systemOfRecord?.health() ?? .ok("{\"ok\":true}\n")) }
         router.get("/") { _, _ in page(SearchPage.html, type: "text/html; charset=utf-8") }
         router.get("/page.css") { _, _ in page(SearchPage.style, type: "text/css; charset=utf-8") }
         router.get("/page.js") { _, _ in page(SearchPage.script, type: "text/javascript; charset=utf-8") }
         router.get("/favicon.svg") { _, _ in page(SearchPage.icon, type: "image/svg+xml") }
         router.get("/v1/index") { _, _ in respond(service.indexInfo()) }
         router.get("/openapi.json") { _, _ in respond(.ok(OpenAPIDocument.text + "\n")) }
-        router.get("/v1/search") { request, _ in respond(service.search(items(of: request))) }
-        router.post("/v1/search/batch") { request, _ in
-            respond(service.batch(try await text(of: request)))
+        router.get("/v1/search") { request, _ in
+            try await reading(request, service) { respond(service.search($0)) }
         }
-        router.get("/v1/regions") { request, _ in respond(service.regions(items(of: request))) }
+        router.post("/v1/search/batch") { request, _ in
+            try await reading(request, service) { _ in respond(service.batch(try await text(of: request))) }
+        }
+        router.get("/v1/regions") { request, _ in try await reading(request, service) { respond(service.regions($0)) } }
         router.get("/v1/listings/:id") { request, context in
-            respond(service.listing(id: context.parameters.get("id") ?? "", items(of: request)))
+            try await reading(request, service) { respond(service.listing(id: context.parameters.get("id") ?? "", $0)) }
         }
         router.post("/v1/changes") { request, _ in
             // The key is checked before the body is read.
             if let refusal = refusal(of: request, writeKeys: writeKeys) { return refusal }
-            return respond(service.changes(try await text(of: request)))
+            let body = try await text(of: request)
+            guard let systemOfRecord = service.systemOfRecord else { return respond(service.changes(body)) }
+            return respond(await systemOfRecord.write(SearchService.lines(of: body)))
         }
-        router.get("/v1/histogram.png") { request, _ in respond(service.chart(items(of: request), map: false)) }
-        router.get("/v1/map.png") { request, _ in respond(service.chart(items(of: request), map: true)) }
+        router.get("/v1/histogram.png") { request, _ in
+            try await reading(request, service) { respond(service.chart($0, map: false)) }
+        }
+        router.get("/v1/map.png") { request, _ in try await reading(request, service) { respond(service.chart($0, map: true)) } }
         router.get("/v1/listings/:id/calendar") { request, context in
-            respond(service.calendar(id: context.parameters.get("id") ?? "", items(of: request), png: false))
+            try await reading(request, service) { respond(service.calendar(id: context.parameters.get("id") ?? "", $0, png: false)) }
         }
         router.get("/v1/listings/:id/calendar.png") { request, context in
-            respond(service.calendar(id: context.parameters.get("id") ?? "", items(of: request), png: true))
+            try await reading(request, service) { respond(service.calendar(id: context.parameters.get("id") ?? "", $0, png: true)) }
         }
         return router
     }
@@ -110,6 +123,30 @@ package enum SearchServer {
         case .wrong:
             return respond(.error(403, "the write key is not accepted"))
         }
+    }
+
+    /// The key of a read that must see the changes up to a log position (read-your-writes on a replica).
+    package static let minimumPosition = "min_position"
+    /// How long a read waits for ``minimumPosition``.
+    package static let positionWait = Duration.seconds(5)
+
+    /// Answers a read with `answer` of its query's keys, once this replica has applied the changes up to
+    /// the request's `min_position` (if it has one): without `serve --follow` a position is refused; a
+    /// replica that does not reach it in ``positionWait`` answers 503.
+    private static func reading(_ request: Request, _ service: SearchService,
+                                _ answer: ([(key: String, value: String)]) async throws -> Response) async throws -> Response {
+        var items = items(of: request)
+        guard let at = items.firstIndex(where: { $0.key == minimumPosition }) else { return try await answer(items) }
+        let text = items.remove(at: at).value
+        guard let position = UInt64(text) else { return respond(.error(400, "min_position must be a log position, a whole number (got '\(text)')")) }
+        guard let systemOfRecord = service.systemOfRecord else {
+            return respond(.error(400, "min_position needs a replica that follows a database (serve --follow)"))
+        }
+        guard await systemOfRecord.waitUntilApplied(position, timeout: positionWait) else {
+            return respond(.error(503, "this replica has applied the changes up to position \(systemOfRecord.appliedPosition), "
+                + "not yet \(position); try again or ask another replica"))
+        }
+        return try await answer(items)
     }
 
     /// The query string's keys and values, in order, decoded.

@@ -9,33 +9,43 @@ import StaySearch
 package final class SearchService: @unchecked Sendable {
     /// An answer: HTTP status, content type, body.
     package struct Answer: Sendable {
-        var status: Int
-        var contentType = "application/json"
-        var body: [UInt8]
+        package var status: Int
+        package var contentType = "application/json"
+        package var body: [UInt8]
         /// More response headers, e.g. where a map's pins are.
-        var headers: [(name: String, value: String)] = []
+        package var headers: [(name: String, value: String)] = []
 
-        static func ok(_ body: String) -> Answer { Answer(status: 200, body: Array(body.utf8)) }
+        package init(status: Int, contentType: String = "application/json", body: [UInt8]) {
+            self.status = status
+            self.contentType = contentType
+            self.body = body
+        }
+
+        package static func ok(_ body: String) -> Answer { Answer(status: 200, body: Array(body.utf8)) }
         static func png(_ bytes: [UInt8]) -> Answer { Answer(status: 200, contentType: "image/png", body: bytes) }
-        static func error(_ status: Int, _ message: String) -> Answer {
+        package static func error(_ status: Int, _ message: String) -> Answer {
             Answer(status: status, body: Array((ResultFormatting.jsonError(message) + "\n").utf8))
         }
         /// The body as text (JSON answers).
-        var text: String { String(decoding: body, as: UTF8.self) }
+        package var text: String { String(decoding: body, as: UTF8.self) }
     }
 
     /// The most nights a listing's quote covers.
     package static let longestQuote = 366
 
     package let live: LiveIndex
-    /// The journal of `--index`, where accepted changes go before they are answered; nil for `--data`.
+    /// The journal of `--index`, where accepted changes go before they are answered; nil for `--data` and
+    /// for a replica, whose journal is its follower's.
     private let journal: ChangeJournal?
+    /// The database that decides changes and whose log this index follows (`serve --follow`), if any.
+    package let systemOfRecord: (any SystemOfRecord)?
     /// One group of changes at a time: applied, journalled, synced.
     private let changesLock = NSLock()
 
-    package init(live: LiveIndex, journal: ChangeJournal?) {
+    package init(live: LiveIndex, journal: ChangeJournal?, systemOfRecord: (any SystemOfRecord)? = nil) {
         self.live = live
         self.journal = journal
+        self.systemOfRecord = systemOfRecord
     }
 
     /// `GET /v1/search?…`: the search object of the query string's keys.
@@ -195,8 +205,7 @@ package final class SearchService: @unchecked Sendable {
         guard let journal else {
             return .error(400, "changes need a saved index (serve --index FILE): they are journalled beside it")
         }
-        let lines = body.split(separator: "\n", omittingEmptySubsequences: true)
-            .map { $0.hasSuffix("\r") ? String($0.dropLast()) : String($0) }
+        let lines = SearchService.lines(of: body)
         return changesLock.withLock {
             do {
                 return .ok(try ChangeBatch.answer(lines, live: live, journal: journal))
@@ -204,6 +213,13 @@ package final class SearchService: @unchecked Sendable {
                 return .error(500, "the changes could not be written to the journal: \(Self.message(of: error)); none of them is acknowledged")
             }
         }
+    }
+
+    /// The lines of a body of changes, without their line ends; blank lines are left out.
+    package static func lines(of body: String) -> [String] {
+        body.split(separator: "\n", omittingEmptySubsequences: true)
+            .map { $0.hasSuffix("\r") ? String($0.dropLast()) : String($0) }
+            .filter { !$0.allSatisfy(\.isWhitespace) }
     }
 
     /// Closes the journal (at shutdown, once no request is running).

@@ -1,0 +1,18 @@
+/// The database that decides a replica's changes and whose change log the replica follows
+/// (`serve --follow`): writes sent to the replica go there, and come back to every replica through the log.
+package protocol SystemOfRecord: AnyObject, Sendable {
+    /// Writes change lines (`POST /v1/changes`), each in its own transaction, and answers line by line with
+    /// each accepted change's log position; a body of one line is answered with its own status (409 for a
+    /// change the listing's state refuses).
+    func write(_ lines: [String]) async -> SearchService.Answer
+
+    /// `GET /healthz`: ready (200) only while this replica has caught up with the log within its bound.
+    func health() -> SearchService.Answer
+
+    /// Waits until the changes up to `position` are applied here, at most `timeout`.
+    /// - Returns: whether they are.
+    func waitUntilApplied(_ position: UInt64, timeout: Duration) async -> Bool
+
+    /// The last log position applied here.
+    var appliedPosition: UInt64 { get }
+}

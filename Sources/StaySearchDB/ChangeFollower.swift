@@ -1,0 +1,249 @@
+import Foundation
+import Metrics
+import PostgresNIO
+import StayData
+import StaySearch
+import StaySearchAPI
+
+/// A replica's following of the change log: every change after the position its index and journal hold,
+/// in position order (which is commit order, see ``ChangeWriter``), applied to the live index and
+/// journalled with the position it reaches, so that a restart resumes where the disk says, neither losing
+/// nor repeating a change. Woken by the database's notifications, polling as a fallback; reconnecting
+/// with backoff while the database is away, answering searches all the while from what it has.
+final class ChangeFollower: @unchecked Sendable {
+    /// Where following stands, for health, metrics and read-your-writes.
+    struct Status: Sendable {
+        var applied: UInt64
+        /// The newest position seen in the log.
+        var latest: UInt64
+        var connected = false
+        /// When (seconds since 1970) this replica last knew it had applied everything.
+        var caughtUpAt: Double
+        /// Seconds the oldest change not yet applied has waited (0 when caught up).
+        var lagSeconds = 0.0
+        var reconnects = 0
+        /// Changes the database accepted that this replica's index refused (none unless the snapshot and the
+        /// database disagree).
+        var refusedHere = 0
+        /// Why following stopped for good (the journal cannot be written), if it did.
+        var failure: String?
+        var lastError: String?
+    }
+
+    private let address: DatabaseAddress
+    private let live: LiveIndex
+    private let journal: ChangeJournal
+    private let lock = NSLock()
+    private var status: Status
+    private var waiters: [Int: (position: UInt64, continuation: CheckedContinuation<Void, Never>)] = [:]
+    private var nextWaiter = 0
+    let wakeup = Wakeup()
+    /// The most changes applied and journalled as one group.
+    static let batchSize = 2_000
+    /// How long to wait for a notification before polling.
+    static let pollInterval = Duration.milliseconds(500)
+
+    private let appliedGauge = Gauge(label: "staysearch_follow_applied_position")
+    private let latestGauge = Gauge(label: "staysearch_follow_latest_position")
+    private let lagPositionsGauge = Gauge(label: "staysearch_follow_lag_positions")
+    private let lagSecondsGauge = Gauge(label: "staysearch_follow_lag_seconds")
+    private let connectedGauge = Gauge(label: "staysearch_follow_connected")
+    private let reconnectCounter = Counter(label: "staysearch_follow_reconnects_total")
+    private let appliedCounter = Counter(label: "staysearch_follow_changes_applied_total")
+    private let refusedCounter = Counter(label: "staysearch_follow_changes_refused_total")
+    private let delayRecorder = Recorder(label: "staysearch_follow_visible_delay_seconds")
+
+    init(address: DatabaseAddress, live: LiveIndex, journal: ChangeJournal, position: UInt64) {
+        self.address = address
+        self.live = live
+        self.journal = journal
+        status = Status(applied: position, latest: position, caughtUpAt: 0)
+        appliedGauge.record(Int64(position))
+    }
+
+    /// A copy of the status.
+    var current: Status { lock.withLock { status } }
+
+    /// Follows until cancelled, or until the journal cannot be written.
+    func run() async {
+        var backoff = 0.1
+        while !Task.isCancelled {
+            do {
+                let connection = try await PostgresConnection.connect(configuration: address.connectionConfiguration, id: 2, logger: Database.logger)
+                update { $0.connected = true; $0.lastError = nil }
+                connectedGauge.record(1)
+                backoff = 0.1
+                do {
+                    try await follow(on: connection)
+                } catch {
+                    Task { try? await connection.close() }
+                    throw error
+                }
+            } catch let error as FollowFailure {
+                update { $0.failure = error.message; $0.connected = false }
+                Standard.error("staysearch: following stopped: \(error.message)")
+                return
+            } catch {
+                guard !Task.isCancelled else { return }
+                let reason = DatabaseError.reason(of: error)
+                let wasConnected = lock.withLock { status.connected }
+                update { $0.connected = false; $0.lastError = reason }
+                connectedGauge.record(0)
+                if wasConnected {
+                    update { $0.reconnects += 1 }
+                    reconnectCounter.increment()
+                    Standard.error("staysearch: lost the database at \(address) (\(reason)); answering from position \(current.applied), reconnecting")
+                }
+            }
+            guard !Task.isCancelled else { return }
+            try? await Task.sleep(for: .seconds(backoff))
+            backoff = min(backoff * 2, 5)
+        }
+    }
+
+    /// Waits until `position` is applied, at most `timeout`; whether it is.
+    func waitUntilApplied(_ position: UInt64, timeout: Duration) async -> Bool {
+        if current.applied >= position { return true }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ticket: Int? = lock.withLock {
+                if status.applied >= position { return nil }
+                nextWaiter += 1
+                waiters[nextWaiter] = (position, continuation)
+                return nextWaiter
+            }
+            guard let ticket else { return continuation.resume() }
+            Task {
+                try? await Task.sleep(for: timeout)
+                self.lock.withLock { self.waiters.removeValue(forKey: ticket) }?.continuation.resume()
+            }
+        }
+        return current.applied >= position
+    }
+
+    private func follow(on connection: PostgresConnection) async throws {
+        // Notifications only wake the loop early; the loop alone talks to the database and notices a lost
+        // connection (its next query fails). The listener is not waited for: a notification stream of a
+        // dropped connection need not end.
+        let listener = Task {
+            do {
+                for try await _ in try await connection.listen(DatabaseSchema.channel) { self.wakeup.signal() }
+            } catch {}
+        }
+        defer { listener.cancel() }
+        while true {
+            try Task.checkCancellation()
+            try await catchUp(on: connection)
+            await wakeup.wait(upTo: ChangeFollower.pollInterval)
+        }
+    }
+
+    /// Applies every change after the applied position, in groups of ``batchSize``.
+    private func catchUp(on connection: PostgresConnection) async throws {
+        while true {
+            let applied = current.applied
+            let fetched = try await withDeadline(ChangeFollower.queryDeadline) {
+                try await ChangeFollower.fetch(after: applied, on: connection)
+            }
+            guard let first = fetched.batch.first else {
+                let now = Date().timeIntervalSince1970
+                update { $0.latest = max($0.latest, fetched.latest); $0.caughtUpAt = now; $0.lagSeconds = 0 }
+                recordGauges()
+                return
+            }
+            update { $0.latest = max($0.latest, fetched.latest); $0.lagSeconds = max(0, fetched.databaseNow - first.committedAt) }
+            try apply(fetched.batch)
+        }
+    }
+
+    /// The longest a read of the log may take before the connection is given up on (a connection the
+    /// server closed while it was listening can leave a query unanswered rather than failed).
+    static let queryDeadline = Duration.seconds(5)
+
+    /// The log's newest position, the database's clock, and the next group of changes after `applied`.
+    private static func fetch(after applied: UInt64, on connection: PostgresConnection) async throws
+        -> (latest: UInt64, databaseNow: Double, batch: [(position: UInt64, line: String, committedAt: Double)]) {
+        let heads = try await connection.query(
+            "SELECT coalesce(max(position), 0), extract(epoch FROM clock_timestamp())::float8 FROM change_log",
+            logger: Database.logger).collect()
+        let (latest, databaseNow) = try heads.first!.decode((Int64, Double).self, context: .default)
+        guard UInt64(latest) > applied else { return (UInt64(latest), databaseNow, []) }
+        let rows = try await connection.query("""
+            SELECT position, change, extract(epoch FROM committed_at)::float8 FROM change_log \
+            WHERE position > \(Int64(applied)) ORDER BY position LIMIT \(batchSize)
+            """, logger: Database.logger)
+        var batch: [(position: UInt64, line: String, committedAt: Double)] = []
+        for try await (position, line, committedAt) in rows.decode((Int64, String, Double).self) {
+            batch.append((UInt64(position), line, committedAt))
+        }
+        return (UInt64(latest), databaseNow, batch)
+    }
+
+    /// Applies a group of logged changes, journals them with the position they reach, and wakes the readers
+    /// waiting for it.
+    private func apply(_ batch: [(position: UInt64, line: String, committedAt: Double)]) throws {
+        var changes: [CalendarChange] = []
+        var positions: [UInt64] = []
+        var refused = 0, appliedHere = 0
+        for entry in batch {
+            do {
+                changes.append(try ChangeLine.parse(entry.line))
+                positions.append(entry.position)
+            } catch {
+                refused += 1
+                Standard.error("staysearch: warning: change \(entry.position) of the log cannot be read here (\(error)); skipped")
+            }
+        }
+        let verdicts = live.apply(changes)
+        for ((change, verdict), position) in zip(zip(changes, verdicts), positions) {
+            if let verdict {
+                refused += 1
+                Standard.error("staysearch: warning: change \(position) was accepted by the database but refused here (\(verdict.description)); "
+                    + "this replica's index does not match the database: make it again with 'import --from'")
+            } else {
+                journal.append(change)
+                appliedHere += 1
+            }
+        }
+        let last = batch.last!.position
+        journal.appendPosition(last)
+        do {
+            try journal.commit()
+        } catch {
+            throw FollowFailure(message: "the journal \(journal.path) cannot be written (\(error.description)); restart once it can")
+        }
+        let now = Date().timeIntervalSince1970
+        for entry in batch { delayRecorder.record(max(0, now - entry.committedAt)) }
+        appliedCounter.increment(by: Int64(appliedHere))
+        if refused > 0 { refusedCounter.increment(by: Int64(refused)) }
+        let ready: [CheckedContinuation<Void, Never>] = lock.withLock {
+            status.applied = last
+            status.refusedHere += refused
+            if last >= status.latest {
+                status.caughtUpAt = now
+                status.lagSeconds = 0
+            }
+            let due = waiters.filter { $0.value.position <= last }
+            for key in due.keys { waiters[key] = nil }
+            return due.map(\.value.continuation)
+        }
+        for continuation in ready { continuation.resume() }
+        recordGauges()
+    }
+
+    private func update(_ body: (inout Status) -> Void) {
+        lock.withLock { body(&status) }
+    }
+
+    private func recordGauges() {
+        let status = current
+        appliedGauge.record(Int64(status.applied))
+        latestGauge.record(Int64(status.latest))
+        lagPositionsGauge.record(Int64(status.latest &- min(status.latest, status.applied)))
+        lagSecondsGauge.record(status.lagSeconds)
+    }
+}
+
+/// Following cannot go on (the journal cannot be written).
+struct FollowFailure: Error {
+    let message: String
+}

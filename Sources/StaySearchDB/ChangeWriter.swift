@@ -1,0 +1,144 @@
+import PostgresNIO
+import StaySearch
+import StaySearchAPI
+
+/// Writes changes to the system of record, one transaction each: the listing's row locked, the change
+/// decided on it by the engine's own code (``ListingChangeOutcome``), the row and the bookings written
+/// (the exclusion constraint refusing an overlapping stay), and the change numbered into the log last,
+/// under the position lock, so that positions follow commit order.
+final class ChangeWriter: Sendable {
+    /// What became of one line.
+    enum Outcome: Sendable {
+        case accepted(position: UInt64)
+        /// Refused: HTTP status (400 unreadable or invalid, 404 unknown listing, 409 conflicting, 503 no
+        /// database) and why.
+        case refused(status: Int, message: String)
+    }
+
+    let client: PostgresClient
+    let calendar: (first: Day, dayCount: Int)
+
+    init(client: PostgresClient, calendar: (first: Day, dayCount: Int)) {
+        self.client = client
+        self.calendar = calendar
+    }
+
+    /// Writes one change line.
+    func write(_ line: String) async -> Outcome {
+        let change: CalendarChange
+        do {
+            change = try ChangeLine.parse(line)
+        } catch let error as InputError {
+            return .refused(status: 400, message: error.message)
+        } catch {
+            return .refused(status: 400, message: "\(error)")
+        }
+        // A new listing's id taken by a concurrent write, a deadlock or a serialisation failure: try again.
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                return try await client.withConnection { connection in
+                    try await self.write(change, line: line, on: connection)
+                }
+            } catch {
+                let state = DatabaseError.sqlState(of: error)
+                if ["23505", "40P01", "40001"].contains(state), attempt < 4 { continue }
+                if state == "23P01" {
+                    return .refused(status: 409, message: "listing \(change.id): the stay overlaps a booking (the database refused it)")
+                }
+                if error is PSQLError, state == nil {
+                    return .refused(status: 503, message: "the database cannot be reached (\(DatabaseError.reason(of: error))); the change is not made")
+                }
+                return .refused(status: 500, message: "the database refused the change: \(DatabaseError.reason(of: error))")
+            }
+        }
+    }
+
+    private func write(_ change: CalendarChange, line: String, on connection: PostgresConnection) async throws -> Outcome {
+        let logger = Database.logger
+        try await connection.query("BEGIN", logger: logger)
+        do {
+            let outcome = try await decide(change, line: line, on: connection)
+            if case .accepted = outcome {
+                try await connection.query("COMMIT", logger: logger)
+            } else {
+                try await connection.query("ROLLBACK", logger: logger)
+            }
+            return outcome
+        } catch {
+            _ = try? await connection.query("ROLLBACK", logger: logger)
+            throw error
+        }
+    }
+
+    private func decide(_ change: CalendarChange, line: String, on connection: PostgresConnection) async throws -> Outcome {
+        let logger = Database.logger
+        let id = change.id
+        let rows = try await connection.query("SELECT \(unescaped: ListingRow.columnList) FROM listings WHERE id = \(id) FOR UPDATE",
+                                              logger: logger).collect()
+        let before = try rows.first.map { try ListingRow.listing(from: $0, dayCount: calendar.dayCount) }
+        let after: EditableListing?
+        switch ListingChangeOutcome.applying(change, to: before, firstDay: calendar.first, dayCount: calendar.dayCount) {
+        case .failure(let error):
+            return .refused(status: ChangeWriter.status(of: error), message: error.description)
+        case .success(let listing):
+            after = listing
+        }
+        switch (before, after) {
+        case (nil, let added?): try await connection.query(ListingRow.insert(added), logger: logger)
+        case (_?, let changed?): try await connection.query(ListingRow.update(changed), logger: logger)
+        case (_?, nil): try await connection.query("DELETE FROM listings WHERE id = \(id)", logger: logger)
+        case (nil, nil): break
+        }
+        switch change {
+        case let .book(_, checkIn, checkOut, guests):
+            try await connection.query("""
+                INSERT INTO bookings (listing, stay, guests) VALUES (\(id), \
+                daterange(DATE '1970-01-01' + \(checkIn.daysSinceEpoch), DATE '1970-01-01' + \(checkOut.daysSinceEpoch), '[)'), \
+                \(guests.map { Int32(clamping: $0) }))
+                """, logger: logger)
+        case let .cancel(_, from, to), let .availability(_, from, to, true):
+            try await trimBookings(of: id, from: from, to: to, on: connection)
+        default:
+            break
+        }
+        try await connection.query("SELECT pg_advisory_xact_lock(\(DatabaseSchema.positionLock))", logger: logger)
+        let logged = try await connection.query("""
+            INSERT INTO change_log (position, change) VALUES (nextval('change_positions'), \(line)) RETURNING position
+            """, logger: logger).collect()
+        let position = try logged.first!.decode(Int64.self, context: .default)
+        try await connection.query("SELECT pg_notify(\(DatabaseSchema.channel), \(String(position)))", logger: logger)
+        return .accepted(position: UInt64(position))
+    }
+
+    /// Nights reopened (a cancellation, or availability set): the bookings over them keep only their other nights.
+    private func trimBookings(of id: Int64, from: Day, to: Day, on connection: PostgresConnection) async throws {
+        let logger = Database.logger
+        let gone = try await connection.query("""
+            DELETE FROM bookings WHERE listing = \(id) AND stay && daterange(DATE '1970-01-01' + \(from.daysSinceEpoch), \
+            DATE '1970-01-01' + \(to.daysSinceEpoch), '[)') \
+            RETURNING lower(stay) - DATE '1970-01-01', upper(stay) - DATE '1970-01-01', guests
+            """, logger: logger)
+        var kept: [(Int32, Int32, Int32?)] = []
+        for try await (lower, upper, guests) in gone.decode((Int32, Int32, Int32?).self) {
+            if lower < from.daysSinceEpoch { kept.append((lower, from.daysSinceEpoch, guests)) }
+            if upper > to.daysSinceEpoch { kept.append((to.daysSinceEpoch, upper, guests)) }
+        }
+        for (lower, upper, guests) in kept {
+            try await connection.query("""
+                INSERT INTO bookings (listing, stay, guests) VALUES (\(id), \
+                daterange(DATE '1970-01-01' + \(lower), DATE '1970-01-01' + \(upper), '[)'), \(guests))
+                """, logger: logger)
+        }
+    }
+
+    /// The HTTP status of a refused change.
+    static func status(of error: ChangeError) -> Int {
+        switch error {
+        case .notBookable, .nightCannotOpen: return 409
+        case .unknownListing: return 404
+        default: return 400
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import PostgresNIO
+import StaySearch
+
+extension Database {
+    /// An index of the database at one consistent point, and that point's change-log position.
+    public struct Snapshot: Sendable {
+        public var index: ListingIndex
+        /// Every change up to this position is in the index, none after it.
+        public var position: UInt64
+    }
+
+    /// Reads every listing and neighbourhood in one read-only, repeatable-read transaction (one snapshot of
+    /// the database) and indexes them; the position is the last change that snapshot sees, which, as
+    /// positions are handed out in commit order, means every change up to it and none after.
+    /// - Throws: ``DatabaseError``: not initialised, not loaded, unreadable.
+    public func snapshot() async throws(DatabaseError) -> Snapshot {
+        guard try await isInitialised() else { throw .notReady("the database \(address) has no staysearch tables: run 'staysearch db init' and 'db load' first") }
+        try await run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", "starting the snapshot")
+        do throws(DatabaseError) {
+            let snapshot = try await snapshotInTransaction()
+            try await run("COMMIT", "ending the snapshot")
+            return snapshot
+        } catch {
+            _ = try? await run("ROLLBACK", "ending the snapshot")
+            throw error
+        }
+    }
+
+    private func snapshotInTransaction() async throws(DatabaseError) -> Snapshot {
+        let positionRows = try await run("SELECT coalesce(max(position), 0) FROM change_log", "reading the change log")
+        guard let span = try await calendarSpan() else {
+            throw .notReady("the database \(address) has no listings yet: run 'staysearch db load' first")
+        }
+        let position: Int64
+        do { position = try positionRows.first!.decode(Int64.self, context: .default) } catch {
+            throw .failed(step: "reading the change log", reason: "\(error)")
+        }
+        var listings: [EditableListing] = []
+        var shapes: [NeighbourhoodShape] = []
+        do {
+            let rows = try await connection.query("SELECT \(unescaped: ListingRow.columnList) FROM listings ORDER BY id", logger: Database.logger)
+            for try await row in rows { listings.append(try ListingRow.listing(from: row, dayCount: span.dayCount)) }
+            let ringRows = try await connection.query(
+                "SELECT city, name, latitudes, longitudes FROM neighbourhood_rings ORDER BY city, name, ring", logger: Database.logger)
+            for try await (city, name, latitudes, longitudes) in ringRows.decode((String, String, [Double], [Double]).self) {
+                let ring = zip(latitudes, longitudes).map { GeoPoint(latitude: $0, longitude: $1) }
+                if let last = shapes.last, last.city == city, last.name == name {
+                    shapes[shapes.count - 1].rings.append(ring)
+                } else {
+                    shapes.append(NeighbourhoodShape(city: city, name: name, rings: [ring]))
+                }
+            }
+        } catch let error as DatabaseError {
+            throw error
+        } catch {
+            throw .failed(step: "reading the listings", reason: DatabaseError.reason(of: error))
+        }
+        let index = IndexBuilder.build(listings: listings.map(\.record), firstDay: span.first, dayCount: span.dayCount,
+                                       listingAt: { listings[$0] }, neighbourhoods: shapes)
+        return Snapshot(index: index, position: UInt64(position))
+    }
+}

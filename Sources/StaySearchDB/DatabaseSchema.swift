@@ -1,0 +1,103 @@
+/// The tables of a staysearch system of record (docs/fleet.md, "The database").
+///
+/// - `staysearch_calendar`: one row, the span of days every listing's nights cover.
+/// - `listings`: every field the index has, and the listing's days as four arrays over that span: the
+///   stored price (minor units; −1 no price, −2 no calendar row), whether the night is open, and the stay
+///   rule of a check-in on that day. Each listing's row is what a change locks and decides on.
+/// - `bookings`: the stays booked through staysearch, not since cancelled or reopened; an exclusion
+///   constraint refuses two overlapping stays of one listing, whichever replica asked.
+/// - `change_log`: every accepted change, as the JSON line replicas apply, numbered in commit order.
+/// - `neighbourhood_rings`: the neighbourhoods' boundaries, for maps.
+/// - `listing_nights`: a view of the nights, one row each, for people.
+public enum DatabaseSchema {
+    /// The advisory lock every write transaction takes last, just before it numbers its change: positions
+    /// are handed out in commit order (docs/fleet.md, "Commit order").
+    static let positionLock: Int64 = 0x5354_4159_534C_4F47      // "STAYSLOG"
+
+    /// The channel a write notifies at commit.
+    static let channel = "staysearch_changes"
+
+    /// The statements that create the tables, in order.
+    static let creation: [String] = [
+        "CREATE EXTENSION IF NOT EXISTS btree_gist",
+        """
+        CREATE TABLE staysearch_calendar (
+            only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row),
+            first_day date NOT NULL,
+            day_count integer NOT NULL CHECK (day_count BETWEEN 0 AND 1000000)
+        )
+        """,
+        """
+        CREATE TABLE listings (
+            id bigint PRIMARY KEY,
+            name text NOT NULL,
+            city text NOT NULL,
+            neighbourhood_group text NOT NULL,
+            neighbourhood text NOT NULL,
+            room_type text NOT NULL,
+            accommodates integer NOT NULL,
+            price_minor bigint,
+            minimum_nights integer NOT NULL,
+            maximum_nights integer NOT NULL,
+            rating_hundredths integer,
+            reviews integer NOT NULL,
+            latitude double precision NOT NULL,
+            longitude double precision NOT NULL,
+            bedrooms integer,
+            beds integer,
+            bathroom_halves integer,
+            property_type text NOT NULL,
+            amenities text[] NOT NULL,
+            instant_bookable boolean NOT NULL,
+            superhost boolean NOT NULL,
+            night_prices integer[] NOT NULL,
+            night_open boolean[] NOT NULL,
+            night_minimum integer[] NOT NULL,
+            night_maximum integer[] NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE bookings (
+            listing bigint NOT NULL REFERENCES listings (id) ON DELETE CASCADE,
+            stay daterange NOT NULL CHECK (NOT isempty(stay)),
+            guests integer,
+            booked_at timestamptz NOT NULL DEFAULT now(),
+            EXCLUDE USING gist (listing WITH =, stay WITH &&)
+        )
+        """,
+        "CREATE SEQUENCE change_positions",
+        """
+        CREATE TABLE change_log (
+            position bigint PRIMARY KEY,
+            change text NOT NULL,
+            committed_at timestamptz NOT NULL DEFAULT clock_timestamp()
+        )
+        """,
+        """
+        CREATE TABLE neighbourhood_rings (
+            city text NOT NULL,
+            name text NOT NULL,
+            ring integer NOT NULL,
+            latitudes double precision[] NOT NULL,
+            longitudes double precision[] NOT NULL,
+            PRIMARY KEY (city, name, ring)
+        )
+        """,
+        """
+        CREATE VIEW listing_nights AS
+            SELECT l.id AS listing, c.first_day + (d.n - 1) AS night,
+                   CASE WHEN l.night_prices[d.n] >= 0 THEN l.night_prices[d.n] END AS price_minor,
+                   CASE l.night_prices[d.n] WHEN -2 THEN 'outside calendar' WHEN -1 THEN 'unpriced'
+                        ELSE CASE WHEN l.night_open[d.n] THEN 'available' ELSE 'booked' END END AS status,
+                   l.night_minimum[d.n] AS minimum_nights, l.night_maximum[d.n] AS maximum_nights
+            FROM listings l CROSS JOIN staysearch_calendar c CROSS JOIN LATERAL generate_series(1, c.day_count) AS d(n)
+        """,
+    ]
+
+    /// The statements that drop the tables (`db init --reset`).
+    static let removal: [String] = [
+        "DROP VIEW IF EXISTS listing_nights",
+        "DROP TABLE IF EXISTS bookings, change_log, neighbourhood_rings, listings, staysearch_calendar",
+        "DROP SEQUENCE IF EXISTS change_positions",
+    ]
+}

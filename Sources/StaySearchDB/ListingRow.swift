@@ -1,0 +1,168 @@
+import PostgresNIO
+import StaySearch
+
+/// A listing as a row of the `listings` table (``DatabaseSchema``): its fields and its days.
+enum ListingRow {
+    /// The columns, in the order every statement here names them.
+    static let columns = [
+        "id", "name", "city", "neighbourhood_group", "neighbourhood", "room_type", "accommodates", "price_minor",
+        "minimum_nights", "maximum_nights", "rating_hundredths", "reviews", "latitude", "longitude", "bedrooms", "beds",
+        "bathroom_halves", "property_type", "amenities", "instant_bookable", "superhost",
+        "night_prices", "night_open", "night_minimum", "night_maximum",
+    ]
+
+    /// The columns joined for a SELECT.
+    static let columnList = columns.joined(separator: ", ")
+
+    /// The listing in `row` (selected with ``columnList``), checked against a span of `dayCount` days.
+    static func listing(from row: PostgresRow, dayCount: Int) throws -> EditableListing {
+        let cells = row.makeRandomAccess()
+        func value<T: PostgresDecodable>(_ index: Int, _ type: T.Type) throws -> T { try cells[index].decode(T.self, context: .default) }
+        let id = try value(0, Int64.self)
+        let record = ListingRecord(
+            id: id, name: try value(1, String.self),
+            region: RegionPath(city: try value(2, String.self), neighbourhoodGroup: try value(3, String.self), neighbourhood: try value(4, String.self)),
+            roomType: try value(5, String.self), accommodates: Int(try value(6, Int32.self)),
+            price: try value(7, Int64?.self).map { Money(minorUnits: $0) },
+            minimumNights: try value(8, Int32.self), maximumNights: try value(9, Int32.self),
+            ratingHundredths: try value(10, Int32?.self), reviewCount: try value(11, Int32.self),
+            latitude: try value(12, Double.self), longitude: try value(13, Double.self),
+            bedrooms: try value(14, Int32?.self).map(Int.init), beds: try value(15, Int32?.self).map(Int.init),
+            bathroomHalves: try value(16, Int32?.self).map(Int.init), propertyType: try value(17, String.self),
+            amenities: try value(18, [String].self), isInstantBookable: try value(19, Bool.self), isSuperhost: try value(20, Bool.self))
+        let prices = try value(21, [Int32].self), open = try value(22, [Bool].self)
+        let minimum = try value(23, [Int32].self), maximum = try value(24, [Int32].self)
+        guard prices.count == dayCount, open.count == dayCount, minimum.count == dayCount, maximum.count == dayCount else {
+            throw DatabaseError.notReady("listing \(id) has \(prices.count) days in the database, the calendar \(dayCount)")
+        }
+        let rules = zip(minimum, maximum).map { StayRule(minimumNights: $0, maximumNights: $1).packed }
+        return EditableListing(record: record, prices: prices, bookable: open, rules: rules)
+    }
+
+    /// The statement that adds `listing`.
+    static func insert(_ listing: EditableListing) -> PostgresQuery {
+        let r = listing.record
+        let (minimum, maximum) = rules(of: listing)
+        return """
+            INSERT INTO listings (\(unescaped: columnList)) VALUES (\(r.id), \(r.name), \(r.region.city), \
+            \(r.region.neighbourhoodGroup), \(r.region.neighbourhood), \(r.roomType), \(Int32(clamping: r.accommodates)), \
+            \(r.price?.minorUnits), \(r.minimumNights), \(r.maximumNights), \(r.ratingHundredths), \(r.reviewCount), \
+            \(r.latitude), \(r.longitude), \(r.bedrooms.map { Int32(clamping: $0) }), \(r.beds.map { Int32(clamping: $0) }), \
+            \(r.bathroomHalves.map { Int32(clamping: $0) }), \(r.propertyType), \(r.amenities), \(r.isInstantBookable), \
+            \(r.isSuperhost), \(listing.prices), \(listing.bookable), \(minimum), \(maximum))
+            """
+    }
+
+    /// The statement that sets every column of listing `listing.record.id`.
+    static func update(_ listing: EditableListing) -> PostgresQuery {
+        let r = listing.record
+        let (minimum, maximum) = rules(of: listing)
+        return """
+            UPDATE listings SET name = \(r.name), city = \(r.region.city), neighbourhood_group = \(r.region.neighbourhoodGroup), \
+            neighbourhood = \(r.region.neighbourhood), room_type = \(r.roomType), accommodates = \(Int32(clamping: r.accommodates)), \
+            price_minor = \(r.price?.minorUnits), minimum_nights = \(r.minimumNights), maximum_nights = \(r.maximumNights), \
+            rating_hundredths = \(r.ratingHundredths), reviews = \(r.reviewCount), latitude = \(r.latitude), \
+            longitude = \(r.longitude), bedrooms = \(r.bedrooms.map { Int32(clamping: $0) }), beds = \(r.beds.map { Int32(clamping: $0) }), \
+            bathroom_halves = \(r.bathroomHalves.map { Int32(clamping: $0) }), property_type = \(r.propertyType), \
+            amenities = \(r.amenities), instant_bookable = \(r.isInstantBookable), superhost = \(r.isSuperhost), \
+            night_prices = \(listing.prices), night_open = \(listing.bookable), night_minimum = \(minimum), \
+            night_maximum = \(maximum) WHERE id = \(r.id)
+            """
+    }
+
+    /// `listing` as one line of `COPY listings FROM STDIN` in text format, appended to `line`.
+    static func appendCopyLine(_ listing: EditableListing, to line: inout [UInt8]) {
+        let r = listing.record
+        var first = true
+        func separate() {
+            if !first { line.append(0x09) }
+            first = false
+        }
+        func text(_ value: String) {
+            separate()
+            appendEscaped(value, to: &line)
+        }
+        func number<T: BinaryInteger>(_ value: T?) {
+            separate()
+            if let value { line.append(contentsOf: String(value).utf8) } else { line.append(contentsOf: "\\N".utf8) }
+        }
+        func real(_ value: Double) {
+            separate()
+            line.append(contentsOf: value.description.utf8)
+        }
+        func flag(_ value: Bool) {
+            separate()
+            line.append(value ? UInt8(ascii: "t") : UInt8(ascii: "f"))
+        }
+        func array<S: Sequence>(_ values: S, _ element: (S.Element) -> String) {
+            separate()
+            line.append(UInt8(ascii: "{"))
+            var firstElement = true
+            for value in values {
+                if !firstElement { line.append(UInt8(ascii: ",")) }
+                firstElement = false
+                line.append(contentsOf: element(value).utf8)
+            }
+            line.append(UInt8(ascii: "}"))
+        }
+        number(r.id)
+        text(r.name)
+        text(r.region.city)
+        text(r.region.neighbourhoodGroup)
+        text(r.region.neighbourhood)
+        text(r.roomType)
+        number(Int32(clamping: r.accommodates))
+        number(r.price?.minorUnits)
+        number(r.minimumNights)
+        number(r.maximumNights)
+        number(r.ratingHundredths)
+        number(r.reviewCount)
+        real(r.latitude)
+        real(r.longitude)
+        number(r.bedrooms)
+        number(r.beds)
+        number(r.bathroomHalves)
+        text(r.propertyType)
+        // An array literal's elements quoted (backslash and quote escaped), then the whole field escaped for COPY.
+        separate()
+        var literal = "{"
+        for (position, name) in r.amenities.enumerated() {
+            if position > 0 { literal += "," }
+            literal += "\"" + name.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"") + "\""
+        }
+        appendEscaped(literal + "}", to: &line)
+        flag(r.isInstantBookable)
+        flag(r.isSuperhost)
+        array(listing.prices) { String($0) }
+        array(listing.bookable) { $0 ? "t" : "f" }
+        array(listing.rules) { String(StayRule(packed: $0).minimumNights) }
+        array(listing.rules) { String(StayRule(packed: $0).maximumNights) }
+        line.append(0x0A)
+    }
+
+    /// The stay rules as the two arrays the table keeps.
+    private static func rules(of listing: EditableListing) -> ([Int32], [Int32]) {
+        (listing.rules.map { Int32(StayRule(packed: $0).minimumNights) }, listing.rules.map { Int32(StayRule(packed: $0).maximumNights) })
+    }
+
+    /// `text` escaped for COPY's text format: backslash, tab, newline and carriage return.
+    private static func appendEscaped(_ text: String, to line: inout [UInt8]) {
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\\"): line.append(contentsOf: [0x5C, 0x5C])
+            case 0x09: line.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+            case 0x0A: line.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+            case 0x0D: line.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+            default: line.append(byte)
+            }
+        }
+    }
+}
+
+extension String {
+    /// This string with every `target` replaced by `replacement` (no Foundation).
+    func replacingAll(_ target: String, with replacement: String) -> String {
+        guard contains(target) else { return self }
+        return split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+}

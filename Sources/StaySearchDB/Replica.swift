@@ -1,0 +1,114 @@
+import Foundation
+import PostgresNIO
+import StayData
+import StaySearch
+import StaySearchAPI
+
+/// A search replica of a system of record (`serve --follow`): writes sent to it are decided by the
+/// database (``ChangeWriter``), and its live index follows the database's change log (``ChangeFollower``).
+public final class Replica: SystemOfRecord, @unchecked Sendable {
+    private let writer: ChangeWriter
+    private let follower: ChangeFollower
+    private let client: PostgresClient
+    private let tasks: [Task<Void, Never>]
+    /// The most seconds this replica may be behind the log and still say it is ready.
+    private let maxLag: Double
+    /// How long a write waits for its change to be applied here before it is answered.
+    static let ownWriteWait = Duration.seconds(2)
+
+    private init(writer: ChangeWriter, follower: ChangeFollower, client: PostgresClient, tasks: [Task<Void, Never>], maxLag: Double) {
+        self.writer = writer
+        self.follower = follower
+        self.client = client
+        self.tasks = tasks
+        self.maxLag = maxLag
+    }
+
+    /// Starts following the database at `address` from `position` (the index's and its journal's), after
+    /// checking that the database covers the same calendar span as `live`.
+    /// - Throws: ``DatabaseError`` when the database cannot be reached or covers another span.
+    public static func start(address: DatabaseAddress, live: LiveIndex, journal: ChangeJournal, position: UInt64,
+                             maxLag: Double) async throws(DatabaseError) -> Replica {
+        let database = try await Database.connect(address)
+        let span: (first: Day, dayCount: Int)?
+        do throws(DatabaseError) { span = try await database.calendarSpan() } catch {
+            await database.close()
+            throw error
+        }
+        await database.close()
+        guard let span else { throw .notReady("the database \(address) has no listings: run 'staysearch db load' first") }
+        let ours = live.calendarSpan
+        guard span.first == ours.first, span.dayCount == ours.dayCount else {
+            throw .notReady("the index covers \(ours.dayCount) days from \(ours.first), the database \(span.dayCount) days from "
+                + "\(span.first): make the index with 'staysearch import --from'")
+        }
+        if journal.lastSequence == 0 || position > 0 {
+            // A position record first, so that even the first group of followed changes is known as such on load.
+            journal.appendPosition(position)
+            do { try journal.commit() } catch { throw .notReady("the journal \(journal.path) cannot be written: \(error.description)") }
+        }
+        let client = PostgresClient(configuration: address.poolConfiguration, backgroundLogger: Database.logger)
+        let follower = ChangeFollower(address: address, live: live, journal: journal, position: position)
+        let tasks = [Task { await client.run() }, Task { await follower.run() }]
+        return Replica(writer: ChangeWriter(client: client, calendar: span), follower: follower, client: client, tasks: tasks, maxLag: maxLag)
+    }
+
+    /// Stops following and closes the connections; waits for them at most five seconds (a connection that
+    /// hangs must not keep a server from stopping).
+    public func stop() async {
+        for task in tasks { task.cancel() }
+        let stopped = Wakeup()
+        Task { [tasks] in
+            for task in tasks { await task.value }
+            stopped.signal()
+        }
+        await stopped.wait(upTo: .seconds(5))
+    }
+
+    package func write(_ lines: [String]) async -> SearchService.Answer {
+        var output = ""
+        var single: Int?
+        var last: UInt64 = 0
+        for line in lines {
+            switch await writer.write(line) {
+            case .accepted(let position):
+                output += "{\"ok\":true,\"position\":\(position)}\n"
+                last = position
+                single = 200
+            case let .refused(status, message):
+                output += ResultFormatting.jsonError(message) + "\n"
+                single = status
+            }
+        }
+        // Read-your-writes on this replica: answered once the last accepted change is searchable here.
+        if last > 0 { _ = await follower.waitUntilApplied(last, timeout: Replica.ownWriteWait) }
+        return SearchService.Answer(status: lines.count == 1 ? single ?? 200 : 200, body: Array(output.utf8))
+    }
+
+    package func health() -> SearchService.Answer {
+        let status = follower.current
+        let now = Date().timeIntervalSince1970
+        let behind = status.latest &- min(status.latest, status.applied)
+        let ready = status.failure == nil && now - status.caughtUpAt <= maxLag
+        var json = JSONWriter()
+        json.beginObject()
+        json.field("ok", bool: ready)
+        json.field("applied_position", number: Int(status.applied))
+        json.field("latest_position", number: Int(status.latest))
+        json.field("lag_positions", number: Int(behind))
+        json.field("lag_seconds", number: String(format3: status.lagSeconds))
+        json.field("caught_up_seconds_ago", number: status.caughtUpAt == 0 ? nil : String(format3: now - status.caughtUpAt))
+        json.field("database", string: status.connected ? "connected" : "unreachable")
+        json.field("reconnects", number: status.reconnects)
+        json.field("refused_here", number: status.refusedHere)
+        if let failure = status.failure { json.field("error", string: failure) } else if let error = status.lastError { json.field("last_error", string: error) }
+        json.endObject()
+        return SearchService.Answer(status: ready ? 200 : 503, body: Array((json.text + "\n").utf8))
+    }
+
+    package func waitUntilApplied(_ position: UInt64, timeout: Duration) async -> Bool {
+        await follower.waitUntilApplied(position, timeout: timeout)
+    }
+
+    package var appliedPosition: UInt64 { follower.current.applied }
+}

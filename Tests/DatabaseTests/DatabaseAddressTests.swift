@@ -1,0 +1,45 @@
+@testable import StaySearchDB
+import StaySearch
+import Testing
+
+@Suite struct DatabaseAddressTests {
+    @Test func urlsAreReadWithTheirParts() throws {
+        let full = try DatabaseAddress("postgres://stay%40ops:p%3Ass@db.internal:6543/stays")
+        #expect(full.user == "stay@ops" && full.password == "p:ss" && full.host == "db.internal" && full.port == 6543 && full.database == "stays")
+        #expect(full.description == "postgres://stay@ops@db.internal:6543/stays")   // no password in messages
+        let short = try DatabaseAddress("postgresql://staysearch@127.0.0.1/stays")
+        #expect(short.port == 5432 && short.password == nil)
+    }
+
+    @Test func badUrlsSayWhatIsWrong() {
+        let cases = [
+            ("mysql://a@b/c", "is not a PostgreSQL URL"),
+            ("postgres://host/db", "names no user"),
+            ("postgres://u@host", "names no database"),
+            ("postgres://u@host:99999/db", "the port must be a number"),
+            ("postgres://u@host/db?sslmode=require", "options after '?'"),
+            ("postgres://@host/db", "needs a user, a host and a database"),
+        ]
+        for (url, message) in cases {
+            #expect(throws: DatabaseError.self) { try DatabaseAddress(url) }
+            do { _ = try DatabaseAddress(url) } catch { #expect(error.description.contains(message), "\(url): \(error)") }
+        }
+    }
+
+    /// A listing's row for COPY: tabs, newlines, backslashes and quotes in its texts escaped, missing values
+    /// as \N, the days as array literals.
+    @Test func aCopyLineEscapesWhatCopyAndArraysNeed() {
+        let record = ListingRecord(id: 7, name: "Tab\there\nnew \\ line", region: RegionPath(city: "Antwerp", neighbourhood: "Zuid"),
+                                   roomType: "Private room", accommodates: 2, price: nil, amenities: ["Wifi", "Say \"hi\"", "a\\b"])
+        let listing = EditableListing(record: record, prices: [100, -1], bookable: [true, false],
+                                      rules: [StayRule(minimumNights: 2, maximumNights: 30).packed, StayRule(minimumNights: 1, maximumNights: 5).packed])
+        var line: [UInt8] = []
+        ListingRow.appendCopyLine(listing, to: &line)
+        let fields = String(decoding: line, as: UTF8.self).dropLast().split(separator: "\t", omittingEmptySubsequences: false)
+        #expect(fields.count == ListingRow.columns.count)
+        #expect(fields[1] == #"Tab\there\nnew \\ line"#)
+        #expect(fields[7] == #"\N"#)
+        #expect(fields[18] == #"{"Wifi","Say \\"hi\\"","a\\\\b"}"#)
+        #expect(fields[21...].joined(separator: "|") == "{100,-1}|{t,f}|{2,1}|{30,5}")
+    }
+}
