@@ -474,7 +474,8 @@ def test_commit_order(fleet):
     fleet.psql("""
         CREATE OR REPLACE FUNCTION slow_commit() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN IF NEW.change LIKE '%"price":1234%' THEN PERFORM pg_sleep(2); END IF; RETURN NULL; END $$;
-        CREATE CONSTRAINT TRIGGER slow_commit AFTER INSERT ON change_log DEFERRABLE INITIALLY DEFERRED
+        -- Deferred triggers of one event fire in name order: this one after change_log_number has numbered the row.
+        CREATE CONSTRAINT TRIGGER zz_slow_commit AFTER INSERT ON change_log DEFERRABLE INITIALLY DEFERRED
             FOR EACH ROW EXECUTE FUNCTION slow_commit();
     """)
     try:
@@ -486,6 +487,7 @@ def test_commit_order(fleet):
         statuses = race(fleet, [slow] + fast)
         check(all(s == 200 for s in statuses), "a slow-committing change and 20 fast ones, all accepted")
         rows = fleet.psql(f"SELECT position, pg_xact_commit_timestamp(xmin) FROM change_log WHERE position > {before} ORDER BY position")
+        check(len(rows.splitlines()) == 21, "21 changes logged")
         stamps = [line.split("|")[1] for line in rows.splitlines()]
         check(stamps == sorted(stamps), "positions follow commit order (commit timestamps rise with position)")
         target = fleet.wait_caught_up()
@@ -498,7 +500,7 @@ def test_commit_order(fleet):
                     raise AssertionError(f"replica {replica.number}: listing {listing} night price {price}, want {want}")
         check(True, "every replica applied all 21 changes, the slow one included")
     finally:
-        fleet.psql("DROP TRIGGER IF EXISTS slow_commit ON change_log; DROP FUNCTION IF EXISTS slow_commit()")
+        fleet.psql("DROP TRIGGER IF EXISTS zz_slow_commit ON change_log; DROP FUNCTION IF EXISTS slow_commit()")
 
 
 def test_read_your_writes(fleet):
@@ -513,6 +515,22 @@ def test_read_your_writes(fleet):
     check(status == 503, "a read with a position no replica has reached is answered 503 after its wait")
 
 
+def test_page_through_proxy(fleet):
+    """The browser test of the search page (scripts/test-browser.py, selenium from the venv test-browser made)
+    against haproxy in front of the three replicas: each of its requests may go to another replica."""
+    python = os.path.join(ROOT, ".build/venv-browser/bin/python")
+    if not os.path.exists(python):
+        print("  skipped: no .build/venv-browser (make test-browser makes it)")
+        return
+    port = free_port()
+    fleet.start_proxy(port)
+    artefacts = os.path.join(fleet.work, "browser")
+    result = subprocess.run([python, os.path.join(ROOT, "scripts/test-browser.py"), f"http://127.0.0.1:{port}", artefacts],
+                            capture_output=True, text=True)
+    print("\n".join("  " + line for line in result.stdout.strip().splitlines()[-3:]))
+    check(result.returncode == 0, f"the search page's browser test passes through haproxy ({result.stderr.strip()[-300:]})")
+
+
 def test(arguments):
     fleet = Fleet(3)
     try:
@@ -520,7 +538,8 @@ def test(arguments):
         fleet.psql("ALTER SYSTEM SET track_commit_timestamp = on")
         fleet.pg("restart", fleet.cluster)
         fleet.wait_caught_up()
-        for name, step in [("keys", test_keys), ("races", test_races), ("read your writes", test_read_your_writes),
+        # The page first, on the sample as loaded: its test's price checks expect the sample's prices.
+        for name, step in [("the search page through haproxy", test_page_through_proxy), ("keys", test_keys), ("races", test_races), ("read your writes", test_read_your_writes),
                            ("commit order", test_commit_order)]:
             print(f"fleet test: {name}")
             step(fleet)
@@ -538,6 +557,172 @@ def test(arguments):
     fleet.stop()
 
 
+# ---------------------------------------------------------------------------------------------------------
+# The figures
+
+def percentile(values, share):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
+
+
+def bookable_stays(base, count, nights=3):
+    """`count` bookings that can be made, found by searching: listings free for `nights` nights from each
+    check-in, check-ins `nights` apart so that no two stays of a listing overlap."""
+    stays, first = [], date(2024, 6, 29)
+    for window in range(0, 360 // nights):
+        checkin = first + timedelta(days=window * nights)
+        checkout = checkin + timedelta(days=nights)
+        for offset in (0, 500):
+            status, text = http("GET", f"{base}/v1/search?checkin={checkin}&checkout={checkout}&adults=1&limit=500&offset={offset}")
+            for result in json.loads(text).get("results", []):
+                stays.append(json.dumps({"op": "book", "id": result["id"], "checkin": checkin.isoformat(), "checkout": checkout.isoformat()}))
+        if len(stays) >= count:
+            break
+    random.Random(5).shuffle(stays)
+    return stays[:count]
+
+
+def paced_writes(fleet, lines, rate, per_request=10, clients=8):
+    """Posts `lines` at `rate` lines a second (0: as fast as they go), `per_request` to a request, through the
+    replicas in turn; returns (seconds, accepted, refused)."""
+    chunks = [lines[i:i + per_request] for i in range(0, len(lines), per_request)]
+    lock, state = threading.Lock(), {"next": 0, "ok": 0, "refused": 0}
+    started = time.time()
+
+    def client():
+        while True:
+            with lock:
+                turn = state["next"]
+                if turn >= len(chunks):
+                    return
+                state["next"] += 1
+            if rate:
+                delay = started + turn * per_request / rate - time.time()
+                if delay > 0:
+                    time.sleep(delay)
+            replica = fleet.replicas[turn % len(fleet.replicas)]
+            status, text = http("POST", replica.base + "/v1/changes", "\n".join(chunks[turn]), key=KEY, timeout=60)
+            ok = text.count('"ok":true')
+            with lock:
+                state["ok"] += ok
+                state["refused"] += len(chunks[turn]) - ok
+
+    threads = [threading.Thread(target=client) for _ in range(clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return time.time() - started, state["ok"], state["refused"]
+
+
+def search_latencies(base, queries, stop, out):
+    """Runs the queries on `base` over and over until `stop`: (HTTP milliseconds, took_us) of each."""
+    while not stop.is_set():
+        for q in queries:
+            if stop.is_set():
+                break
+            started = time.perf_counter()
+            status, text = http("POST", base + "/v1/search/batch", json.dumps(q) + "\n")
+            elapsed = (time.perf_counter() - started) * 1000
+            took = json.loads(text).get("took_us")
+            if took is not None:
+                out.append((elapsed, took))
+
+
+def visibility_probe(fleet, stays, stop, out):
+    """Books one stay through each replica in turn, every 50 ms, and times it until every replica has applied it
+    (a read with min_position on each, which the replica answers once it has: no polling)."""
+    turn = 0
+    while not stop.is_set() and stays:
+        line = stays.pop()
+        writer = fleet.replicas[turn % 3]
+        turn += 1
+        started = time.perf_counter()
+        status, text = http("POST", writer.base + "/v1/changes", line, key=KEY)
+        if status != 200:
+            continue
+        position = json.loads(text)["position"]
+        seen = [http("GET", f"{replica.base}/v1/regions?prefix=zz&limit=1&min_position={position}")[0] for replica in fleet.replicas]
+        if all(status == 200 for status in seen):
+            out.append((time.perf_counter() - started) * 1000)
+        time.sleep(0.05)
+
+
+def bench(arguments):
+    rate = int(arguments[arguments.index("--rate") + 1]) if "--rate" in arguments else 1000
+    seconds = int(arguments[arguments.index("--seconds") + 1]) if "--seconds" in arguments else 20
+    behind = int(arguments[arguments.index("--behind") + 1]) if "--behind" in arguments else 100_000
+    fleet = Fleet(3)
+    try:
+        fleet.start()
+        base = fleet.replicas[0].base
+        stays = bookable_stays(base, 4_000 + rate * seconds)
+        print(f"bench: {len(stays)} bookable stays found on the Antwerp sample")
+        queries = queries_for(31, 200)
+
+        # 1. How many bookings a second the database accepts here (8 clients, 10 bookings a request).
+        elapsed, ok, refused = paced_writes(fleet, stays[:3_000], 0)
+        print(f"bench: throughput: {ok} bookings accepted ({refused} refused) in {elapsed:.2f} s = {ok / elapsed:.0f} bookings/s")
+        fleet.wait_caught_up()
+
+        # 2. Searches on replica 1, first with no writes, then while the fleet takes `rate` bookings a second;
+        #    and how long a booking takes to be visible on every replica meanwhile.
+        frozen = []
+        stop = threading.Event()
+        thread = threading.Thread(target=search_latencies, args=(base, queries, stop, frozen))
+        thread.start()
+        time.sleep(seconds)
+        stop.set()
+        thread.join()
+        following, visible = [], []
+        stop = threading.Event()
+        searcher = threading.Thread(target=search_latencies, args=(base, queries, stop, following))
+        probe = threading.Thread(target=visibility_probe, args=(fleet, stays[3_000:4_000], stop, visible))
+        searcher.start()
+        probe.start()
+        load = stays[4_000:4_000 + rate * seconds]
+        elapsed, ok, refused = paced_writes(fleet, load, rate)
+        stop.set()
+        searcher.join()
+        probe.join()
+        print(f"bench: load: {ok} bookings accepted ({refused} refused) in {elapsed:.2f} s = {ok / elapsed:.0f} bookings/s (asked {rate}/s)")
+        for name, values in [("without writes", frozen), ("while following", following)]:
+            http_ms = [v[0] for v in values]
+            took = [v[1] for v in values]
+            print(f"bench: searches on a replica {name}: {len(values)} queries; took_us p50 {percentile(took, 0.5)} p99 {percentile(took, 0.99)}; "
+                  f"HTTP ms p50 {percentile(http_ms, 0.5):.2f} p99 {percentile(http_ms, 0.99):.2f}")
+        print(f"bench: booking -> visible on all 3 replicas ({len(visible)} probes under load): "
+              f"p50 {percentile(visible, 0.5):.1f} ms, p99 {percentile(visible, 0.99):.1f} ms")
+        fleet.wait_caught_up()
+
+        # 3. Catch-up: replica 3 stopped while `behind` price changes are written, then started again.
+        if behind == 0:
+            return
+        victim = fleet.replicas[2]
+        victim.stop()
+        status, text = http("GET", base + "/v1/search?adults=1&limit=500")
+        ids = [r["id"] for r in json.loads(text)["results"]]
+        rng = random.Random(9)
+        changes = []
+        for n in range(behind):
+            checkin = date(2024, 6, 29) + timedelta(days=rng.randrange(350))
+            changes.append(json.dumps({"op": "price", "id": rng.choice(ids), "from": checkin.isoformat(),
+                                       "to": (checkin + timedelta(days=rng.choice([1, 3, 7]))).isoformat(), "price": rng.choice([45, 80, 120, 300, 5200])}))
+        fleet.replicas = fleet.replicas[:2]
+        elapsed, ok, refused = paced_writes(fleet, changes, 0, per_request=50)
+        fleet.replicas.append(victim)
+        print(f"bench: {ok} price changes written with replica 3 stopped, in {elapsed:.1f} s ({ok / elapsed:.0f} changes/s)")
+        target = fleet.latest_position()
+        started = time.time()
+        victim.start()
+        while victim.health()[1]["applied_position"] < target:
+            time.sleep(0.01)
+        took = time.time() - started
+        print(f"bench: catch-up: replica 3 started {ok} changes behind, caught up (process start included) in {took:.2f} s = {ok / took:.0f} changes/s")
+    finally:
+        fleet.stop()
+
+
 def run(arguments):
     replicas = int(arguments[arguments.index("--replicas") + 1]) if "--replicas" in arguments else 3
     port = int(arguments[arguments.index("--port") + 1]) if "--port" in arguments else 8080
@@ -547,8 +732,11 @@ def run(arguments):
         fleet.start_proxy(port)
         print(f"fleet: haproxy on http://127.0.0.1:{port}/ in front of {replicas} replicas; the write key is in {fleet.keys}")
         print(f"fleet: write with: curl -H 'Authorization: Bearer {KEY}' --data '{{\"op\":...}}' http://127.0.0.1:{port}/v1/changes")
-        print("fleet: Ctrl-C stops it")
-        signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+        print("fleet: Ctrl-C stops it", flush=True)
+        def interrupt(*_):
+            raise KeyboardInterrupt()
+        signal.signal(signal.SIGTERM, interrupt)
+        signal.signal(signal.SIGINT, interrupt)
         while True:
             signal.pause()
     except KeyboardInterrupt:
@@ -566,5 +754,4 @@ if __name__ == "__main__":
     elif sys.argv[1] == "test":
         test(sys.argv[2:])
     else:
-        import fleet_bench
-        fleet_bench.main(sys.argv[2:])
+        bench(sys.argv[2:])

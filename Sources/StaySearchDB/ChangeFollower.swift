@@ -144,38 +144,51 @@ final class ChangeFollower: @unchecked Sendable {
             let fetched = try await withDeadline(ChangeFollower.queryDeadline) {
                 try await ChangeFollower.fetch(after: applied, on: connection)
             }
-            guard let first = fetched.batch.first else {
+            guard let first = fetched.batch.first, let last = fetched.batch.last else {
                 let now = Date().timeIntervalSince1970
-                update { $0.latest = max($0.latest, fetched.latest); $0.caughtUpAt = now; $0.lagSeconds = 0 }
+                update { $0.caughtUpAt = now; $0.lagSeconds = 0 }
                 recordGauges()
                 return
             }
-            update { $0.latest = max($0.latest, fetched.latest); $0.lagSeconds = max(0, fetched.databaseNow - first.committedAt) }
+            var latest = last.position
+            if fetched.batch.count == ChangeFollower.batchSize {
+                // Far behind: how far, for health and metrics.
+                latest = max(latest, try await withDeadline(ChangeFollower.queryDeadline) {
+                    let rows = try await connection.query("SELECT coalesce(max(position), 0) FROM change_log", logger: Database.logger).collect()
+                    return UInt64(try rows.first!.decode(Int64.self, context: .default))
+                })
+            }
+            update { $0.latest = max($0.latest, latest); $0.lagSeconds = max(0, fetched.databaseNow - first.committedAt) }
             try apply(fetched.batch)
+            if fetched.batch.count < ChangeFollower.batchSize {
+                // Caught up with what was committed when the read began. Under a stream of commits, a
+                // moment's pause lets their notifications gather into one read.
+                try await Task.sleep(for: ChangeFollower.gathering)
+                return
+            }
         }
     }
 
     /// The longest a read of the log may take before the connection is given up on (a connection the
     /// server closed while it was listening can leave a query unanswered rather than failed).
     static let queryDeadline = Duration.seconds(5)
+    /// The pause after a read that found changes, so that a stream of commits is read in groups.
+    static let gathering = Duration.milliseconds(2)
 
-    /// The log's newest position, the database's clock, and the next group of changes after `applied`.
+    /// The database's clock and the next group of changes after `applied`, in one query.
     private static func fetch(after applied: UInt64, on connection: PostgresConnection) async throws
-        -> (latest: UInt64, databaseNow: Double, batch: [(position: UInt64, line: String, committedAt: Double)]) {
-        let heads = try await connection.query(
-            "SELECT coalesce(max(position), 0), extract(epoch FROM clock_timestamp())::float8 FROM change_log",
-            logger: Database.logger).collect()
-        let (latest, databaseNow) = try heads.first!.decode((Int64, Double).self, context: .default)
-        guard UInt64(latest) > applied else { return (UInt64(latest), databaseNow, []) }
+        -> (databaseNow: Double, batch: [(position: UInt64, line: String, committedAt: Double)]) {
         let rows = try await connection.query("""
-            SELECT position, change, extract(epoch FROM committed_at)::float8 FROM change_log \
-            WHERE position > \(Int64(applied)) ORDER BY position LIMIT \(batchSize)
+            SELECT position, change, extract(epoch FROM committed_at)::float8, extract(epoch FROM clock_timestamp())::float8 \
+            FROM change_log WHERE position > \(Int64(applied)) ORDER BY position LIMIT \(batchSize)
             """, logger: Database.logger)
         var batch: [(position: UInt64, line: String, committedAt: Double)] = []
-        for try await (position, line, committedAt) in rows.decode((Int64, String, Double).self) {
+        var databaseNow = 0.0
+        for try await (position, line, committedAt, now) in rows.decode((Int64, String, Double, Double).self) {
             batch.append((UInt64(position), line, committedAt))
+            databaseNow = now
         }
-        return (UInt64(latest), databaseNow, batch)
+        return (databaseNow, batch)
     }
 
     /// Applies a group of logged changes, journals them with the position they reach, and wakes the readers

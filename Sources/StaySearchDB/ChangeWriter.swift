@@ -4,8 +4,8 @@ import StaySearchAPI
 
 /// Writes changes to the system of record, one transaction each: the listing's row locked, the change
 /// decided on it by the engine's own code (``ListingChangeOutcome``), the row and the bookings written
-/// (the exclusion constraint refusing an overlapping stay), and the change numbered into the log last,
-/// under the position lock, so that positions follow commit order.
+/// (the exclusion constraint refusing an overlapping stay), and the change logged; the log's trigger
+/// numbers it as the transaction commits, under the position lock, so that positions follow commit order.
 final class ChangeWriter: Sendable {
     /// What became of one line.
     enum Outcome: Sendable {
@@ -58,18 +58,22 @@ final class ChangeWriter: Sendable {
     private func write(_ change: CalendarChange, line: String, on connection: PostgresConnection) async throws -> Outcome {
         let logger = Database.logger
         try await connection.query("BEGIN", logger: logger)
+        let outcome: Outcome
         do {
-            let outcome = try await decide(change, line: line, on: connection)
+            outcome = try await decide(change, line: line, on: connection)
             if case .accepted = outcome {
                 try await connection.query("COMMIT", logger: logger)
             } else {
                 try await connection.query("ROLLBACK", logger: logger)
             }
-            return outcome
         } catch {
             _ = try? await connection.query("ROLLBACK", logger: logger)
             throw error
         }
+        // The position was given at commit: read it back.
+        guard case .accepted(let id) = outcome else { return outcome }
+        let rows = try await connection.query("SELECT position FROM change_log WHERE id = \(Int64(id))", logger: logger).collect()
+        return .accepted(position: UInt64(try rows.first!.decode(Int64.self, context: .default)))
     }
 
     private func decide(_ change: CalendarChange, line: String, on connection: PostgresConnection) async throws -> Outcome {
@@ -87,7 +91,8 @@ final class ChangeWriter: Sendable {
         }
         switch (before, after) {
         case (nil, let added?): try await connection.query(ListingRow.insert(added), logger: logger)
-        case (_?, let changed?): try await connection.query(ListingRow.update(changed), logger: logger)
+        case (let unchanged?, let changed?):
+            if let update = ListingRow.update(from: unchanged, to: changed) { try await connection.query(update, logger: logger) }
         case (_?, nil): try await connection.query("DELETE FROM listings WHERE id = \(id)", logger: logger)
         case (nil, nil): break
         }
@@ -103,13 +108,11 @@ final class ChangeWriter: Sendable {
         default:
             break
         }
-        try await connection.query("SELECT pg_advisory_xact_lock(\(DatabaseSchema.positionLock))", logger: logger)
         let logged = try await connection.query("""
-            INSERT INTO change_log (position, change) VALUES (nextval('change_positions'), \(line)) RETURNING position
+            INSERT INTO change_log (change) VALUES (\(line)) RETURNING id
             """, logger: logger).collect()
-        let position = try logged.first!.decode(Int64.self, context: .default)
-        try await connection.query("SELECT pg_notify(\(DatabaseSchema.channel), \(String(position)))", logger: logger)
-        return .accepted(position: UInt64(position))
+        // Until the commit numbers it, the log row's id stands in for its position.
+        return .accepted(position: UInt64(try logged.first!.decode(Int64.self, context: .default)))
     }
 
     /// Nights reopened (a cancellation, or availability set): the bookings over them keep only their other nights.

@@ -6,15 +6,17 @@
 ///   rule of a check-in on that day. Each listing's row is what a change locks and decides on.
 /// - `bookings`: the stays booked through staysearch, not since cancelled or reopened; an exclusion
 ///   constraint refuses two overlapping stays of one listing, whichever replica asked.
-/// - `change_log`: every accepted change, as the JSON line replicas apply, numbered in commit order.
+/// - `change_log`: every accepted change, as the JSON line replicas apply, numbered in commit order by a
+///   deferred trigger that runs as its transaction commits (``positionLock``).
 /// - `neighbourhood_rings`: the neighbourhoods' boundaries, for maps.
 /// - `listing_nights`: a view of the nights, one row each, for people.
 public enum DatabaseSchema {
-    /// The advisory lock every write transaction takes last, just before it numbers its change: positions
-    /// are handed out in commit order (docs/fleet.md, "Commit order").
+    /// The advisory lock every write transaction takes as it commits, to number its change: positions are
+    /// handed out in commit order (docs/fleet.md, "Commit order"). Taken by the deferred trigger
+    /// `change_log_number`, so that no round trip to a client happens while it is held.
     static let positionLock: Int64 = 0x5354_4159_534C_4F47      // "STAYSLOG"
 
-    /// The channel a write notifies at commit.
+    /// The channel every write notifies as it commits (from `change_log_number`).
     static let channel = "staysearch_changes"
 
     /// The statements that create the tables, in order.
@@ -68,10 +70,24 @@ public enum DatabaseSchema {
         "CREATE SEQUENCE change_positions",
         """
         CREATE TABLE change_log (
-            position bigint PRIMARY KEY,
+            id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            position bigint UNIQUE,
             change text NOT NULL,
             committed_at timestamptz NOT NULL DEFAULT clock_timestamp()
         )
+        """,
+        """
+        CREATE FUNCTION change_log_number() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            PERFORM pg_advisory_xact_lock(\(positionLock));
+            UPDATE change_log SET position = nextval('change_positions'), committed_at = clock_timestamp() WHERE id = NEW.id;
+            PERFORM pg_notify('\(channel)', '');
+            RETURN NULL;
+        END $$
+        """,
+        """
+        CREATE CONSTRAINT TRIGGER change_log_number AFTER INSERT ON change_log DEFERRABLE INITIALLY DEFERRED
+            FOR EACH ROW EXECUTE FUNCTION change_log_number()
         """,
         """
         CREATE TABLE neighbourhood_rings (
@@ -99,5 +115,6 @@ public enum DatabaseSchema {
         "DROP VIEW IF EXISTS listing_nights",
         "DROP TABLE IF EXISTS bookings, change_log, neighbourhood_rings, listings, staysearch_calendar",
         "DROP SEQUENCE IF EXISTS change_positions",
+        "DROP FUNCTION IF EXISTS change_log_number()",
     ]
 }

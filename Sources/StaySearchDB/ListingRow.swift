@@ -53,6 +53,24 @@ enum ListingRow {
             """
     }
 
+    /// The statement that sets the columns of a listing that differ between `before` and `after` (a booking
+    /// writes `night_open` alone; unchanged arrays keep their stored, compressed values), or nil when none do.
+    static func update(from before: EditableListing, to after: EditableListing) -> PostgresQuery? {
+        let id = after.record.id
+        guard before.record == after.record else { return update(after) }
+        let (oldMinimum, oldMaximum) = rules(of: before)
+        let (minimum, maximum) = rules(of: after)
+        switch (before.prices == after.prices, before.bookable == after.bookable, oldMinimum == minimum && oldMaximum == maximum) {
+        case (true, true, true): return nil
+        case (true, false, true): return "UPDATE listings SET night_open = \(after.bookable) WHERE id = \(id)"
+        case (false, _, true):
+            return "UPDATE listings SET night_prices = \(after.prices), night_open = \(after.bookable) WHERE id = \(id)"
+        case (true, true, false):
+            return "UPDATE listings SET night_minimum = \(minimum), night_maximum = \(maximum) WHERE id = \(id)"
+        default: return update(after)
+        }
+    }
+
     /// The statement that sets every column of listing `listing.record.id`.
     static func update(_ listing: EditableListing) -> PostgresQuery {
         let r = listing.record
