@@ -35,14 +35,7 @@ struct DatabaseCommand: ParsableCommand {
         func run() throws {
             let address = try DatabaseCommand.address(url)
             let reset = self.reset
-            try Blocking.run {
-                let database = try await Database.connect(address)
-                do { try await database.initialise(reset: reset) } catch {
-                    await database.close()
-                    throw error
-                }
-                await database.close()
-            }
+            try Blocking.run { try await Database.using(address) { try await $0.initialise(reset: reset) } }
             Standard.write("initialised \(address)\n")
         }
     }
@@ -75,17 +68,7 @@ struct DatabaseCommand: ParsableCommand {
             let (index, report) = try InsideAirbnbLoader(strict: strict).loadIndex(from: try folders.map { try DatasetFolder(argument: $0) })
             for warning in report.warnings { Standard.error("staysearch: warning: \(warning)") }
             let read = Standard.now()
-            let summary = try Blocking.run {
-                let database = try await Database.connect(address)
-                do {
-                    let summary = try await database.load(index)
-                    await database.close()
-                    return summary
-                } catch {
-                    await database.close()
-                    throw error
-                }
-            }
+            let summary = try Blocking.run { try await Database.using(address) { try await $0.load(index) } }
             let done = Standard.now()
             Standard.write("loaded \(ResultFormatting.grouped(summary.listings)) listings (\(ResultFormatting.grouped(report.rejectedCount)) "
                 + "records rejected) and \(summary.rings) neighbourhood rings into \(address) in \(String(format3: done - start)) s "

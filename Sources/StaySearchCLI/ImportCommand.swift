@@ -95,17 +95,7 @@ struct ImportCommand: ParsableCommand {
     private func importSnapshot(from url: String) throws {
         let address = try DatabaseCommand.address(url)
         let start = Standard.now()
-        let snapshot = try Blocking.run {
-            let database = try await Database.connect(address)
-            do {
-                let snapshot = try await database.snapshot()
-                await database.close()
-                return snapshot
-            } catch {
-                await database.close()
-                throw error
-            }
-        }
+        let snapshot = try Blocking.run { try await Database.using(address) { try await $0.snapshot() } }
         let read = Standard.now()
         let size = try IndexFileWriter.save(snapshot.index, to: output, changeLogPosition: snapshot.position)
         let saved = Standard.now()

@@ -24,6 +24,20 @@ public final class Database: Sendable {
         }
     }
 
+    /// The value of `body` with a connection to `address`, closed afterwards whether `body` succeeds or not.
+    public static func using<Value: Sendable>(_ address: DatabaseAddress,
+                                              _ body: (Database) async throws -> Value) async throws -> Value {
+        let database = try await connect(address)
+        do {
+            let value = try await body(database)
+            await database.close()
+            return value
+        } catch {
+            await database.close()
+            throw error
+        }
+    }
+
     /// Closes the connection.
     public func close() async {
         try? await connection.close()

@@ -29,13 +29,14 @@ public final class Replica: SystemOfRecord, @unchecked Sendable {
     /// - Throws: ``DatabaseError`` when the database cannot be reached or covers another span.
     public static func start(address: DatabaseAddress, live: LiveIndex, journal: ChangeJournal, position: UInt64,
                              maxLag: Double) async throws(DatabaseError) -> Replica {
-        let database = try await Database.connect(address)
         let span: (first: Day, dayCount: Int)?
-        do throws(DatabaseError) { span = try await database.calendarSpan() } catch {
-            await database.close()
+        do {
+            span = try await Database.using(address) { try await $0.calendarSpan() }
+        } catch let error as DatabaseError {
             throw error
+        } catch {
+            throw .unreachable(address: address.description, reason: DatabaseError.reason(of: error))
         }
-        await database.close()
         guard let span else { throw .notReady("the database \(address) has no listings: run 'staysearch db load' first") }
         let ours = live.calendarSpan
         guard span.first == ours.first, span.dayCount == ours.dayCount else {

@@ -120,15 +120,7 @@ public final class ChangeJournal {
     /// - Returns: its sequence number.
     @discardableResult
     public func append(_ change: CalendarChange) -> UInt64 {
-        lastSequence += 1
-        let payload = ChangeRecord.encode(change)
-        let start = pending.count
-        pending.append(contentsOf: littleEndianBytes(UInt32(payload.count)))
-        pending.append(contentsOf: littleEndianBytes(lastSequence))
-        pending.append(contentsOf: payload)
-        let checksum = pending[start...].withUnsafeBytes { Checksum.of($0) }
-        pending.append(contentsOf: littleEndianBytes(checksum))
-        return lastSequence
+        appendRecord(ChangeRecord.encode(change))
     }
 
     /// Records that the changes appended so far bring the index up to `position` of the change log it
@@ -136,14 +128,20 @@ public final class ChangeJournal {
     /// record (those after it were not followed whole, and are read from the log again), so that a
     /// replica's restart neither loses nor repeats a change.
     public func appendPosition(_ position: UInt64) {
+        appendRecord(ChangeRecord.encodePosition(position))
+    }
+
+    /// Adds one record with the next sequence number around `payload`; returns that number.
+    @discardableResult
+    private func appendRecord(_ payload: [UInt8]) -> UInt64 {
         lastSequence += 1
-        let payload = ChangeRecord.encodePosition(position)
         let start = pending.count
         pending.append(contentsOf: littleEndianBytes(UInt32(payload.count)))
         pending.append(contentsOf: littleEndianBytes(lastSequence))
         pending.append(contentsOf: payload)
         let checksum = pending[start...].withUnsafeBytes { Checksum.of($0) }
         pending.append(contentsOf: littleEndianBytes(checksum))
+        return lastSequence
     }
 
     /// Writes the appended records and waits until the disk has them (`fsync`): one sync for however many
