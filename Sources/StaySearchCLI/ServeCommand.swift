@@ -65,6 +65,7 @@ struct ServeCommand: ParsableCommand {
             done.signal()
         }
         done.wait()
+        Standard.error("staysearch: the server has stopped\(replica == nil ? "" : "; closing the database connections")")
         if let replica { try? Blocking.run { await replica.stop() } }
         replicaJournal?.close()
         service.close()

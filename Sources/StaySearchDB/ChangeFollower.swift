@@ -37,6 +37,12 @@ final class ChangeFollower: @unchecked Sendable {
     private var status: Status
     private var waiters: [Int: (position: UInt64, continuation: CheckedContinuation<Void, Never>)] = [:]
     private var nextWaiter = 0
+    /// The positions of the most recently applied log rows, by row id, for writers learning the positions
+    /// of their commits (oldest first in `recentOrder`, at most ``recentLimit``).
+    private var recentPositions: [Int64: UInt64] = [:]
+    private var recentOrder: [Int64] = []
+    private var logWaiters: [Int: (logID: Int64, continuation: CheckedContinuation<UInt64?, Never>)] = [:]
+    static let recentLimit = 20_000
     let wakeup = Wakeup()
     /// The most changes applied and journalled as one group.
     static let batchSize = 2_000
@@ -120,6 +126,27 @@ final class ChangeFollower: @unchecked Sendable {
         return current.applied >= position
     }
 
+    /// The position of log row `logID` once this replica has applied it, waiting at most `timeout`; nil
+    /// when it has not been applied by then (or too long ago to be remembered).
+    func position(ofLogID logID: Int64, timeout: Duration) async -> UInt64? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<UInt64?, Never>) in
+            let ticket: Int? = lock.withLock {
+                if let position = recentPositions[logID] {
+                    continuation.resume(returning: position)
+                    return nil
+                }
+                nextWaiter += 1
+                logWaiters[nextWaiter] = (logID, continuation)
+                return nextWaiter
+            }
+            guard let ticket else { return }
+            Task {
+                try? await Task.sleep(for: timeout)
+                self.lock.withLock { self.logWaiters.removeValue(forKey: ticket) }?.continuation.resume(returning: nil)
+            }
+        }
+    }
+
     private func follow(on connection: PostgresConnection) async throws {
         // Notifications only wake the loop early; the loop alone talks to the database and notices a lost
         // connection (its next query fails). The listener is not waited for: a notification stream of a
@@ -177,15 +204,12 @@ final class ChangeFollower: @unchecked Sendable {
 
     /// The database's clock and the next group of changes after `applied`, in one query.
     private static func fetch(after applied: UInt64, on connection: PostgresConnection) async throws
-        -> (databaseNow: Double, batch: [(position: UInt64, line: String, committedAt: Double)]) {
-        let rows = try await connection.query("""
-            SELECT position, change, extract(epoch FROM committed_at)::float8, extract(epoch FROM clock_timestamp())::float8 \
-            FROM change_log WHERE position > \(Int64(applied)) ORDER BY position LIMIT \(batchSize)
-            """, logger: Database.logger)
-        var batch: [(position: UInt64, line: String, committedAt: Double)] = []
+        -> (databaseNow: Double, batch: [LoggedChange]) {
+        let rows = try await connection.execute(ChangeLogReadStatement(after: Int64(applied), limit: Int64(batchSize)), logger: Database.logger)
+        var batch: [LoggedChange] = []
         var databaseNow = 0.0
-        for try await (position, line, committedAt, now) in rows.decode((Int64, String, Double, Double).self) {
-            batch.append((UInt64(position), line, committedAt))
+        for try await (position, id, line, committedAt, now) in rows {
+            batch.append(LoggedChange(position: UInt64(position), logID: id, line: line, committedAt: committedAt))
             databaseNow = now
         }
         return (databaseNow, batch)
@@ -193,7 +217,7 @@ final class ChangeFollower: @unchecked Sendable {
 
     /// Applies a group of logged changes, journals them with the position they reach, and wakes the readers
     /// waiting for it.
-    private func apply(_ batch: [(position: UInt64, line: String, committedAt: Double)]) throws {
+    private func apply(_ batch: [LoggedChange]) throws {
         var changes: [CalendarChange] = []
         var positions: [UInt64] = []
         var refused = 0, appliedHere = 0
@@ -228,7 +252,7 @@ final class ChangeFollower: @unchecked Sendable {
         for entry in batch { delayRecorder.record(max(0, now - entry.committedAt)) }
         appliedCounter.increment(by: Int64(appliedHere))
         if refused > 0 { refusedCounter.increment(by: Int64(refused)) }
-        let ready: [CheckedContinuation<Void, Never>] = lock.withLock {
+        let ready: ([CheckedContinuation<Void, Never>], [(CheckedContinuation<UInt64?, Never>, UInt64)]) = lock.withLock {
             status.applied = last
             status.refusedHere += refused
             if last >= status.latest {
@@ -237,9 +261,20 @@ final class ChangeFollower: @unchecked Sendable {
             }
             let due = waiters.filter { $0.value.position <= last }
             for key in due.keys { waiters[key] = nil }
-            return due.map(\.value.continuation)
+            for entry in batch {
+                recentPositions[entry.logID] = entry.position
+                recentOrder.append(entry.logID)
+            }
+            if recentOrder.count > 2 * ChangeFollower.recentLimit {
+                for logID in recentOrder.prefix(recentOrder.count - ChangeFollower.recentLimit) { recentPositions[logID] = nil }
+                recentOrder.removeFirst(recentOrder.count - ChangeFollower.recentLimit)
+            }
+            let known = logWaiters.compactMap { key, waiter in recentPositions[waiter.logID].map { (key, waiter.continuation, $0) } }
+            for (key, _, _) in known { logWaiters[key] = nil }
+            return (due.map(\.value.continuation), known.map { ($0.1, $0.2) })
         }
-        for continuation in ready { continuation.resume() }
+        for continuation in ready.0 { continuation.resume() }
+        for (continuation, position) in ready.1 { continuation.resume(returning: position) }
         recordGauges()
     }
 
@@ -254,6 +289,15 @@ final class ChangeFollower: @unchecked Sendable {
         lagPositionsGauge.record(Int64(status.latest &- min(status.latest, status.applied)))
         lagSecondsGauge.record(status.lagSeconds)
     }
+}
+
+/// A row of the change log, as read.
+struct LoggedChange {
+    let position: UInt64
+    /// The row's id (given at insert; its position is given at commit).
+    let logID: Int64
+    let line: String
+    let committedAt: Double
 }
 
 /// Following cannot go on (the journal cannot be written).

@@ -9,7 +9,9 @@ import StaySearchAPI
 final class ChangeWriter: Sendable {
     /// What became of one line.
     enum Outcome: Sendable {
-        case accepted(position: UInt64)
+        /// Committed as the change-log row `logID`; its position, given at commit, is learnt from the log
+        /// (``ChangeFollower/position(ofLogID:timeout:)``) or read back (``positions(ofLogIDs:)``).
+        case accepted(logID: Int64)
         /// Refused: HTTP status (400 unreadable or invalid, 404 unknown listing, 409 conflicting, 503 no
         /// database) and why.
         case refused(status: Int, message: String)
@@ -22,6 +24,10 @@ final class ChangeWriter: Sendable {
         self.client = client
         self.calendar = calendar
     }
+
+    /// The longest one change may take, waits for its listing's lock included, before it is answered 503 (a
+    /// connection to a database that restarted can leave a query unanswered rather than failed).
+    static let deadline = Duration.seconds(10)
 
     /// Writes one change line.
     func write(_ line: String) async -> Outcome {
@@ -38,9 +44,14 @@ final class ChangeWriter: Sendable {
         while true {
             attempt += 1
             do {
-                return try await client.withConnection { connection in
-                    try await self.write(change, line: line, on: connection)
+                return try await withDeadline(ChangeWriter.deadline) { [self] in
+                    try await client.withConnection { connection in
+                        try await self.write(change, line: line, on: connection)
+                    }
                 }
+            } catch is DeadlineExceeded {
+                return .refused(status: 503, message: "the database did not answer within \(ChangeWriter.deadline) (listing \(change.id)); "
+                    + "the change may have been made: a booking sent again is refused if it was")
             } catch {
                 let state = DatabaseError.sqlState(of: error)
                 if ["23505", "40P01", "40001"].contains(state), attempt < 4 { continue }
@@ -70,24 +81,41 @@ final class ChangeWriter: Sendable {
             _ = try? await connection.query("ROLLBACK", logger: logger)
             throw error
         }
-        // The position was given at commit: read it back.
-        guard case .accepted(let id) = outcome else { return outcome }
-        let rows = try await connection.query("SELECT position FROM change_log WHERE id = \(Int64(id))", logger: logger).collect()
-        return .accepted(position: UInt64(try rows.first!.decode(Int64.self, context: .default)))
+        return outcome
+    }
+
+    /// The positions the commits of the log rows `logIDs` gave them.
+    func positions(ofLogIDs logIDs: [Int64]) async throws -> [Int64: UInt64] {
+        try await withDeadline(ChangeFollower.queryDeadline) { [client] in
+            let rows = try await client.query("SELECT id, position FROM change_log WHERE id = ANY(\(logIDs))", logger: Database.logger)
+            var positions: [Int64: UInt64] = [:]
+            for try await (id, position) in rows.decode((Int64, Int64).self) { positions[id] = UInt64(position) }
+            return positions
+        }
     }
 
     private func decide(_ change: CalendarChange, line: String, on connection: PostgresConnection) async throws -> Outcome {
         let logger = Database.logger
         let id = change.id
-        let rows = try await connection.query("SELECT \(unescaped: ListingRow.columnList) FROM listings WHERE id = \(id) FOR UPDATE",
-                                              logger: logger).collect()
-        let before = try rows.first.map { try ListingRow.listing(from: $0, dayCount: calendar.dayCount) }
+        var before: EditableListing?
+        for try await row in try await connection.execute(ListingLockStatement(id: id), logger: logger) {
+            before = try ListingRow.listing(from: row, dayCount: calendar.dayCount)
+        }
         let after: EditableListing?
         switch ListingChangeOutcome.applying(change, to: before, firstDay: calendar.first, dayCount: calendar.dayCount) {
         case .failure(let error):
             return .refused(status: ChangeWriter.status(of: error), message: error.description)
         case .success(let listing):
             after = listing
+        }
+        if case let .book(_, checkIn, checkOut, guests) = change, let before, let after,
+           let nightsOpen = ListingRow.nightsOpenAlone(from: before, to: after) {
+            // The common write in one statement: the nights closed, the booking, the log row.
+            let statement = BookingStatement(nightsOpen: nightsOpen, listing: id, checkIn: checkIn.daysSinceEpoch,
+                                             checkOut: checkOut.daysSinceEpoch, guests: guests.map { Int32(clamping: $0) }, line: line)
+            var logID: Int64?
+            for try await id in try await connection.execute(statement, logger: logger) { logID = id }
+            return .accepted(logID: logID!)
         }
         switch (before, after) {
         case (nil, let added?): try await connection.query(ListingRow.insert(added), logger: logger)
@@ -111,8 +139,7 @@ final class ChangeWriter: Sendable {
         let logged = try await connection.query("""
             INSERT INTO change_log (change) VALUES (\(line)) RETURNING id
             """, logger: logger).collect()
-        // Until the commit numbers it, the log row's id stands in for its position.
-        return .accepted(position: UInt64(try logged.first!.decode(Int64.self, context: .default)))
+        return .accepted(logID: try logged.first!.decode(Int64.self, context: .default))
     }
 
     /// Nights reopened (a cancellation, or availability set): the bookings over them keep only their other nights.

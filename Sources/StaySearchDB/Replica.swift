@@ -67,23 +67,47 @@ public final class Replica: SystemOfRecord, @unchecked Sendable {
     }
 
     package func write(_ lines: [String]) async -> SearchService.Answer {
-        var output = ""
-        var single: Int?
-        var last: UInt64 = 0
+        var outcomes: [ChangeWriter.Outcome] = []
         for line in lines {
-            switch await writer.write(line) {
-            case .accepted(let position):
-                output += "{\"ok\":true,\"position\":\(position)}\n"
-                last = position
+            // Once the database has not answered, the rest of the body is not tried (each would wait as long).
+            if case .refused(503, _)? = outcomes.last {
+                outcomes.append(.refused(status: 503, message: "not attempted: the database did not answer an earlier change of this request"))
+                continue
+            }
+            outcomes.append(await writer.write(line))
+        }
+        // Each accepted change's position, given at commit, as this replica applies it (read-your-writes on
+        // this replica: answered once the changes are searchable here); read back from the log for any not
+        // applied within the wait.
+        var positions: [Int64: UInt64] = [:]
+        for case .accepted(let logID) in outcomes {
+            positions[logID] = await follower.position(ofLogID: logID, timeout: Replica.ownWriteWait)
+        }
+        let unknown = outcomes.compactMap { outcome -> Int64? in
+            if case .accepted(let logID) = outcome, positions[logID] == nil { return logID }
+            return nil
+        }
+        if !unknown.isEmpty, let read = try? await writer.positions(ofLogIDs: unknown) {
+            positions.merge(read) { $1 }
+        }
+        var output = ""
+        var single = 200
+        for outcome in outcomes {
+            switch outcome {
+            case .accepted(let logID):
+                if let position = positions[logID] {
+                    output += "{\"ok\":true,\"position\":\(position)}\n"
+                } else {
+                    // Committed, but its position could not be learnt (the database went away just after).
+                    output += "{\"ok\":true}\n"
+                }
                 single = 200
             case let .refused(status, message):
                 output += ResultFormatting.jsonError(message) + "\n"
                 single = status
             }
         }
-        // Read-your-writes on this replica: answered once the last accepted change is searchable here.
-        if last > 0 { _ = await follower.waitUntilApplied(last, timeout: Replica.ownWriteWait) }
-        return SearchService.Answer(status: lines.count == 1 ? single ?? 200 : 200, body: Array(output.utf8))
+        return SearchService.Answer(status: lines.count == 1 ? single : 200, body: Array(output.utf8))
     }
 
     package func health() -> SearchService.Answer {

@@ -69,6 +69,35 @@ import Glibc
         #expect(try Data(contentsOf: URL(fileURLWithPath: index + ".journal")) == journal)
     }
 
+    /// An index that follows a database (its journal written by a replica, with position records): `update`
+    /// refuses it, as the next load would drop changes written beside the log; `compact` folds the followed
+    /// changes in and keeps the position they reached, so that a replica started on it resumes there.
+    @Test func aFollowedIndexIsCompactedWithItsPositionAndNotUpdated() throws {
+        let index = try sampleIndex()
+        let stay = ["--index", index, "--checkin", "2024-07-12", "--checkout", "2024-07-15", "--adults", "2", "--format", "json", "--limit", "3"]
+        let before = try CommandRunner.run(["search"] + stay)
+        let results = try #require((try JSONSerialization.jsonObject(with: Data(before.stdout.utf8)) as? [String: Any])?["results"] as? [[String: Any]])
+        let ids = results.compactMap { ($0["id"] as? String).flatMap { Int64($0) } }
+        #expect(ids.count == 3)
+        let (journal, _) = try ChangeJournal.open(path: index + ".journal", identity: try IndexFileReader.identity(ofIndexAt: index))
+        journal.appendPosition(40)
+        for id in ids { journal.append(.book(id: id, checkIn: Day(year: 2024, month: 7, day: 13)!, checkOut: Day(year: 2024, month: 7, day: 14)!, guests: nil)) }
+        journal.appendPosition(43)
+        try journal.commit()
+        journal.close()
+        let followed = try CommandRunner.run(["search"] + stay)
+        #expect(followed.stdout != before.stdout)
+
+        let update = try CommandRunner.run(["update", "--index", index, "-"], input: #"{"op": "remove", "id": "\#(ids[0])"}"# + "\n")
+        #expect(update.status == 64 && update.stderr.contains("follows a database (change-log position 43)"), "\(update.stderr)")
+        #expect(try ChangeJournal.read(path: index + ".journal", identity: try IndexFileReader.identity(ofIndexAt: index)).changes.count == 3)
+
+        let compact = try CommandRunner.run(["compact", "--index", index])
+        #expect(compact.status == 0 && compact.stdout.contains("at change-log position 43"), "\(compact.stdout)\(compact.stderr)")
+        #expect(try IndexFileReader.changeLogPosition(ofIndexAt: index) == 43)
+        #expect(try CommandRunner.run(["search"] + stay).stdout == followed.stdout)
+    }
+
     /// SIGKILL at random moments during streams of thousands of changes: after each, every acknowledged
     /// change is in the journal, and the index with its journal answers as a fresh import of the final
     /// calendars does (and as the reference does).

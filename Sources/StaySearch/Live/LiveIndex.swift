@@ -141,13 +141,31 @@ public final class LiveIndex: @unchecked Sendable {
 
     /// The day offsets of a change's nights, checked against the calendar.
     private func days(of change: CalendarChange) throws(ChangeError) -> Range<Int> {
+        try LiveIndex.days(of: change, firstDay: index.firstDay, dayCount: index.dayCount)
+    }
+
+    /// The day offsets of a change's nights in the calendar span `firstDay ..< firstDay + dayCount`.
+    static func days(of change: CalendarChange, firstDay: Day, dayCount: Int) throws(ChangeError) -> Range<Int> {
         guard let (from, to) = change.nights else { return 0..<0 }
         guard to > from else { throw .noNights(from: from, to: to) }
-        let end = index.firstDay.advanced(by: index.dayCount)
-        guard from >= index.firstDay, to <= end else {
-            throw .outsideIndexCalendar(from: from, to: to, first: index.firstDay, end: end)
+        let end = firstDay.advanced(by: dayCount)
+        guard from >= firstDay, to <= end else {
+            throw .outsideIndexCalendar(from: from, to: to, first: firstDay, end: end)
         }
-        return index.firstDay.distance(to: from)..<index.firstDay.distance(to: to)
+        return firstDay.distance(to: from)..<firstDay.distance(to: to)
+    }
+
+    /// Checks a price or stay-rule change's values (any other change has none to check).
+    static func checkValues(of change: CalendarChange) throws(ChangeError) {
+        switch change {
+        case let .price(_, _, _, price?) where price.minorUnits < 0 || price > IndexBuilder.largestPrice:
+            throw .invalidField("price must be from 0 to 21474836.47")
+        case let .rules(_, _, _, minimum, maximum)
+            where (minimum ?? 1) < 1 || (maximum ?? 1) < 1 || (minimum ?? 1) > (maximum ?? Int32.max):
+            throw .invalidStayRule(minimum: minimum ?? 1, maximum: maximum ?? Int32.max)
+        default:
+            break
+        }
     }
 
     private func applyLocked(_ change: CalendarChange) throws(ChangeError) {
@@ -170,14 +188,10 @@ public final class LiveIndex: @unchecked Sendable {
             default: changed.setBookable(false, id: change.id, days: days)
             }
         case let .price(id, _, _, price):
-            if let price, price.minorUnits < 0 || price > IndexBuilder.largestPrice {
-                throw .invalidField("price must be from 0 to 21474836.47")
-            }
+            try LiveIndex.checkValues(of: change)
             modifyListing(id: id, at: place) { $0.setPrice(price, days: days) }
         case let .rules(id, _, _, minimum, maximum):
-            if (minimum ?? 1) < 1 || (maximum ?? 1) < 1 || (minimum ?? 1) > (maximum ?? Int32.max) {
-                throw .invalidStayRule(minimum: minimum ?? 1, maximum: maximum ?? Int32.max)
-            }
+            try LiveIndex.checkValues(of: change)
             modifyListing(id: id, at: place) { $0.setRules(minimumNights: minimum, maximumNights: maximum, days: days) }
         case let .remove(id):
             switch place {
