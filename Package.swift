@@ -19,6 +19,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // The system of record of a fleet: PostgreSQL (`staysearch db`, `import --from`, `serve --follow`).
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // TLS to the database (postgres-nio's own TLS stack, named for its configuration types).
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         // The engine: pure Swift, no C, no I/O.
@@ -53,6 +55,7 @@ let package = Package(
             dependencies: [
                 "StaySearch", "StayData", "StaySearchAPI",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),

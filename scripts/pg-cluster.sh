@@ -7,6 +7,8 @@
 #
 # The server runs as a non-root user: as root, the 'postgres' user that Debian's postgresql package
 # makes owns DIR. Trust authentication on 127.0.0.1 only; the database is 'stays', the user 'staysearch'.
+# With openssl at hand the server also speaks TLS, with a certificate for 127.0.0.1 signed by a throwaway
+# authority whose certificate is DIR/ca.pem (for sslmode=verify-full&sslrootcert=DIR/ca.pem).
 set -euo pipefail
 
 command=${1:?usage: pg-cluster.sh start DIR PORT | stop DIR | restart DIR}
@@ -35,6 +37,22 @@ shared_buffers = 256MB
 fsync = on
 synchronous_commit = on
 CONF
+        # TLS, for clients that ask (sslmode=require or verify-full): a throwaway certificate authority
+        # ($dir/ca.pem, for sslrootcert) and a server certificate for 127.0.0.1 and localhost.
+        if command -v openssl >/dev/null; then
+            as_owner bash -c "
+                cd '$dir/data' &&
+                openssl req -x509 -newkey rsa:2048 -nodes -days 30 -subj '/CN=staysearch test CA' \
+                    -keyout ca.key -out ca.pem 2>/dev/null &&
+                openssl req -newkey rsa:2048 -nodes -subj '/CN=127.0.0.1' -keyout server.key -out server.csr 2>/dev/null &&
+                printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\n' >server.ext &&
+                openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 30 \
+                    -extfile server.ext -out server.crt 2>/dev/null &&
+                chmod 600 server.key" || { echo "pg-cluster.sh: could not make the TLS certificates" >&2; exit 1; }
+            cp "$dir/data/ca.pem" "$dir/ca.pem"
+            chmod 644 "$dir/ca.pem"
+            echo "ssl = on" >>"$dir/data/postgresql.conf"
+        fi
         echo "$port" >"$dir/port"
     fi
     as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 start >/dev/null

@@ -39,8 +39,11 @@ struct Staysearch: ParsableCommand {
         } catch let error as DataError {
             fail(error.description, code: ExitStatus.badData)
         } catch let error as DatabaseError {
-            if case .unreachable = error { fail(error.description, code: ExitStatus.unavailable) }
-            fail(error.description, code: 1)
+            switch error {
+            case .unreachable: fail(error.description, code: ExitStatus.unavailable)
+            case .badAddress: fail(error.description, code: ExitStatus.badInput)
+            default: fail(error.description, code: 1)
+            }
         } catch let error as CommandFailure {
             fail(error.message, code: error.code)
         } catch {

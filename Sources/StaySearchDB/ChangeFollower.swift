@@ -75,7 +75,7 @@ final class ChangeFollower: @unchecked Sendable {
         var backoff = 0.1
         while !Task.isCancelled {
             do {
-                let connection = try await PostgresConnection.connect(configuration: address.connectionConfiguration, id: 2, logger: Database.logger)
+                let connection = try await PostgresConnection.connect(configuration: try address.connectionConfiguration(), id: 2, logger: Database.logger)
                 update { $0.connected = true; $0.lastError = nil }
                 connectedGauge.record(1)
                 backoff = 0.1

@@ -16,8 +16,9 @@ public final class Database: Sendable {
     /// Connects to the database at `address`.
     /// - Throws: ``DatabaseError/unreachable(address:reason:)``.
     public static func connect(_ address: DatabaseAddress) async throws(DatabaseError) -> Database {
+        let configuration = try address.connectionConfiguration()
         do {
-            let connection = try await PostgresConnection.connect(configuration: address.connectionConfiguration, id: 1, logger: logger)
+            let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
             return Database(connection: connection, address: address)
         } catch {
             throw .unreachable(address: address.description, reason: DatabaseError.reason(of: error))

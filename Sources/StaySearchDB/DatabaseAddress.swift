@@ -1,14 +1,27 @@
+import NIOSSL
 import PostgresNIO
 
-/// Where a PostgreSQL database is, read from a URL: `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`
-/// (`postgresql://` too; percent-escapes allowed in the user and password). Connections are plain TCP:
-/// run the database on loopback or a private network.
+/// Where a PostgreSQL database is and how to reach it, read from a URL:
+/// `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=MODE[&sslrootcert=FILE]]` (`postgresql://` too;
+/// percent-escapes allowed in the user and password). `sslmode`, as libpq names it: `disable` (the default:
+/// plain TCP, for loopback or a private network), `require` (TLS, the server's certificate not checked) or
+/// `verify-full` (TLS, the certificate checked against `sslrootcert`, or the system's roots, and the host name).
 public struct DatabaseAddress: Sendable, CustomStringConvertible {
     public var host: String
     public var port: Int
     public var user: String
     public var password: String?
     public var database: String
+    public var tlsMode: TLSMode = .disable
+    /// The certificate authorities that `verify-full` trusts (PEM); nil: the system's.
+    public var rootCertificatePath: String?
+
+    /// Whether and how connections use TLS.
+    public enum TLSMode: String, Sendable {
+        case disable
+        case require
+        case verifyFull = "verify-full"
+    }
 
     /// Reads `url`.
     /// - Throws: ``DatabaseError/badAddress(_:)`` saying what is wrong with it.
@@ -19,7 +32,25 @@ public struct DatabaseAddress: Sendable, CustomStringConvertible {
         }
         rest = rest.dropFirst(scheme.count)
         if let question = rest.firstIndex(of: "?") {
-            throw .badAddress("'\(url)': options after '?' (\(rest[rest.index(after: question)...])) are not taken")
+            for option in rest[rest.index(after: question)...].split(separator: "&") {
+                let parts = option.split(separator: "=", maxSplits: 1)
+                let value = parts.count == 2 ? DatabaseAddress.unescaped(parts[1]) : ""
+                switch parts.first.map(String.init) {
+                case "sslmode":
+                    guard let mode = TLSMode(rawValue: value) else {
+                        throw .badAddress("'\(url)': sslmode must be disable, require or verify-full (got '\(value)')")
+                    }
+                    tlsMode = mode
+                case "sslrootcert":
+                    rootCertificatePath = value
+                default:
+                    throw .badAddress("'\(url)': the option '\(option)' is not taken (sslmode and sslrootcert are)")
+                }
+            }
+            rest = rest[..<question]
+        }
+        if rootCertificatePath != nil, tlsMode != .verifyFull {
+            throw .badAddress("'\(url)': sslrootcert needs sslmode=verify-full")
         }
         guard let at = rest.lastIndex(of: "@") else { throw .badAddress("'\(url)' names no user (postgres://USER@HOST/DATABASE)") }
         let credentials = rest[..<at]
@@ -50,20 +81,49 @@ public struct DatabaseAddress: Sendable, CustomStringConvertible {
     }
 
     /// The address without its password, for messages and logs.
-    public var description: String { "postgres://\(user)@\(host):\(port)/\(database)" }
+    public var description: String {
+        "postgres://\(user)@\(host):\(port)/\(database)" + (tlsMode == .disable ? "" : "?sslmode=\(tlsMode.rawValue)")
+    }
+
+    /// The TLS settings of `tlsMode`; nil for plain TCP.
+    /// - Throws: ``DatabaseError/badAddress(_:)`` when the root certificates cannot be read.
+    func tlsConfiguration() throws(DatabaseError) -> TLSConfiguration? {
+        guard tlsMode != .disable else { return nil }
+        var tls = TLSConfiguration.makeClientConfiguration()
+        if tlsMode == .require {
+            tls.certificateVerification = .none
+        } else if let rootCertificatePath {
+            do {
+                tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(rootCertificatePath))
+            } catch {
+                throw .badAddress("sslrootcert \(rootCertificatePath) cannot be read as PEM certificates (\(error))")
+            }
+        }
+        return tls
+    }
+
+    private func tls() throws(DatabaseError) -> PostgresConnection.Configuration.TLS {
+        guard let configuration = try tlsConfiguration() else { return .disable }
+        do {
+            return .require(try NIOSSLContext(configuration: configuration))
+        } catch {
+            throw .badAddress("the TLS settings cannot be used (\(error))")
+        }
+    }
 
     /// The settings of one connection.
-    var connectionConfiguration: PostgresConnection.Configuration {
+    func connectionConfiguration() throws(DatabaseError) -> PostgresConnection.Configuration {
         var configuration = PostgresConnection.Configuration(host: host, port: port, username: user, password: password,
-                                                             database: database, tls: .disable)
+                                                             database: database, tls: try tls())
         configuration.options.connectTimeout = .seconds(5)
         return configuration
     }
 
     /// The settings of a pool of connections.
-    var poolConfiguration: PostgresClient.Configuration {
+    func poolConfiguration() throws(DatabaseError) -> PostgresClient.Configuration {
+        let tls: PostgresClient.Configuration.TLS = try tlsConfiguration().map { .require($0) } ?? .disable
         var configuration = PostgresClient.Configuration(host: host, port: port, username: user, password: password,
-                                                         database: database, tls: .disable)
+                                                         database: database, tls: tls)
         configuration.options.connectTimeout = .seconds(5)
         configuration.options.maximumConnections = 8
         return configuration

@@ -32,8 +32,10 @@ public enum DatabaseError: Error, CustomStringConvertible, Sendable {
                 let detail = error.serverInfo?[.detail].map { " (\($0))" } ?? ""
                 return message + detail
             }
+            // A failed connection carries its cause: a refused port, a TLS handshake, a certificate.
+            if let underlying = error.underlying { return "\(error.code): \(reason(of: underlying))" }
             return "\(error.code)"
         }
-        return "\(error)"
+        return "\(error)".split(separator: "\n").joined(separator: " ")
     }
 }

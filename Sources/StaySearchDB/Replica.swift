@@ -48,7 +48,7 @@ public final class Replica: SystemOfRecord, @unchecked Sendable {
             journal.appendPosition(position)
             do { try journal.commit() } catch { throw .notReady("the journal \(journal.path) cannot be written: \(error.description)") }
         }
-        let client = PostgresClient(configuration: address.poolConfiguration, backgroundLogger: Database.logger)
+        let client = PostgresClient(configuration: try address.poolConfiguration(), backgroundLogger: Database.logger)
         let follower = ChangeFollower(address: address, live: live, journal: journal, position: position)
         let tasks = [Task { await client.run() }, Task { await follower.run() }]
         return Replica(writer: ChangeWriter(client: client, calendar: span), follower: follower, client: client, tasks: tasks, maxLag: maxLag)

@@ -8,7 +8,11 @@ import Testing
         #expect(full.user == "stay@ops" && full.password == "p:ss" && full.host == "db.internal" && full.port == 6543 && full.database == "stays")
         #expect(full.description == "postgres://stay@ops@db.internal:6543/stays")   // no password in messages
         let short = try DatabaseAddress("postgresql://staysearch@127.0.0.1/stays")
-        #expect(short.port == 5432 && short.password == nil)
+        #expect(short.port == 5432 && short.password == nil && short.tlsMode == .disable)
+        let encrypted = try DatabaseAddress("postgres://u@db/stays?sslmode=require")
+        #expect(encrypted.tlsMode == .require && encrypted.database == "stays" && encrypted.description == "postgres://u@db:5432/stays?sslmode=require")
+        let verified = try DatabaseAddress("postgres://u@db/stays?sslmode=verify-full&sslrootcert=/etc/ca%20roots.pem")
+        #expect(verified.tlsMode == .verifyFull && verified.rootCertificatePath == "/etc/ca roots.pem")
     }
 
     @Test func badUrlsSayWhatIsWrong() {
@@ -17,7 +21,9 @@ import Testing
             ("postgres://host/db", "names no user"),
             ("postgres://u@host", "names no database"),
             ("postgres://u@host:99999/db", "the port must be a number"),
-            ("postgres://u@host/db?sslmode=require", "options after '?'"),
+            ("postgres://u@host/db?sslmode=prefer", "sslmode must be disable, require or verify-full"),
+            ("postgres://u@host/db?connect_timeout=3", "the option 'connect_timeout=3' is not taken"),
+            ("postgres://u@host/db?sslmode=require&sslrootcert=ca.pem", "sslrootcert needs sslmode=verify-full"),
             ("postgres://@host/db", "needs a user, a host and a database"),
         ]
         for (url, message) in cases {
