@@ -75,7 +75,7 @@ let package = Package(
         .testTarget(name: "PriceGraphTests", dependencies: ["PriceGraph", "StaySearch"]),
         .testTarget(name: "CLITests", dependencies: ["StaySearchTestSupport", "StaySearch", "StayData", "PriceGraph", "StaySearchAPI"]),
         // The database's addresses and rows (the fleet's tests with a real PostgreSQL are scripts/fleet.py test).
-        .testTarget(name: "DatabaseTests", dependencies: ["StaySearchDB", "StaySearch"]),
+        .testTarget(name: "DatabaseTests", dependencies: ["StaySearchDB", "StaySearch", "StaySearchTestSupport"]),
         // The HTTP routes in process (HummingbirdTesting), and the query schema against every surface.
         .testTarget(
             name: "APITests",

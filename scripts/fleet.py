@@ -619,6 +619,35 @@ def test(arguments):
 # ---------------------------------------------------------------------------------------------------------
 # The figures
 
+def cpu_seconds(pids):
+    """User and system CPU seconds used so far by the processes `pids` (and their waited-for children)."""
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += sum(int(v) for v in fields[11:15])
+        except OSError:
+            pass
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def database_pids(fleet):
+    """The PostgreSQL server's processes: the postmaster and its children."""
+    with open(os.path.join(fleet.cluster, "data", "postmaster.pid")) as f:
+        postmaster = int(f.readline())
+    children = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[1]) == postmaster:
+                        children.append(int(entry))
+            except OSError:
+                pass
+    return [postmaster] + children
+
+
 def percentile(values, share):
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
@@ -675,18 +704,27 @@ def paced_writes(fleet, lines, rate, per_request=10, clients=8):
     return time.time() - started, state["ok"], state["refused"]
 
 
-def search_latencies(bases, queries, stop, outs):
-    """Runs the queries over and over until `stop`, each on every server of `bases` in turn (so that they are
-    measured at the same moments): (HTTP milliseconds, took_us) of each into the list of `outs` beside it."""
+def search_latencies(bases, queries, stop, outs, rate=100):
+    """Runs the queries over and over until `stop`, `rate` a second (each on every server of `bases` in turn,
+    so that they are measured at the same moments; paced, not as fast as they go, so that the searches leave
+    the machine to the load being measured): (HTTP milliseconds, took_us) of each into the list of `outs`
+    beside its server."""
     connections = Connections()
+    started, turn = time.time(), 0
     while not stop.is_set():
         for q in queries:
             if stop.is_set():
                 break
-            for base, out in zip(bases, outs):
-                started = time.perf_counter()
+            turn += 1
+            delay = started + turn / rate - time.time()
+            if delay > 0:
+                time.sleep(delay)
+            # Each server first in turn: the first request of a pair may find the CPU idle, the second warm.
+            pairs = list(zip(bases, outs))
+            for base, out in (pairs if turn % 2 else pairs[::-1]):
+                began = time.perf_counter()
                 status, text = connections.request("POST", base, "/v1/search/batch", json.dumps(q) + "\n")
-                elapsed = (time.perf_counter() - started) * 1000
+                elapsed = (time.perf_counter() - began) * 1000
                 took = json.loads(text).get("took_us")
                 if took is not None:
                     out.append((elapsed, took))
@@ -724,9 +762,15 @@ def bench(arguments):
         queries = queries_for(31, 200)
 
         # 1. How many bookings a second the database accepts here (8 clients, 10 bookings a request).
+        #    And the CPU a booking costs: the database's processes and each replica's, over that run.
+        database = database_pids(fleet)
+        before = [cpu_seconds(database)] + [cpu_seconds([r.process.pid]) for r in fleet.replicas]
         elapsed, ok, refused = paced_writes(fleet, stays[:3_000], 0)
         print(f"bench: throughput: {ok} bookings accepted ({refused} refused) in {elapsed:.2f} s = {ok / elapsed:.0f} bookings/s")
         fleet.wait_caught_up()
+        after = [cpu_seconds(database_pids(fleet))] + [cpu_seconds([r.process.pid]) for r in fleet.replicas]
+        used = [(a - b) / max(ok, 1) * 1000 for a, b in zip(after, before)]
+        print(f"bench: CPU a booking: database {used[0]:.2f} ms; replicas " + ", ".join(f"{u:.2f}" for u in used[1:]) + " ms")
 
         # 2. Searches on replica 1 and, beside it, on a server of the same listings that does not follow (an index
         #    imported from the sample's files, which the database was loaded from): first with no writes, then

@@ -35,11 +35,16 @@ extension Database {
         do { position = try positionRows.first!.decode(Int64.self, context: .default) } catch {
             throw .failed(step: "reading the change log", reason: "\(error)")
         }
-        var listings: [EditableListing] = []
+        var records: [ListingRecord] = []
+        var days = HeldDays(dayCount: span.dayCount)
         var shapes: [NeighbourhoodShape] = []
         do {
             let rows = try await connection.query("SELECT \(unescaped: ListingRow.columnList) FROM listings ORDER BY id", logger: Database.logger)
-            for try await row in rows { listings.append(try ListingRow.listing(from: row, dayCount: span.dayCount)) }
+            for try await row in rows {
+                let listing = try ListingRow.listing(from: row, dayCount: span.dayCount)
+                records.append(listing.record)
+                days.append(listing)
+            }
             let ringRows = try await connection.query(
                 "SELECT city, name, latitudes, longitudes FROM neighbourhood_rings ORDER BY city, name, ring", logger: Database.logger)
             for try await (city, name, latitudes, longitudes) in ringRows.decode((String, String, [Double], [Double]).self) {
@@ -55,8 +60,8 @@ extension Database {
         } catch {
             throw .failed(step: "reading the listings", reason: DatabaseError.reason(of: error))
         }
-        let index = IndexBuilder.build(listings: listings.map(\.record), firstDay: span.first, dayCount: span.dayCount,
-                                       listingAt: { listings[$0] }, neighbourhoods: shapes)
+        let index = IndexBuilder.build(listings: records, firstDay: span.first, dayCount: span.dayCount,
+                                       listingAt: { days.listing(at: $0, record: records[$0]) }, neighbourhoods: shapes)
         return Snapshot(index: index, position: UInt64(position))
     }
 }
