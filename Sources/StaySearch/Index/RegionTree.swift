@@ -32,12 +32,19 @@ public struct RegionTree: Sendable {
     ///
     /// A name matches every node whose folded name equals its folded form. `A/B` (any number of
     /// parts) matches the nodes named B that have nodes named A, and so on, above them, in order.
-    /// A name that itself contains `/` is tried whole first.
+    /// A name that itself contains `/` is tried whole first. A name in Hangul is romanized
+    /// (``HangulRomanization``) and matched as written in Latin letters; failing that, it matches the nodes
+    /// whose names, hyphens and spaces left out, equal it or start with it (종로 → Jongno-gu).
     /// - Returns: the matching node positions; empty when nothing matches.
-    /// - Complexity: O(*m* · depth) for *m* nodes with the last part's name.
+    /// - Complexity: O(*m* · depth) for *m* nodes with the last part's name; O(*n*) for *n* nodes when a
+    ///   Hangul name is matched by prefix.
     public func nodes(matching name: String) -> [Int] {
         let whole = TextFolding.fold(name)
         if let direct = nodesByFoldedName[whole] { return direct }
+        if let romanized = HangulRomanization.romanize(name) {
+            let matched = nodes(matching: romanized)
+            return matched.isEmpty ? nodes(startingLike: romanized) : matched
+        }
         let parts = name.split(separator: "/").map { TextFolding.fold(String($0)) }.filter { !$0.isEmpty }
         guard parts.count > 1, let candidates = nodesByFoldedName[parts[parts.count - 1]] else { return [] }
         return candidates.filter { candidate in
@@ -49,6 +56,20 @@ public struct RegionTree: Sendable {
             }
             return wanted < 0
         }
+    }
+
+    /// The nodes whose folded names, without hyphens and spaces, equal the folded `name` so written, or
+    /// failing that start with it.
+    private func nodes(startingLike name: String) -> [Int] {
+        let wanted = RegionTree.compact(TextFolding.fold(name))
+        guard !wanted.isEmpty, !name.contains("/") else { return [] }
+        let equal = nodes.indices.filter { RegionTree.compact(nodes[$0].foldedName) == wanted }
+        return equal.isEmpty ? nodes.indices.filter { RegionTree.compact(nodes[$0].foldedName).hasPrefix(wanted) } : equal
+    }
+
+    /// A folded name without the hyphens and spaces that romanized names are written with or without.
+    static func compact(_ folded: String) -> String {
+        String(folded.unicodeScalars.filter { $0 != "-" && $0 != " " })
     }
 
     /// The row ranges of the nodes a region name matches, sorted and merged.
@@ -80,6 +101,7 @@ public struct RegionTree: Sendable {
     /// ``suggestions(for:limit:)`` among `candidates` only (names as spelled, with their folded forms):
     /// a live index's regions that still have listings.
     static func suggestions(for name: String, among candidates: [(name: String, foldedName: String)], limit: Int = 3) -> [String] {
+        let name = HangulRomanization.romanize(name) ?? name
         let wanted = TextFolding.fold(String(name.split(separator: "/").last ?? Substring(name)))
         var scored: [(score: Int, name: String)] = []
         var seen = Set<String>()
@@ -96,8 +118,14 @@ public struct RegionTree: Sendable {
     }
 
     /// Positions of the nodes whose folded name starts with, or contains, the folded `prefix`;
-    /// prefix matches first.
+    /// prefix matches first. A prefix in Hangul is romanized and compared without hyphens and spaces.
     public func nodes(withNamesStartingWith prefix: String) -> [Int] {
+        if let romanized = HangulRomanization.romanize(prefix) {
+            let wanted = RegionTree.compact(TextFolding.fold(romanized))
+            let names = nodes.map { RegionTree.compact($0.foldedName) }
+            let starting = names.indices.filter { names[$0].hasPrefix(wanted) }
+            return starting + names.indices.filter { !names[$0].hasPrefix(wanted) && names[$0].contains(wanted) }
+        }
         let folded = TextFolding.fold(prefix)
         let starting = nodes.indices.filter { nodes[$0].foldedName.hasPrefix(folded) }
         let containing = nodes.indices.filter {
