@@ -50,11 +50,17 @@ public final class GDImage {
         gdImageFilledEllipse(image, Int32(x), Int32(y), Int32(width), Int32(height), color.gd)
     }
 
+    /// Whether libgd's FreeType font cache is set up, which happens once, before any text is drawn: the set-up
+    /// that `gdImageStringFT` otherwise does on first use is not safe when two threads draw their first text
+    /// at the same moment (their FreeType libraries and cache replace each other: "Could not read font").
+    private static let fontCacheIsReady = gdFontCacheSetup() == 0
+
     /// Draws anti-aliased TrueType text with its baseline starting at (x, y).
     /// - Returns: the text's width in pixels.
     /// - Throws: ``GraphError/text(_:)`` when FreeType fails.
     @discardableResult
     public func text(_ text: String, x: Int, y: Int, font: String, size: Double, color: Color) throws(GraphError) -> Int {
+        guard GDImage.fontCacheIsReady else { throw .text("libgd's font cache cannot be set up") }
         var bounds = [Int32](repeating: 0, count: 8)
         let failure = gdImageStringFT(image, &bounds, color.gd, font, size, 0, Int32(x), Int32(y), text)
         if let failure { throw .text(String(cString: failure)) }
@@ -63,6 +69,7 @@ public final class GDImage {
 
     /// The width and height in pixels of `text` in a TrueType font, without drawing it.
     public static func measure(_ text: String, font: String, size: Double) throws(GraphError) -> (width: Int, height: Int) {
+        guard fontCacheIsReady else { throw .text("libgd's font cache cannot be set up") }
         var bounds = [Int32](repeating: 0, count: 8)
         let failure = gdImageStringFT(nil, &bounds, 0, font, size, 0, 0, 0, text)
         if let failure { throw .text(String(cString: failure)) }
