@@ -108,10 +108,10 @@ final class ChangeWriter: Sendable {
         case .success(let listing):
             after = listing
         }
-        if case let .book(_, checkIn, checkOut, guests) = change, let before, let after,
-           let nightsOpen = ListingRow.nightsOpenAlone(from: before, to: after) {
-            // The common write in one statement: the nights closed, the booking, the log row.
-            let statement = BookingStatement(nightsOpen: nightsOpen, listing: id, checkIn: checkIn.daysSinceEpoch,
+        if case let .book(_, checkIn, checkOut, guests) = change, let after {
+            // The common write in one statement: a booking changes only the nights it closes; those, the
+            // booking and the log row.
+            let statement = BookingStatement(nightsOpen: after.bookable, listing: id, checkIn: checkIn.daysSinceEpoch,
                                              checkOut: checkOut.daysSinceEpoch, guests: guests.map { Int32(clamping: $0) }, line: line)
             var logID: Int64?
             for try await id in try await connection.execute(statement, logger: logger) { logID = id }
@@ -125,12 +125,6 @@ final class ChangeWriter: Sendable {
         case (nil, nil): break
         }
         switch change {
-        case let .book(_, checkIn, checkOut, guests):
-            try await connection.query("""
-                INSERT INTO bookings (listing, stay, guests) VALUES (\(id), \
-                daterange(DATE '1970-01-01' + \(checkIn.daysSinceEpoch), DATE '1970-01-01' + \(checkOut.daysSinceEpoch), '[)'), \
-                \(guests.map { Int32(clamping: $0) }))
-                """, logger: logger)
         case let .cancel(_, from, to), let .availability(_, from, to, true):
             try await trimBookings(of: id, from: from, to: to, on: connection)
         default:

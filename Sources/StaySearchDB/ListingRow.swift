@@ -71,14 +71,6 @@ enum ListingRow {
         }
     }
 
-    /// The nights open after the change from `before` to `after` when that is all it changed (a booking),
-    /// else nil.
-    static func nightsOpenAlone(from before: EditableListing, to after: EditableListing) -> [Bool]? {
-        guard before.record == after.record, before.prices == after.prices, before.rules == after.rules,
-              before.bookable != after.bookable else { return nil }
-        return after.bookable
-    }
-
     /// The statement that sets every column of listing `listing.record.id`.
     static func update(_ listing: EditableListing) -> PostgresQuery {
         let r = listing.record
