@@ -55,7 +55,8 @@ public enum DatabaseSchema {
             night_prices integer[] NOT NULL,
             night_open boolean[] NOT NULL,
             night_minimum integer[] NOT NULL,
-            night_maximum integer[] NOT NULL
+            night_maximum integer[] NOT NULL,
+            recent_reviews integer NOT NULL DEFAULT 0
         )
         """,
         """

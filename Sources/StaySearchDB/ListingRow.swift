@@ -8,7 +8,7 @@ enum ListingRow {
         "id", "name", "city", "neighbourhood_group", "neighbourhood", "room_type", "accommodates", "price_minor",
         "minimum_nights", "maximum_nights", "rating_hundredths", "reviews", "latitude", "longitude", "bedrooms", "beds",
         "bathroom_halves", "property_type", "amenities", "instant_bookable", "superhost",
-        "night_prices", "night_open", "night_minimum", "night_maximum",
+        "night_prices", "night_open", "night_minimum", "night_maximum", "recent_reviews",
     ]
 
     /// The columns joined for a SELECT.
@@ -19,7 +19,7 @@ enum ListingRow {
         let cells = row.makeRandomAccess()
         func value<T: PostgresDecodable>(_ index: Int, _ type: T.Type) throws -> T { try cells[index].decode(T.self, context: .default) }
         let id = try value(0, Int64.self)
-        let record = ListingRecord(
+        var record = ListingRecord(
             id: id, name: try value(1, String.self),
             region: RegionPath(city: try value(2, String.self), neighbourhoodGroup: try value(3, String.self), neighbourhood: try value(4, String.self)),
             roomType: try value(5, String.self), accommodates: Int(try value(6, Int32.self)),
@@ -30,6 +30,7 @@ enum ListingRow {
             bedrooms: try value(14, Int32?.self).map(Int.init), beds: try value(15, Int32?.self).map(Int.init),
             bathroomHalves: try value(16, Int32?.self).map(Int.init), propertyType: try value(17, String.self),
             amenities: try value(18, [String].self), isInstantBookable: try value(19, Bool.self), isSuperhost: try value(20, Bool.self))
+        record.recentReviewCount = try value(25, Int32.self)
         let prices = try value(21, [Int32].self), open = try value(22, [Bool].self)
         let minimum = try value(23, [Int32].self), maximum = try value(24, [Int32].self)
         guard prices.count == dayCount, open.count == dayCount, minimum.count == dayCount, maximum.count == dayCount else {
@@ -49,7 +50,7 @@ enum ListingRow {
             \(r.price?.minorUnits), \(r.minimumNights), \(r.maximumNights), \(r.ratingHundredths), \(r.reviewCount), \
             \(r.latitude), \(r.longitude), \(r.bedrooms.map { Int32(clamping: $0) }), \(r.beds.map { Int32(clamping: $0) }), \
             \(r.bathroomHalves.map { Int32(clamping: $0) }), \(r.propertyType), \(r.amenities), \(r.isInstantBookable), \
-            \(r.isSuperhost), \(listing.prices), \(listing.bookable), \(minimum), \(maximum))
+            \(r.isSuperhost), \(listing.prices), \(listing.bookable), \(minimum), \(maximum), \(r.recentReviewCount))
             """
     }
 
@@ -84,7 +85,7 @@ enum ListingRow {
             bathroom_halves = \(r.bathroomHalves.map { Int32(clamping: $0) }), property_type = \(r.propertyType), \
             amenities = \(r.amenities), instant_bookable = \(r.isInstantBookable), superhost = \(r.isSuperhost), \
             night_prices = \(listing.prices), night_open = \(listing.bookable), night_minimum = \(minimum), \
-            night_maximum = \(maximum) WHERE id = \(r.id)
+            night_maximum = \(maximum), recent_reviews = \(r.recentReviewCount) WHERE id = \(r.id)
             """
     }
 
@@ -155,6 +156,7 @@ enum ListingRow {
         array(listing.bookable) { $0 ? "t" : "f" }
         array(listing.rules) { String(StayRule(packed: $0).minimumNights) }
         array(listing.rules) { String(StayRule(packed: $0).maximumNights) }
+        number(r.recentReviewCount)
         line.append(0x0A)
     }
 

@@ -36,7 +36,7 @@ import Testing
     /// as \N, the days as array literals.
     @Test func aCopyLineEscapesWhatCopyAndArraysNeed() {
         let record = ListingRecord(id: 7, name: "Tab\there\nnew \\ line", region: RegionPath(city: "Antwerp", neighbourhood: "Zuid"),
-                                   roomType: "Private room", accommodates: 2, price: nil, amenities: ["Wifi", "Say \"hi\"", "a\\b"])
+                                   roomType: "Private room", accommodates: 2, price: nil, recentReviewCount: 9, amenities: ["Wifi", "Say \"hi\"", "a\\b"])
         let listing = EditableListing(record: record, prices: [100, -1], bookable: [true, false],
                                       rules: [StayRule(minimumNights: 2, maximumNights: 30).packed, StayRule(minimumNights: 1, maximumNights: 5).packed])
         var line: [UInt8] = []
@@ -46,6 +46,6 @@ import Testing
         #expect(fields[1] == #"Tab\there\nnew \\ line"#)
         #expect(fields[7] == #"\N"#)
         #expect(fields[18] == #"{"Wifi","Say \\"hi\\"","a\\\\b"}"#)
-        #expect(fields[21...].joined(separator: "|") == "{100,-1}|{t,f}|{2,1}|{30,5}")
+        #expect(fields[21...].joined(separator: "|") == "{100,-1}|{t,f}|{2,1}|{30,5}|9")
     }
 }

@@ -106,10 +106,10 @@ private func expectSameAnswers(_ original: ListingIndex, _ loaded: ListingIndex,
         bytes[0] = UInt8(ascii: "X")
         expectRefused(write(bytes), saying: "does not start with the staysearch index signature")
         bytes = Self.saved.bytes
-        bytes[8] = 4      // format version 4
-        expectRefused(write(bytes), saying: "written in format 4 by a newer staysearch; this one reads format 3")
-        bytes[8] = 2      // format version 2: no listing details yet
-        expectRefused(write(bytes), saying: "written in format 2 by an older staysearch; this one reads format 3: make it again with 'staysearch import'")
+        bytes[8] = 5      // format version 5
+        expectRefused(write(bytes), saying: "written in format 5 by a newer staysearch; this one reads format 4")
+        bytes[8] = 3      // format version 3: no recent review counts nor region aliases yet
+        expectRefused(write(bytes), saying: "written in format 3 by an older staysearch; this one reads format 4: make it again with 'staysearch import'")
     }
 
     @Test func filesThatAreNotIndexesAreRefused() {

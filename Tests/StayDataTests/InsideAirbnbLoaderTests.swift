@@ -356,3 +356,51 @@ let albany = dataFolder + "/albany"
         }
     }
 }
+
+/// The real samples against the brute-force reference, in every order (the recommended one with and without
+/// a point to be near): the reference reads the listings and nights back from the index.
+@Suite struct SampleOrderTests {
+    /// The listings and calendars of `index` as the reference reads them.
+    static func dataset(of index: ListingIndex) -> TestDataset {
+        var listings: [ListingRecord] = []
+        var nights: [(listingID: Int64, night: CalendarNight)] = []
+        for row in 0..<index.count {
+            let listing = EditableListing(row: row, of: index)
+            listings.append(listing.record)
+            for day in 0..<index.dayCount where listing.prices[day] != ListingIndex.noCalendarRow {
+                let rule = StayRule(packed: listing.rules[day])
+                let price = listing.prices[day]
+                nights.append((listing.record.id, CalendarNight(day: index.firstDay.advanced(by: day), isAvailable: listing.bookable[day],
+                                                                price: price >= 0 ? Money(minorUnits: Int64(price)) : nil,
+                                                                minimumNights: Int32(rule.minimumNights), maximumNights: Int32(rule.maximumNights))))
+            }
+        }
+        return TestDataset(listings: listings, nights: nights)
+    }
+
+    @Test(arguments: ["antwerp", "albany"])
+    func everyOrderAgreesWithTheReference(city: String) throws {
+        let (index, _) = try InsideAirbnbLoader().loadIndex(from: [DatasetFolder(city: city.capitalized, path: dataFolder + "/" + city)])
+        let data = Self.dataset(of: index)
+        #expect(data.listings.contains { $0.recentReviewCount > 0 })
+        var random = SeededGenerator(seed: 29)
+        var pagesCompared = 0
+        for round in 0..<12 {
+            // The random query's dates and guests, few other filters, so that pages are full.
+            let drawn = data.randomQuery(using: &random)
+            var query = SearchQuery(checkIn: drawn.checkIn, checkOut: drawn.checkOut, adults: drawn.adults)
+            query.sort = SortOrder.allCases[round % SortOrder.allCases.count]
+            if query.sort == .distance || (query.sort == .recommended && round % 4 == 1) {
+                let listing = data.listings[round * 37 % data.listings.count]
+                query.near = GeoPoint(latitude: listing.latitude, longitude: listing.longitude)
+            }
+            if round % 3 == 0 { query.maximumPrice = Money(minorUnits: 15_000) }
+            query.limit = 20
+            let engine = Result { () throws(QueryError) in ReferenceAnswer(try index.search(query)) }.mapError(\.withoutSuggestions)
+            #expect(engine == Result { () throws(QueryError) in try ReferenceSearch.search(query, in: data) }.mapError(\.withoutSuggestions),
+                    "\(query)")
+            if case .success(let answer) = engine, answer.ids.count > 1, query.sort == .recommended { pagesCompared += 1 }
+        }
+        #expect(pagesCompared == 2)
+    }
+}

@@ -232,6 +232,7 @@ public enum ReferenceSearch {
             (query.minimumPrice.map { $0.minorUnits * n <= candidate.value } ?? true)
                 && (query.maximumPrice.map { candidate.value <= $0.minorUnits * n } ?? true)
         }
+        let scores = query.sort == .recommended ? recommendedScores(matches, query: query, data: data) : [:]
         matches.sort { a, b in
             func rank(_ entry: (listing: ListingRecord, value: Int64)) -> [Int64] {
                 switch query.sort {
@@ -240,6 +241,7 @@ public enum ReferenceSearch {
                 case .rating: return [entry.listing.ratingHundredths == nil ? 1 : 0, -Int64(entry.listing.ratingHundredths ?? 0), -Int64(entry.listing.reviewCount)]
                 case .reviews: return [-Int64(entry.listing.reviewCount)]
                 case .distance: return []
+                case .recommended: return [-scores[entry.listing.id]!]
                 }
             }
             if query.sort == .distance, let left = distance(a.listing), let right = distance(b.listing), left != right {
@@ -254,6 +256,45 @@ public enum ReferenceSearch {
             nightlyPrices: page.map { roundedDivision($0.value, by: n) },
             totalPrices: page.map { nights == nil ? nil : $0.value }, histogram: histogram,
             distances: page.map { distance($0.listing) }, checkIns: page.map { chosenCheckIns[$0.listing.id] }), matches.map(\.listing))
+    }
+
+    /// The score of each match in the `recommended` order, by id, as docs/query-semantics.md defines it, in
+    /// thousandths of a point: rating shrunk toward the city's mean (0–50), recent reviews (0–20), superhost
+    /// (10), price against the matches' lower median (±20), nearness to the point or box centre (0–20).
+    static func recommendedScores(_ matches: [(listing: ListingRecord, value: Int64)], query: SearchQuery,
+                                  data: TestDataset) -> [Int64: Int64] {
+        var cityMeans: [String: Int64] = [:]
+        for (city, listings) in Dictionary(grouping: data.listings, by: \.region.city) {
+            let ratings = listings.compactMap(\.ratingHundredths).map(Int64.init)
+            cityMeans[city] = ratings.isEmpty ? 0 : ratings.reduce(0, +) / Int64(ratings.count)
+        }
+        let prices = matches.map(\.value).sorted()
+        let median = prices.isEmpty ? 0 : prices[(prices.count - 1) / 2]
+        var centre = query.near
+        if centre == nil, let box = query.boundingBox {
+            let east = box.east < box.west ? box.east + 360 : box.east
+            var longitude = (box.west + east) / 2
+            if longitude > 180 { longitude -= 360 }
+            centre = GeoPoint(latitude: (box.south + box.north) / 2, longitude: longitude)
+        }
+        func stored(_ degrees: Double) -> Double { Double(Int64((degrees * 1e7).rounded())) / 1e7 }
+        var scores: [Int64: Int64] = [:]
+        for (listing, value) in matches {
+            let n: Int64 = listing.ratingHundredths == nil ? 0 : Int64(listing.reviewCount)
+            let r = Int64(listing.ratingHundredths ?? 0)
+            var score = (r * n + cityMeans[listing.region.city]! * 10) * 100 / (n + 10)
+            let recent = Int64(min(listing.recentReviewCount, 65_535))
+            score += 20_000 * recent / (recent + 12)
+            if listing.isSuperhost { score += 10_000 }
+            if median > 0 { score += min(20_000, max(-20_000, 20_000 * (median - value) / median)) }
+            if let centre {
+                let point = GeoPoint(latitude: stored(listing.latitude), longitude: stored(listing.longitude))
+                let metres = Int64((kilometres(from: centre, to: point) * 1000).rounded(.down))
+                score += 20_000 * 1_000 / (1_000 + metres)
+            }
+            scores[listing.id] = score
+        }
+        return scores
     }
 
     /// The haversine distance in kilometres on the sphere of docs/query-semantics.md (radius 6371.0088 km).

@@ -13,14 +13,14 @@ extension TestDataset {
             let cityListings = listings.filter { $0.region.city == city }
             let ids = Set(cityListings.map(\.id))
             var text = "id,listing_url,name,neighbourhood_cleansed,neighbourhood_group_cleansed,latitude,longitude,room_type,"
-                + "accommodates,price,minimum_nights,maximum_nights,number_of_reviews,review_scores_rating,"
+                + "accommodates,price,minimum_nights,maximum_nights,number_of_reviews,number_of_reviews_ltm,review_scores_rating,"
                 + "property_type,bathrooms,bathrooms_text,bedrooms,beds,amenities,instant_bookable,host_is_superhost\n"
             for listing in cityListings {
                 let fields = [
                     String(listing.id), "https://example.invalid/\(listing.id)", listing.name, listing.region.neighbourhood,
                     listing.region.neighbourhoodGroup, "\(listing.latitude)", "\(listing.longitude)", listing.roomType,
                     String(listing.accommodates), listing.price.map(Self.airbnbMoney) ?? "", String(listing.minimumNights),
-                    String(listing.maximumNights), String(listing.reviewCount),
+                    String(listing.maximumNights), String(listing.reviewCount), String(listing.recentReviewCount),
                     listing.ratingHundredths.map { "\($0 / 100).\($0 % 100 < 10 ? "0" : "")\($0 % 100)" } ?? "",
                 ] + Self.detailFields(listing)
                 text += fields.map(Self.csvField).joined(separator: ",") + "\r\n"

@@ -131,6 +131,7 @@ public struct TestDataset: Sendable {
         listing.amenities = (0..<Int.random(in: 0...4, using: &random)).map { _ in random.pick(amenityNames) }
         listing.isInstantBookable = random.chance(0.4)
         listing.isSuperhost = random.chance(0.3)
+        listing.recentReviewCount = Int32.random(in: 0...max(0, listing.reviewCount), using: &random)
         if random.chance(0.6) {
             listing.latitude = random.pick(latitudes)
             listing.longitude = random.pick(longitudes)
@@ -172,7 +173,7 @@ public struct TestDataset: Sendable {
         if let low = query.minimumPrice, let high = query.maximumPrice, low > high { swap(&query.minimumPrice, &query.maximumPrice) }
         if random.chance(0.3) { query.roomType = random.pick(ListingIndex.standardRoomTypes) }
         if random.chance(0.02) { query.roomType = "Castle" }
-        query.sort = random.pick([SortOrder.price, .priceDescending, .rating, .reviews])
+        query.sort = random.pick([SortOrder.price, .priceDescending, .rating, .reviews, .recommended])
         query.limit = random.pick([0, 1, 5, 20])
         query.offset = random.pick([0, 0, 3, 50])
         query.bins = random.pick([1, 3, 10, 30])

@@ -125,11 +125,12 @@ enum ListingFieldsCoding {
         }
         flag(18, change.isInstantBookable)
         flag(19, change.isSuperhost)
+        number(20, change.recentReviewCount.map { Optional($0) })
         return littleEndianBytes(set) + littleEndianBytes(cleared) + body
     }
 
     static func decode(id: Int64, from reader: inout ByteReader) -> ListingChange? {
-        guard let set = reader.integer(UInt32.self), let cleared = reader.integer(UInt32.self), set >> 20 == 0, cleared & ~set == 0 else {
+        guard let set = reader.integer(UInt32.self), let cleared = reader.integer(UInt32.self), set >> 21 == 0, cleared & ~set == 0 else {
             return nil
         }
         var change = ListingChange(id: id)
@@ -174,6 +175,7 @@ enum ListingFieldsCoding {
         }
         change.isInstantBookable = (number(18, UInt8.self) ?? nil).map { $0 != 0 }
         change.isSuperhost = (number(19, UInt8.self) ?? nil).map { $0 != 0 }
+        change.recentReviewCount = number(20, Int32.self) ?? nil
         return failed ? nil : change
     }
 }

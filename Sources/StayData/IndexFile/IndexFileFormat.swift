@@ -1,4 +1,5 @@
-/// The layout of a saved index (`.ssx`) file, version 3 (version 2 had no listing details: bedrooms, beds,
+/// The layout of a saved index (`.ssx`) file, version 4 (version 3 had no recent review counts and region
+/// aliases; version 2 no listing details: bedrooms, beds,
 /// bathrooms, property types, amenities, instant book, superhost; version 1 no dense prices). All numbers
 /// are little-endian.
 ///
@@ -18,7 +19,7 @@
 /// column table (`IndexStorage.table`): the writer and the reader both walk it.
 enum IndexFileFormat {
     static let magic: [UInt8] = Array("STAYSRCH".utf8)
-    static let version: UInt32 = 3
+    static let version: UInt32 = 4
     static let headerSize = 64
     static let sectionEntrySize = 32
     static let alignment = 64

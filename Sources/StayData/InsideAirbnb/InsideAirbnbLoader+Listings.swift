@@ -65,7 +65,8 @@ extension InsideAirbnbLoader {
         var numbers: [Int32] = []
         for (name, position, fallback) in [("minimum_nights", column.minimumNights, Int32(1)),
                                            ("maximum_nights", column.maximumNights, Int32.max),
-                                           ("number_of_reviews", column.reviewCount, Int32(0))] {
+                                           ("number_of_reviews", column.reviewCount, Int32(0)),
+                                           ("number_of_reviews_ltm", column.recentReviewCount, Int32(0))] {
             let field = bytes(position)
             if field.isEmpty { numbers.append(fallback); continue }
             guard let value = FieldParsing.count(field) else {
@@ -107,7 +108,7 @@ extension InsideAirbnbLoader {
             region: RegionPath(city: city, neighbourhoodGroup: text(column.neighbourhoodGroup), neighbourhood: text(column.neighbourhood)),
             roomType: roomType, accommodates: Int(accommodates), price: price,
             minimumNights: numbers[0], maximumNights: numbers[1], ratingHundredths: rating,
-            reviewCount: numbers[2], latitude: coordinates[0], longitude: coordinates[1],
+            reviewCount: numbers[2], recentReviewCount: numbers[3], latitude: coordinates[0], longitude: coordinates[1],
             bedrooms: FieldParsing.wholeCount(bytes(column.bedrooms)), beds: FieldParsing.wholeCount(bytes(column.beds)),
             bathroomHalves: FieldParsing.bathroomHalves(bytes(column.bathrooms)) ?? FieldParsing.bathroomHalves(text: text(column.bathroomsText)),
             propertyType: text(column.propertyType), amenities: amenities,
@@ -120,7 +121,7 @@ extension InsideAirbnbLoader {
 /// Positions of the listing columns the loader reads.
 private struct ListingColumns {
     let id, roomType, accommodates, neighbourhood: Int
-    let name, neighbourhoodGroup, price, minimumNights, maximumNights, reviewCount, rating, latitude, longitude: Int?
+    let name, neighbourhoodGroup, price, minimumNights, maximumNights, reviewCount, recentReviewCount, rating, latitude, longitude: Int?
     let bedrooms, beds, bathrooms, bathroomsText, propertyType, amenities, instantBookable, superhost: Int?
 
     init(header: CSVHeader) {
@@ -134,6 +135,7 @@ private struct ListingColumns {
         minimumNights = header.position(of: "minimum_nights")
         maximumNights = header.position(of: "maximum_nights")
         reviewCount = header.position(of: "number_of_reviews")
+        recentReviewCount = header.position(of: "number_of_reviews_ltm")
         rating = header.position(of: "review_scores_rating")
         latitude = header.position(of: "latitude")
         longitude = header.position(of: "longitude")

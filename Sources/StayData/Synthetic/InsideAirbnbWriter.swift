@@ -11,7 +11,7 @@ public enum InsideAirbnbWriter {
     static let listingColumns = [
         "id", "listing_url", "name", "neighbourhood_cleansed", "neighbourhood_group_cleansed", "latitude", "longitude",
         "property_type", "room_type", "accommodates", "price", "minimum_nights", "maximum_nights", "number_of_reviews",
-        "review_scores_rating", "host_is_superhost", "bathrooms", "bathrooms_text", "bedrooms", "beds", "amenities",
+        "number_of_reviews_ltm", "review_scores_rating", "host_is_superhost", "bathrooms", "bathrooms_text", "bedrooms", "beds", "amenities",
         "instant_bookable",
     ]
 
@@ -41,7 +41,8 @@ public enum InsideAirbnbWriter {
                 var fields: [String] = [String(listing.id), "https://www.airbnb.com/rooms/\(listing.id)", listing.name]
                 fields += [listing.region.neighbourhood, listing.region.neighbourhoodGroup, "\(listing.latitude)", "\(listing.longitude)"]
                 fields += [listing.propertyType, listing.roomType, String(listing.accommodates), listing.price?.formatted() ?? ""]
-                fields += [String(listing.minimumNights), String(listing.maximumNights), String(listing.reviewCount), rating]
+                fields += [String(listing.minimumNights), String(listing.maximumNights), String(listing.reviewCount),
+                           String(listing.recentReviewCount), rating]
                 fields += [listing.isSuperhost ? "t" : "f", bathrooms, bathroomsText(listing.bathroomHalves)]
                 fields += [listing.bedrooms.map(String.init) ?? "", listing.beds.map(String.init) ?? ""]
                 fields += [jsonList(dataset.amenities(ofListingAt: position)), listing.isInstantBookable ? "t" : "f"]

@@ -7,7 +7,7 @@ import StaySearch
 /// Calibration: amenities held per mille of listings as in the samples (Smoke alarm 930, Wifi 918, …),
 /// plus a long tail of brand and speed variants (the samples have ~1,400 distinct strings, half of them on
 /// one listing); property types by room type; 2 % of bedrooms, 13 % of beds and bathrooms unknown; 39 %
-/// instant bookable, 26 % superhosts.
+/// instant bookable, 26 % superhosts; reviews in the last twelve months a share of all reviews.
 enum SyntheticDetails {
     /// Fills the details of `listing` but its amenities (see ``amenities(random:)``) from `random`.
     static func fill(_ listing: inout ListingRecord, random: inout SplitMix64) {
@@ -22,6 +22,10 @@ enum SyntheticDetails {
         listing.propertyType = types[random.pick(weights: types.indices.map { 1 / Double($0 + 1) })]
         listing.isInstantBookable = random.chance(0.39)
         listing.isSuperhost = random.chance(0.26)
+        // Reviews in the last twelve months: the samples' share of all reviews is 0 for a quarter of
+        // reviewed listings, about half at the median, all of them for the newest quarter.
+        let share = [0, 0, 15, 30, 46, 60, 80, 100, 100, 100][Int(random.next() % 10)]
+        listing.recentReviewCount = Int32(Int64(listing.reviewCount) * Int64(share) / 100)
     }
 
     /// The amenities of a listing, from a random stream of their own (the strings are shared, not made

@@ -111,6 +111,7 @@ extension IndexStorage {
         StoredColumn(52, "ring point starts", \.ringPointStarts, .free),
         StoredColumn(53, "shape latitudes", \.shapeLatitudes, .free),
         StoredColumn(54, "shape longitudes", \.shapeLongitudes, .free),
+        StoredColumn(55, "recent review counts", \.recentReviewCounts, .rows),
     ]
 }
 

@@ -31,6 +31,8 @@ package struct IndexStorage: Sendable {
     package var ratings = Column<Int16>.empty
     /// `number_of_reviews`.
     package var reviewCounts = Column<Int32>.empty
+    /// `number_of_reviews_ltm` (reviews in the last twelve months), saturated at 65,535.
+    package var recentReviewCounts = Column<UInt16>.empty
     /// Latitudes and longitudes in units of 10⁻⁷ degree (about a centimetre).
     package var latitudes = Column<Int32>.empty
     package var longitudes = Column<Int32>.empty

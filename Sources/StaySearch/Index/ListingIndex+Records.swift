@@ -17,6 +17,7 @@ extension ListingIndex {
         let word = row >> 6, bit = UInt64(row & 63)
         record.isInstantBookable = storage.instantBookable[word] >> bit & 1 == 1
         record.isSuperhost = storage.superhosts[word] >> bit & 1 == 1
+        record.recentReviewCount = Int32(storage.recentReviewCounts[row])
         return record
     }
 }

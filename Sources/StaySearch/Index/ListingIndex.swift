@@ -29,6 +29,10 @@ public struct ListingIndex: Sendable {
     package let amenities: NameTable
     /// How many amenities (codes 0 up) have a row bit set in ``IndexStorage/amenityBitSets``.
     package let amenityBitSetCount: Int
+    /// For each region node, the node of its city.
+    package let cityNodeOfNode: [Int32]
+    /// Each city's rated listings, by city name: the prior of the `recommended` order's rating.
+    package let cityRatings: [String: RatingTally]
 
     // MARK: Sentinels of the stored columns
 
@@ -70,11 +74,13 @@ public struct ListingIndex: Sendable {
         precondition(bookable.count == storage.bookable.count)
         var storage = self.storage
         storage.bookable = bookable
-        return ListingIndex(checkedStorage: storage, shape: shape, ruleClasses: ruleClasses)
+        return ListingIndex(checkedStorage: storage, shape: shape, ruleClasses: ruleClasses,
+                            cityRatings: (cityNodeOfNode, cityRatings))
     }
 
     /// - Parameter ruleClasses: the rule classes of `storage` when the caller has them.
-    private init(checkedStorage storage: IndexStorage, shape: IndexShape, ruleClasses: RuleClasses? = nil) {
+    private init(checkedStorage storage: IndexStorage, shape: IndexShape, ruleClasses: RuleClasses? = nil,
+                 cityRatings: (cityNodeOfNode: [Int32], tallies: [String: RatingTally])? = nil) {
         self.storage = storage
         self.shape = shape
         wordsPerDay = shape.wordsPerDay
@@ -99,6 +105,9 @@ public struct ListingIndex: Sendable {
                               parent: storage.nodeParents[node],
                               rows: Int(storage.nodeRowStarts[node])..<Int(storage.nodeRowEnds[node]))
         })
+        let cities = cityRatings ?? ListingIndex.cityRatings(regions: regions, ratings: storage.ratings)
+        cityNodeOfNode = cities.cityNodeOfNode
+        self.cityRatings = cities.tallies
     }
 
     /// The number of listings.

@@ -165,6 +165,7 @@ struct RowAssembler {
         storage.listingMaximumNights = column(\.maximumNights)
         storage.ratings = column { Int16(clamping: $0.ratingHundredths ?? Int32(ListingIndex.noRating)) }
         storage.reviewCounts = column(\.reviewCount)
+        storage.recentReviewCounts = column { UInt16(clamping: $0.recentReviewCount) }
         storage.latitudes = column { IndexBuilder.storedCoordinate($0.latitude) }
         storage.longitudes = column { IndexBuilder.storedCoordinate($0.longitude) }
         ListingDetailColumns.fill(&storage, listings: listings, amenities: amenities, listingOfRow: layout.listingOfRow)

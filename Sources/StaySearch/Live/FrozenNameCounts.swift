@@ -11,6 +11,8 @@ package final class FrozenNameCounts: @unchecked Sendable {
     private var hiddenRoomTypes: [Int32]
     private var hiddenPropertyTypes: [Int32]
     private var hiddenAmenities: [Int32]
+    /// The ratings of hidden rows, by city name (what the city means of the `recommended` order lose).
+    private(set) var hiddenRatings: [String: RatingTally] = [:]
     private var totals: (roomTypes: [Int32], propertyTypes: [Int32], amenities: [Int32])?
     private let totalsLock = ReadWriteLock()
 
@@ -32,6 +34,11 @@ package final class FrozenNameCounts: @unchecked Sendable {
         for position in Int(storage.amenityOffsets[row])..<Int(storage.amenityOffsets[row + 1]) {
             let code = Int(storage.amenityCodes[position])
             if code < hiddenAmenities.count { hiddenAmenities[code] += 1 }
+        }
+        let rating = storage.ratings[row]
+        if rating != ListingIndex.noRating {
+            let city = index.regions.nodes[Int(index.cityNodeOfNode[Int(storage.regionNodes[row])])].name
+            hiddenRatings[city, default: RatingTally()].remove(stored: rating)
         }
     }
 

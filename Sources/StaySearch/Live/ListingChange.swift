@@ -20,6 +20,7 @@ public struct ListingChange: Sendable, Equatable {
     public var maximumNights: Int32?
     public var ratingHundredths: Int32??
     public var reviewCount: Int32?
+    public var recentReviewCount: Int32?
     public var latitude: Double?
     public var longitude: Double?
     public var bedrooms: Int??
@@ -47,6 +48,7 @@ public struct ListingChange: Sendable, Equatable {
         if let maximumNights { record.maximumNights = maximumNights }
         if let ratingHundredths { record.ratingHundredths = ratingHundredths }
         if let reviewCount { record.reviewCount = reviewCount }
+        if let recentReviewCount { record.recentReviewCount = recentReviewCount }
         if let latitude { record.latitude = latitude }
         if let longitude { record.longitude = longitude }
         if let bedrooms { record.bedrooms = bedrooms }

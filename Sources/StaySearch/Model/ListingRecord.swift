@@ -23,6 +23,8 @@ public struct ListingRecord: Sendable, Equatable {
     public var ratingHundredths: Int32?
     /// `number_of_reviews`.
     public var reviewCount: Int32
+    /// `number_of_reviews_ltm`: reviews in the twelve months before the data was scraped (0 when unknown).
+    public var recentReviewCount: Int32
     /// Latitude in degrees.
     public var latitude: Double
     /// Longitude in degrees.
@@ -46,7 +48,7 @@ public struct ListingRecord: Sendable, Equatable {
     public init(
         id: Int64, name: String, region: RegionPath, roomType: String, accommodates: Int,
         price: Money?, minimumNights: Int32 = 1, maximumNights: Int32 = Int32.max,
-        ratingHundredths: Int32? = nil, reviewCount: Int32 = 0, latitude: Double = 0, longitude: Double = 0,
+        ratingHundredths: Int32? = nil, reviewCount: Int32 = 0, recentReviewCount: Int32 = 0, latitude: Double = 0, longitude: Double = 0,
         bedrooms: Int? = nil, beds: Int? = nil, bathroomHalves: Int? = nil, propertyType: String = "",
         amenities: [String] = [], isInstantBookable: Bool = false, isSuperhost: Bool = false
     ) {
@@ -60,6 +62,7 @@ public struct ListingRecord: Sendable, Equatable {
         self.maximumNights = maximumNights
         self.ratingHundredths = ratingHundredths
         self.reviewCount = reviewCount
+        self.recentReviewCount = recentReviewCount
         self.latitude = latitude
         self.longitude = longitude
         self.bedrooms = bedrooms

@@ -10,6 +10,9 @@ public enum SortOrder: String, CaseIterable, Sendable {
     case reviews
     /// Great-circle distance from the query's `near` point, nearest first (needs `near`).
     case distance
+    /// The ``RecommendedScore`` of each match, highest first: rating shrunk toward the city's mean, recent
+    /// reviews, superhost, price against the matches' median, nearness to the searched point or box.
+    case recommended
 
     /// Parses a sort name as the CLI and JSON spell it.
     /// - Throws: ``QueryError/unknownSort(_:)``.

@@ -30,6 +30,9 @@ extension ListingIndex {
         defer { values.deallocate() }
         let rowSlots = collectsRows ? UnsafeMutableBufferPointer<Int32>.allocate(capacity: max(1, baseRows + overlayRows)) : nil
         defer { rowSlots?.deallocate() }
+        let valueRows = query.sort == .recommended && query.limit > 0
+            ? ValueRowSlots.allocate(capacity: baseRows + overlayRows, withCheckIns: query.isFlexible) : nil
+        defer { valueRows?.deallocate() }
 
         var parts: [ScanOutcome.Part] = []
         if let plan = basePlan {
@@ -38,11 +41,13 @@ extension ListingIndex {
                 let split = ScanParts(ranges: plan.ranges, rowCount: baseRows, count: partCount)
                 let scans = split.scanInParallel(index: self, query: query, roomCode: plan.roomCode, filter: plan.filter,
                                                  values: UnsafeMutableBufferPointer(rebasing: values[0..<max(1, baseRows)]),
-                                                 rowSlots: rowSlots.map { UnsafeMutableBufferPointer(rebasing: $0[0..<max(1, baseRows)]) })
+                                                 rowSlots: rowSlots.map { UnsafeMutableBufferPointer(rebasing: $0[0..<max(1, baseRows)]) },
+                                                 valueRows: valueRows)
                 for (scan, start) in zip(scans, split.valueStarts) { parts.append(ScanOutcome.Part(scan: scan, start: start)) }
             } else {
                 var scan = Scan(index: self, query: query, roomCode: plan.roomCode, filter: plan.filter,
-                                values: UnsafeMutableBufferPointer(rebasing: values[0..<baseRows]), rowSlots: rowSlots?.baseAddress)
+                                values: UnsafeMutableBufferPointer(rebasing: values[0..<baseRows]), rowSlots: rowSlots?.baseAddress,
+                                valueRows: valueRows)
                 for range in plan.ranges { scan.visit(range) }
                 parts.append(ScanOutcome.Part(scan: scan, start: 0))
             }
@@ -50,11 +55,15 @@ extension ListingIndex {
         if let plan = overlayPlan, let overlay {
             var scan = Scan(index: overlay, query: query, roomCode: plan.roomCode, filter: plan.filter,
                             values: UnsafeMutableBufferPointer(rebasing: values[baseRows..<(baseRows + overlayRows)]),
-                            rowSlots: rowSlots.map { $0.baseAddress! + baseRows })
+                            rowSlots: rowSlots.map { $0.baseAddress! + baseRows }, valueRows: valueRows?.advanced(by: baseRows))
             for range in plan.ranges { scan.visit(range) }
             parts.append(ScanOutcome.Part(scan: scan, start: baseRows, rowShift: Int32(count)))
         }
-        let outcome = ScanOutcome(merging: parts, values: values, rowSlots: rowSlots, threads: split.threads)
+        var outcome = ScanOutcome(merging: parts, values: values, rowSlots: rowSlots, valueRows: valueRows, threads: split.threads)
+        if let valueRows {
+            outcome.page = recommendedPage(query, values: UnsafeBufferPointer(rebasing: values[0..<outcome.valueCount]), slots: valueRows,
+                                           overlay: overlay, hiddenRatings: live.frozenNames?.hiddenRatings)
+        }
         return (use(outcome, values), outcome.matchedRows)
     }
 }

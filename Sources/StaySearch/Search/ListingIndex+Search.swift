@@ -83,20 +83,27 @@ extension ListingIndex {
         // Room for every row that may match, when they are collected (a store per match, no array growth).
         let rowSlots = collectsRows ? UnsafeMutableBufferPointer<Int32>.allocate(capacity: max(1, rowCount)) : nil
         defer { rowSlots?.deallocate() }
+        let valueRows = query.sort == .recommended && query.limit > 0
+            ? ValueRowSlots.allocate(capacity: rowCount, withCheckIns: query.isFlexible) : nil
+        defer { valueRows?.deallocate() }
         let partCount = split.parts(of: rowCount)
-        let outcome: ScanOutcome
+        var outcome: ScanOutcome
         if partCount > 1 {
             // Parts scanned at once; their values moved together, every collector merged.
             let parts = ScanParts(ranges: plan.ranges, rowCount: rowCount, count: partCount)
             let scans = parts.scanInParallel(index: self, query: query, roomCode: plan.roomCode, filter: plan.filter, values: values,
-                                             rowSlots: rowSlots)
+                                             rowSlots: rowSlots, valueRows: valueRows)
             outcome = ScanOutcome(merging: zip(scans, parts.valueStarts).map { ScanOutcome.Part(scan: $0, start: $1) },
-                                  values: values, rowSlots: rowSlots, threads: partCount)
+                                  values: values, rowSlots: rowSlots, valueRows: valueRows, threads: partCount)
         } else {
             var scan = Scan(index: self, query: query, roomCode: plan.roomCode, filter: plan.filter, values: values,
-                            rowSlots: rowSlots?.baseAddress)
+                            rowSlots: rowSlots?.baseAddress, valueRows: valueRows)
             for range in plan.ranges { scan.visit(range) }
             outcome = ScanOutcome(scan, rowSlots: rowSlots)
+        }
+        if let valueRows {
+            outcome.page = recommendedPage(query, values: UnsafeBufferPointer(rebasing: values[0..<outcome.valueCount]), slots: valueRows,
+                                           overlay: nil, hiddenRatings: nil)
         }
         return (use(outcome, values), outcome.matchedRows)
     }

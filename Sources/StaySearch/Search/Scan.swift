@@ -49,20 +49,27 @@ struct Scan {
     let filter: ListingFilter
     /// Where the rows that pass every filter go, one after another (for facets), when they are kept.
     let rowSlots: UnsafeMutablePointer<Int32>?
+    /// For the `recommended` order, which ranks after the scan: the row of each value written, beside it.
+    let valueRows: UnsafeMutablePointer<Int32>?
+    /// For the `recommended` order with flexible dates: the check-in of each value written, beside it.
+    let valueCheckIns: UnsafeMutablePointer<Int32>?
 
     static let blockWords = 64
 
     init(index: ListingIndex, query: SearchQuery, roomCode: Int, filter: ListingFilter, values: UnsafeMutableBufferPointer<Int64>,
-         rowSlots: UnsafeMutablePointer<Int32>? = nil) {
+         rowSlots: UnsafeMutablePointer<Int32>? = nil, valueRows: ValueRowSlots? = nil) {
         self.values = values
         self.filter = filter
         self.rowSlots = rowSlots
+        self.valueRows = valueRows?.rows
+        self.valueCheckIns = valueRows?.checkIns
         self.index = index
         self.guests = query.guests
         self.roomCode = roomCode
         self.sort = query.sort
-        self.pageSize = query.offset + query.limit
-        self.page = BoundedHeap(capacity: query.offset + query.limit)
+        // The recommended order keeps no page during the scan: its score needs the matches' median price.
+        self.pageSize = query.sort == .recommended ? 0 : query.offset + query.limit
+        self.page = BoundedHeap(capacity: pageSize)
         if query.isFlexible, let nights = query.nights {
             let offsets = query.candidateCheckIns.map { index.firstDay.distance(to: $0) }
                 .filter { $0 >= 0 && $0 + nights <= index.dayCount }
@@ -188,7 +195,7 @@ struct Scan {
         let stayStart = self.stayStart, stayEnd = self.stayEnd, checkInWeekday = self.checkInWeekday
         let denseStart = stayStart &* columns.denseRows
         let lowest = lowestValue, highest = highestValue
-        let rowSlots = self.rowSlots, pageSize = self.pageSize
+        let rowSlots = self.rowSlots, pageSize = self.pageSize, valueRows = self.valueRows
         var valueCount = tally.valueCount, blockSum = tally.blockSum, total = tally.total
         var smallest = tally.smallest, largest = tally.largest
         var pageCutoff = self.pageCutoff
@@ -235,6 +242,7 @@ struct Scan {
             }
             // What ``collect(row:value:checkIn:into:)`` does, on the locals.
             values[valueCount] = value
+            if let valueRows { valueRows[valueCount] = Int32(truncatingIfNeeded: row) }
             valueCount &+= 1
             blockSum &+= value
             smallest = min(smallest, value)
@@ -352,6 +360,10 @@ struct Scan {
     @inline(__always)
     mutating func collect(row: Int, value: Int64, checkIn: Int32 = 0, into tally: inout ScanTally) {
         values[tally.valueCount] = value
+        if let valueRows {
+            valueRows[tally.valueCount] = Int32(truncatingIfNeeded: row)
+            valueCheckIns?[tally.valueCount] = checkIn
+        }
         tally.valueCount &+= 1
         tally.blockSum &+= value
         tally.smallest = min(tally.smallest, value)
@@ -372,6 +384,7 @@ struct Scan {
         case .rating: return -((Int64(columns.ratings[row]) + 1) << 32 | Int64(columns.reviewCounts[row]))
         case .reviews: return -Int64(columns.reviewCounts[row])
         case .distance: return Int64(bitPattern: filter.distance(row: row).bitPattern)   // ≥ 0: bits order as values
+        case .recommended: return 0                         // ranked after the scan (no page is kept during it)
         }
     }
 }

@@ -31,10 +31,12 @@ struct ScanOutcome {
     }
 
     /// Merges `parts`, moving their values together at the front of `values`.
-    init(merging parts: [Part], values: UnsafeMutableBufferPointer<Int64>, rowSlots: UnsafeMutableBufferPointer<Int32>?, threads: Int) {
+    init(merging parts: [Part], values: UnsafeMutableBufferPointer<Int64>, rowSlots: UnsafeMutableBufferPointer<Int32>?,
+         valueRows: ValueRowSlots? = nil, threads: Int) {
         self.threads = threads
         for part in parts {
             let scan = part.scan
+            valueRows?.move(from: part.start, to: valueCount, count: scan.valueCount, rowShift: part.rowShift)
             if part.start != valueCount, scan.valueCount > 0 {
                 (values.baseAddress! + valueCount).update(from: values.baseAddress! + part.start, count: scan.valueCount)
             }

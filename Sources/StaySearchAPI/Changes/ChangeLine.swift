@@ -15,7 +15,7 @@ package enum ChangeLine {
 
     /// The listing fields a `listing` change may set: the keys of a search result, and the details.
     package static let listingKeys = ["name", "city", "neighbourhood_group", "neighbourhood", "room_type", "accommodates", "price",
-                              "minimum_nights", "maximum_nights", "rating", "reviews", "latitude", "longitude", "bedrooms",
+                              "minimum_nights", "maximum_nights", "rating", "reviews", "recent_reviews", "latitude", "longitude", "bedrooms",
                               "beds", "bathrooms", "property_type", "amenities", "instant_bookable", "superhost"]
 
     package static let operations = "book, cancel, availability, price, rules, listing or remove"
@@ -81,6 +81,7 @@ package enum ChangeLine {
             return Int32(hundredths)
         }
         change.reviewCount = try fields["reviews"].map { Int32(try count($0, "reviews", upTo: Int(Int32.max))) }
+        change.recentReviewCount = try fields["recent_reviews"].map { Int32(try count($0, "recent_reviews", upTo: Int(Int32.max))) }
         change.latitude = try fields["latitude"].map { try degrees($0, "latitude", limit: 90) }
         change.longitude = try fields["longitude"].map { try degrees($0, "longitude", limit: 180) }
         change.bedrooms = try fields["bedrooms"].map { $0 == .null ? nil : try count($0, "bedrooms") }

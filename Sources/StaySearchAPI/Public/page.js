@@ -84,7 +84,7 @@ function readAddress() {
   state.minPrice = price("min_price");
   state.maxPrice = price("max_price");
   state.roomType = p.get("room_type") || "";
-  state.sort = ["price", "price-desc", "rating", "reviews"].includes(p.get("sort")) ? p.get("sort") : "price";
+  state.sort = ["price", "price-desc", "rating", "reviews", "recommended"].includes(p.get("sort")) ? p.get("sort") : "price";
 }
 
 function writeAddress() {

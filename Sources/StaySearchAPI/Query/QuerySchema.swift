@@ -47,7 +47,7 @@ package enum QuerySchema {
             $0.roomType = $1.text
         },
         QueryParameter("sort", .choice(SortOrder.allCases.map(\.rawValue)),
-                       "price, price-desc, rating, reviews or distance (with near).", valueName: "ORDER", default: "price") {
+                       "price, price-desc, rating, reviews, distance (with near) or recommended.", valueName: "ORDER", default: "price") {
             $0.sort = try SortOrder(parsing: $1.text)
         },
         QueryParameter("limit", .whole(SearchQuery.limitRange), "Results per page.", default: "20") { $0.limit = try $1.whole("limit") },

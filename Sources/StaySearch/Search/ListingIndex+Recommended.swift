@@ -1,0 +1,83 @@
+extension ListingIndex {
+    /// The page of the `recommended` order: every match (a value kept by the scan whose price is in the
+    /// query's range, with its row beside it in `slots`) scored by ``RecommendedScore`` against the median
+    /// of the matches' prices, best first, ties by id.
+    ///
+    /// One pass over the kept values after the scan: the median by selection over a copy of the matches'
+    /// prices, then a score per match offered to a bounded heap.
+    /// - Parameters:
+    ///   - overlay: a live index's changed listings (rows from ``count`` on are its rows).
+    ///   - hiddenRatings: the ratings of frozen rows a live index hides, by city (negative tallies).
+    func recommendedPage(_ query: SearchQuery, values: UnsafeBufferPointer<Int64>, slots: ValueRowSlots,
+                         overlay: ListingIndex?, hiddenRatings: [String: RatingTally]?) -> [RankedRow] {
+        let pageSize = query.offset + query.limit
+        guard pageSize > 0, !values.isEmpty else { return [] }
+        let nights = Int64(query.nights ?? 1)
+        let lowest = (query.minimumPrice?.minorUnits ?? 0) * nights
+        let highest = query.maximumPrice.map { $0.minorUnits * nights } ?? Int64.max
+
+        var prices: [Int64] = []
+        prices.reserveCapacity(values.count)
+        for value in values where value >= lowest && value <= highest { prices.append(value) }
+        guard !prices.isEmpty else { return [] }
+        let middle = (prices.count - 1) / 2
+        let median = prices.withUnsafeMutableBufferPointer { Selection.elements(atRanks: (middle, middle, middle), in: $0).0 }
+        prices = []
+
+        // Each city's mean rating as the listings are now: the frozen rows', less the hidden ones', plus the
+        // overlay's.
+        var tallies = cityRatings
+        for (city, tally) in hiddenRatings ?? [:] {
+            tallies[city, default: RatingTally()].sum += tally.sum
+            tallies[city, default: RatingTally()].count += tally.count
+        }
+        for (city, tally) in overlay?.cityRatings ?? [:] {
+            tallies[city, default: RatingTally()].sum += tally.sum
+            tallies[city, default: RatingTally()].count += tally.count
+        }
+        let baseMeans = meanRatingByNode(tallies)
+        let overlayMeans = overlay?.meanRatingByNode(tallies) ?? []
+        let centre = RecommendedScore.centre(of: query)
+
+        var page = BoundedHeap<RankedRow>(capacity: pageSize)
+        var cutoff = Int64.max
+        for slot in 0..<values.count {
+            let value = values[slot]
+            guard value >= lowest, value <= highest else { continue }
+            let row = Int(slots.rows[slot])
+            let (index, indexRow, means) = row < count ? (self, row, baseMeans) : (overlay!, row - count, overlayMeans)
+            var score = index.recommendedQuality(row: indexRow, cityMeans: means) + RecommendedScore.price(value: value, median: median)
+            if let centre {
+                let point = GeoPoint(latitude: index.latitude(ofRow: indexRow), longitude: index.longitude(ofRow: indexRow))
+                score += RecommendedScore.nearness(metres: Int64((centre.kilometres(to: point) * 1000).rounded(.down)))
+            }
+            guard -score <= cutoff else { continue }
+            page.offer(RankedRow(key: -score, id: index.storage.ids[indexRow], row: Int32(row), value: value,
+                                 checkIn: slots.checkIns?[slot] ?? 0))
+            if let worst = page.largestWhenFull { cutoff = worst.key }
+        }
+        return page.sorted()
+    }
+
+    /// For each region node, the mean rating of its city in `tallies` (by city name).
+    private func meanRatingByNode(_ tallies: [String: RatingTally]) -> [Int64] {
+        var meanOfCityNode: [Int32: Int64] = [:]
+        return cityNodeOfNode.map { city in
+            if let mean = meanOfCityNode[city] { return mean }
+            let mean = tallies[regions.nodes[Int(city)].name]?.meanHundredths ?? 0
+            meanOfCityNode[city] = mean
+            return mean
+        }
+    }
+
+    /// Row `row`'s rating, recent reviews and superhost part of the score, its city's mean rating taken
+    /// from `cityMeans` (by region node).
+    @inline(__always)
+    private func recommendedQuality(row: Int, cityMeans: [Int64]) -> Int64 {
+        let rating = storage.ratings[row]
+        return RecommendedScore.quality(
+            ratingHundredths: rating == ListingIndex.noRating ? nil : Int64(rating), reviews: Int64(storage.reviewCounts[row]),
+            recentReviews: Int64(storage.recentReviewCounts[row]), isSuperhost: storage.superhosts[row >> 6] >> UInt64(row & 63) & 1 == 1,
+            cityMeanHundredths: cityMeans[Int(storage.regionNodes[row])])
+    }
+}
