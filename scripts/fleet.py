@@ -20,6 +20,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+from urllib.parse import quote
 import threading
 import time
 import urllib.error
@@ -365,7 +366,7 @@ def fresh_answers(fleet, queries):
 
 def queries_for(seed, count=200):
     text = subprocess.run([sys.executable, os.path.join(ROOT, "scripts/random-queries.py"), str(count), str(seed), "2024-06-29", "364",
-                           "antwerp", "Centraal Station", "Brederode", "Dam", "Deurne Noord", "Amandus - Atheneum"],
+                           "antwerp", "Centraal Station", "Brederode", "Dam", "Deurne Noord", "Amandus - Atheneum", "중앙역"],
                           capture_output=True, text=True, check=True).stdout
     return [json.loads(line) for line in text.splitlines()]
 
@@ -584,16 +585,34 @@ def test_page_through_proxy(fleet):
     check(result.returncode == 0, f"the search page's browser test passes through haproxy ({result.stderr.strip()[-300:]})")
 
 
+def sample_with_aliases(folder):
+    """The shipped sample with an aliases file: two of its regions have Korean names too."""
+    os.makedirs(folder, exist_ok=True)
+    for name in ["listings.csv.gz", "calendar.csv.gz"]:
+        os.symlink(os.path.join(ROOT, "Data/antwerp", name), os.path.join(folder, name))
+    with open(os.path.join(folder, "aliases.csv"), "w") as f:
+        f.write("alias,region\n앤트워프,Antwerp\n중앙역,Centraal Station\n")
+    return folder
+
+
+def test_aliases(fleet):
+    for replica in fleet.replicas:
+        totals = [json.loads(http("GET", f"{replica.base}/v1/search?region={quote(region)}&adults=1&limit=1")[1])["total"]
+                  for region in ["중앙역", "Centraal Station", "앤트워프", "Antwerp"]]
+        check(totals[0] == totals[1] > 0 and totals[2] == totals[3] > 0,
+              f"replica {replica.number} finds regions by the aliases the database holds ({totals})")
+
+
 def test(arguments):
     fleet = Fleet(3)
     try:
-        fleet.start()
+        fleet.start(data=sample_with_aliases(os.path.join(fleet.work, "antwerp")))
         fleet.psql("ALTER SYSTEM SET track_commit_timestamp = on")
         fleet.pg("restart", fleet.cluster)
         fleet.wait_caught_up()
         # The page first, on the sample as loaded: its test's price checks expect the sample's prices.
         for name, step in [("the search page through haproxy", test_page_through_proxy), ("keys", test_keys), ("races", test_races), ("read your writes", test_read_your_writes),
-                           ("commit order", test_commit_order), ("TLS", test_tls)]:
+                           ("commit order", test_commit_order), ("TLS", test_tls), ("region aliases", test_aliases)]:
             print(f"fleet test: {name}")
             step(fleet)
         print("fleet test: 10,000 mixed changes")

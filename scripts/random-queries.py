@@ -28,6 +28,6 @@ for _ in range(count):
         q["max_price"] = low + rng.choice([50, 100, 200, 1000])
     if rng.random() < 0.2:
         q["room_type"] = rng.choice(["Entire home/apt", "Private room"])
-    q["sort"] = rng.choice(["price", "price", "price-desc", "rating", "reviews"])
+    q["sort"] = rng.choice(["price", "price", "price-desc", "rating", "reviews", "recommended"])
     q["limit"] = 20
     print(json.dumps(q))

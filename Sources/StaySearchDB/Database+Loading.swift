@@ -73,6 +73,12 @@ extension Database {
                 rings += 1
             }
         }
+        for alias in index.regionAliases() {
+            try await run("""
+                INSERT INTO region_aliases (city, alias, region) VALUES (\(alias.city), \(alias.alias), \(alias.region)) \
+                ON CONFLICT DO NOTHING
+                """, "saving the region aliases")
+        }
         return LoadSummary(listings: index.count, rings: rings, bytesSent: sent)
     }
 }

@@ -38,6 +38,7 @@ extension Database {
         var records: [ListingRecord] = []
         var days = HeldDays(dayCount: span.dayCount)
         var shapes: [NeighbourhoodShape] = []
+        var aliases: [RegionAlias] = []
         do {
             let rows = try await connection.query("SELECT \(unescaped: ListingRow.columnList) FROM listings ORDER BY id", logger: Database.logger)
             for try await row in rows {
@@ -55,13 +56,19 @@ extension Database {
                     shapes.append(NeighbourhoodShape(city: city, name: name, rings: [ring]))
                 }
             }
+            let aliasRows = try await connection.query("SELECT city, alias, region FROM region_aliases ORDER BY city, alias, region",
+                                                       logger: Database.logger)
+            for try await (city, alias, region) in aliasRows.decode((String, String, String).self) {
+                aliases.append(RegionAlias(city: city, alias: alias, region: region))
+            }
         } catch let error as DatabaseError {
             throw error
         } catch {
             throw .failed(step: "reading the listings", reason: DatabaseError.reason(of: error))
         }
         let index = IndexBuilder.build(listings: records, firstDay: span.first, dayCount: span.dayCount,
-                                       listingAt: { days.listing(at: $0, record: records[$0]) }, neighbourhoods: shapes)
+                                       listingAt: { days.listing(at: $0, record: records[$0]) }, neighbourhoods: shapes,
+                                       aliases: aliases)
         return Snapshot(index: index, position: UInt64(position))
     }
 }

@@ -9,6 +9,7 @@
 /// - `change_log`: every accepted change, as the JSON line replicas apply, numbered in commit order by a
 ///   deferred trigger that runs as its transaction commits (``positionLock``).
 /// - `neighbourhood_rings`: the neighbourhoods' boundaries, for maps.
+/// - `region_aliases`: other names of regions (`aliases.csv`), the region as a path inside its city.
 /// - `listing_nights`: a view of the nights, one row each, for people.
 public enum DatabaseSchema {
     /// The advisory lock every write transaction takes as it commits, to number its change: positions are
@@ -101,6 +102,14 @@ public enum DatabaseSchema {
         )
         """,
         """
+        CREATE TABLE region_aliases (
+            city text NOT NULL,
+            alias text NOT NULL,
+            region text NOT NULL,
+            PRIMARY KEY (city, alias, region)
+        )
+        """,
+        """
         CREATE VIEW listing_nights AS
             SELECT l.id AS listing, c.first_day + (d.n - 1) AS night,
                    CASE WHEN l.night_prices[d.n] >= 0 THEN l.night_prices[d.n] END AS price_minor,
@@ -114,7 +123,7 @@ public enum DatabaseSchema {
     /// The statements that drop the tables (`db init --reset`).
     static let removal: [String] = [
         "DROP VIEW IF EXISTS listing_nights",
-        "DROP TABLE IF EXISTS bookings, change_log, neighbourhood_rings, listings, staysearch_calendar",
+        "DROP TABLE IF EXISTS bookings, change_log, neighbourhood_rings, region_aliases, listings, staysearch_calendar",
         "DROP SEQUENCE IF EXISTS change_positions",
         "DROP FUNCTION IF EXISTS change_log_number()",
     ]

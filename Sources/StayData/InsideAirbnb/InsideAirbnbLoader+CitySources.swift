@@ -17,6 +17,8 @@ extension InsideAirbnbLoader {
         public var plainCalendarPath: String?
         /// The neighbourhood boundaries' GeoJSON file, when the folder has one.
         public var neighbourhoodsPath: String?
+        /// The region aliases' file (`aliases.csv`), when the folder has one.
+        public var aliasesPath: String?
 
         /// Creates the sources of one city.
         public init(city: String, listingsName: String, listings: @escaping () throws(DataError) -> any ByteSource,

@@ -49,6 +49,8 @@ public struct InsideAirbnbLoader {
             if !calendarPath.hasSuffix(".gz") { city.plainCalendarPath = calendarPath }
             let shapes = (folder.path.hasSuffix("/") ? folder.path : folder.path + "/") + NeighbourhoodFile.name
             if fileExists(shapes) { city.neighbourhoodsPath = shapes }
+            let aliases = (folder.path.hasSuffix("/") ? folder.path : folder.path + "/") + RegionAliasFile.name
+            if fileExists(aliases) { city.aliasesPath = aliases }
             sources.append(city)
         }
         return try loadIndex(from: sources)
@@ -82,10 +84,24 @@ public struct InsideAirbnbLoader {
                 state.report.warnings.append("\(error.description); the map shows no neighbourhood boundaries for \(city.city)")
             }
         }
+        var aliasLines: [(alias: RegionAlias, path: String, line: Int)] = []
+        for city in cities {
+            guard let path = city.aliasesPath else { continue }
+            let (aliases, warnings) = try RegionAliasFile.read(path: path, city: city.city)
+            if isStrict, let first = warnings.first { throw .malformedFile(path: path, reason: first) }
+            state.report.warnings += warnings
+            state.builder.addAliases(aliases.map(\.alias))
+            aliasLines += aliases.map { ($0.alias, path, $0.line) }
+        }
         // The builder is handed over, so that its nights are freed as the index takes them in.
         let builder = state.builder
         state.builder = IndexBuilder()
         let (index, duplicates) = builder.build()
+        for entry in aliasLines where index.regions.nodes(of: entry.alias).isEmpty {
+            let reason = "'\(entry.alias.region)' is not a region of \(entry.alias.city); the alias '\(entry.alias.alias)' is left out"
+            if isStrict { throw .rejectedRecord(path: entry.path, line: entry.line, reason: reason) }
+            state.report.warnings.append("\(entry.path):\(entry.line): \(reason)")
+        }
         for duplicate in duplicates {
             let (fileIndex, line) = (duplicate.origin.file, duplicate.origin.line)
             let detail = "listing \(duplicate.listingID) already has a calendar row for \(duplicate.day)"

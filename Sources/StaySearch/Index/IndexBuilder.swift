@@ -13,6 +13,7 @@ public struct IndexBuilder {
     private var amenities = NameStore()
     /// Neighbourhood boundaries, for maps.
     private var shapes: [NeighbourhoodShape] = []
+    private var aliases: [RegionAlias] = []
     private var handlesByID: [Int64: Int32] = [:]
     private var roomTypeCodes: [String: UInt8] = [:]
 
@@ -61,6 +62,11 @@ public struct IndexBuilder {
     /// Adds neighbourhood boundaries (kept in the index for drawing maps).
     public mutating func addNeighbourhoods(_ shapes: [NeighbourhoodShape]) {
         self.shapes += shapes
+    }
+
+    /// Adds other names of regions (an alias whose region no listing has is left out of the index).
+    public mutating func addAliases(_ aliases: [RegionAlias]) {
+        self.aliases += aliases
     }
 
     /// The handle of a listing added earlier.
@@ -232,7 +238,8 @@ public struct IndexBuilder {
             }
             assembler.appendRow(listing, runs: rowRuns, values: values)
         }
-        return (assembler.finish(listings: listings, amenities: amenities, shapes: shapes, layout: layout, roomTypeNames: roomTypeNames),
+        return (assembler.finish(listings: listings, amenities: amenities, shapes: shapes, aliases: aliases, layout: layout,
+                                 roomTypeNames: roomTypeNames),
                 duplicates)
     }
 
@@ -257,7 +264,7 @@ public struct IndexBuilder {
     /// need not keep them.
     public static func build(
         listings: [ListingRecord], firstDay: Day, dayCount: Int, calendarOfListing: (Int) -> [CalendarNight],
-        amenitiesOfListing: (Int) -> [String], neighbourhoods: [NeighbourhoodShape] = []
+        amenitiesOfListing: (Int) -> [String], neighbourhoods: [NeighbourhoodShape] = [], aliases: [RegionAlias] = []
     ) -> ListingIndex {
         var amenities = NameStore()
         for position in listings.indices { amenities.append(amenitiesOfListing(position)) }
@@ -279,7 +286,7 @@ public struct IndexBuilder {
             }
             assembler.appendRow(listings[position], runs: runs, values: NightValues())
         }
-        return assembler.finish(listings: listings, amenities: amenities, shapes: neighbourhoods, layout: layout,
+        return assembler.finish(listings: listings, amenities: amenities, shapes: neighbourhoods, aliases: aliases, layout: layout,
                                 roomTypeNames: roomTypeNames)
     }
 }
@@ -290,7 +297,7 @@ extension IndexBuilder {
     /// - Parameter listingAt: the listing at a position of `listings` (made on demand, so that a rebuild of
     ///   a whole index never holds every listing's days at once).
     package static func build(listings: [ListingRecord], firstDay: Day, dayCount: Int, listingAt: (Int) -> EditableListing,
-                      neighbourhoods: [NeighbourhoodShape] = []) -> ListingIndex {
+                      neighbourhoods: [NeighbourhoodShape] = [], aliases: [RegionAlias] = []) -> ListingIndex {
         var amenities = NameStore()
         for listing in listings { amenities.append(listing.amenities) }
         let layout = RegionLayout(listings: listings)
@@ -300,7 +307,7 @@ extension IndexBuilder {
             let position = Int(layout.listingOfRow[row])
             assembler.appendRow(listings[position], days: listingAt(position))
         }
-        return assembler.finish(listings: listings, amenities: amenities, shapes: neighbourhoods, layout: layout,
+        return assembler.finish(listings: listings, amenities: amenities, shapes: neighbourhoods, aliases: aliases, layout: layout,
                                 roomTypeNames: roomTypeNames)
     }
 }

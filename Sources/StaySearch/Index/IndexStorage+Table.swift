@@ -112,6 +112,9 @@ extension IndexStorage {
         StoredColumn(53, "shape latitudes", \.shapeLatitudes, .free),
         StoredColumn(54, "shape longitudes", \.shapeLongitudes, .free),
         StoredColumn(55, "recent review counts", \.recentReviewCounts, .rows),
+        StoredColumn(56, "region alias bytes", \.aliasNameBytes, .free),
+        StoredColumn(57, "region alias offsets", \.aliasNameOffsets, .free),
+        StoredColumn(58, "region alias nodes", \.aliasNodes, .free),
     ]
 }
 

@@ -107,6 +107,13 @@ package struct IndexStorage: Sendable {
     package var shapeLatitudes = Column<Int32>.empty
     package var shapeLongitudes = Column<Int32>.empty
 
+    // MARK: Region aliases
+
+    /// Other names of regions (``RegionAlias``): each alias as written, and the region node it names.
+    package var aliasNameBytes = Column<UInt8>.empty
+    package var aliasNameOffsets = Column<UInt32>.empty
+    package var aliasNodes = Column<Int32>.empty
+
     /// Storage whose every column is empty, for filling column by column.
     package init() {}
 }

@@ -47,6 +47,7 @@ extension IndexStorage {
         try checkRowCodes(rows: rows, nodeCount: nodeCount, roomTypeCount: roomTypeCount)
         try checkListingDetails(shape: shape)
         try checkNeighbourhoodShapes()
+        try checkRegionAliases(nodeCount: nodeCount)
 
         let priceRuns = DayRuns(offsets: priceRunOffsets, starts: priceRunStarts, values: priceRunValues,
                                 patterns: pricePatterns, firstWeekday: 0)
@@ -154,6 +155,13 @@ extension IndexStorage {
         guard words == 0 ? amenityBitSets.count == 0 : amenityBitSets.count % words == 0 && amenityBitSets.count / words <= amenityCount else {
             throw IndexCorruption("the amenity bit sets are not whole")
         }
+    }
+
+    /// Region aliases: a name for each, and a node of the tree.
+    private func checkRegionAliases(nodeCount: Int) throws(IndexCorruption) {
+        try Self.checkOffsets(aliasNameOffsets, count: aliasNodes.count, total: aliasNameBytes.count, what: "region alias")
+        let sound = aliasNodes.withUnsafeBufferPointer { nodes in nodes.allSatisfy { $0 >= 0 && Int($0) < nodeCount } }
+        guard sound else { throw IndexCorruption("a region alias names a region the index does not have") }
     }
 
     /// Neighbourhood shapes: names and cities for each, rings and points that add up.

@@ -99,12 +99,14 @@ public struct ListingIndex: Sendable {
         amenities = NameTable(StringColumn(bytes: storage.amenityNameBytes, offsets: storage.amenityNameOffsets))
         amenityBitSetCount = shape.wordsPerDay == 0 ? 0 : storage.amenityBitSets.count / shape.wordsPerDay
         let nodeNames = StringColumn(bytes: storage.nodeNameBytes, offsets: storage.nodeNameOffsets)
+        let aliasNames = StringColumn(bytes: storage.aliasNameBytes, offsets: storage.aliasNameOffsets)
+        let aliases = (0..<storage.aliasNodes.count).map { (name: aliasNames[$0], node: Int(storage.aliasNodes[$0])) }
         regions = RegionTree(nodes: (0..<nodeNames.count).map { node in
             let name = nodeNames[node]
             return RegionNode(name: name, foldedName: TextFolding.fold(name), level: RegionNode.Level(rawValue: storage.nodeLevels[node])!,
                               parent: storage.nodeParents[node],
                               rows: Int(storage.nodeRowStarts[node])..<Int(storage.nodeRowEnds[node]))
-        })
+        }, aliases: aliases)
         let cities = cityRatings ?? ListingIndex.cityRatings(regions: regions, ratings: storage.ratings)
         cityNodeOfNode = cities.cityNodeOfNode
         self.cityRatings = cities.tallies

@@ -5,15 +5,25 @@ public struct RegionTree: Sendable {
     public let nodes: [RegionNode]
     /// Node positions by folded name.
     private let nodesByFoldedName: [String: [Int]]
+    /// Other names of nodes (``RegionAlias``), as written, each with its node.
+    public let aliases: [(name: String, node: Int)]
+    /// Node positions by folded alias.
+    private let nodesByFoldedAlias: [String: [Int]]
 
-    /// Creates a tree from nodes in depth-first order.
-    public init(nodes: [RegionNode]) {
+    /// Creates a tree from nodes in depth-first order, and other names of some of them.
+    public init(nodes: [RegionNode], aliases: [(name: String, node: Int)] = []) {
         self.nodes = nodes
         var byName: [String: [Int]] = [:]
         for (position, node) in nodes.enumerated() {
             byName[node.foldedName, default: []].append(position)
         }
         self.nodesByFoldedName = byName
+        self.aliases = aliases
+        var byAlias: [String: [Int]] = [:]
+        for alias in aliases where !(byAlias[TextFolding.fold(alias.name)]?.contains(alias.node) ?? false) {
+            byAlias[TextFolding.fold(alias.name), default: []].append(alias.node)
+        }
+        nodesByFoldedAlias = byAlias.mapValues { $0.sorted() }
     }
 
     /// The names of `node` and its ancestors, from the city down.
@@ -32,7 +42,8 @@ public struct RegionTree: Sendable {
     ///
     /// A name matches every node whose folded name equals its folded form. `A/B` (any number of
     /// parts) matches the nodes named B that have nodes named A, and so on, above them, in order.
-    /// A name that itself contains `/` is tried whole first. A name in Hangul is romanized
+    /// A name that itself contains `/` is tried whole first. A name no region has but an alias
+    /// (``RegionAlias``) has matches the alias's regions. A name in Hangul is romanized
     /// (``HangulRomanization``) and matched as written in Latin letters; failing that, it matches the nodes
     /// whose names, hyphens and spaces left out, equal it or start with it (종로 → Jongno-gu).
     /// - Returns: the matching node positions; empty when nothing matches.
@@ -41,10 +52,17 @@ public struct RegionTree: Sendable {
     public func nodes(matching name: String) -> [Int] {
         let whole = TextFolding.fold(name)
         if let direct = nodesByFoldedName[whole] { return direct }
+        if let aliased = nodesByFoldedAlias[whole] { return aliased }
         if let romanized = HangulRomanization.romanize(name) {
             let matched = nodes(matching: romanized)
             return matched.isEmpty ? nodes(startingLike: romanized) : matched
         }
+        return nodes(matchingNamesOnly: name)
+    }
+
+    /// The nodes a name or path matches by the regions' own names (no alias, no romanization).
+    func nodes(matchingNamesOnly name: String) -> [Int] {
+        if let direct = nodesByFoldedName[TextFolding.fold(name)] { return direct }
         let parts = name.split(separator: "/").map { TextFolding.fold(String($0)) }.filter { !$0.isEmpty }
         guard parts.count > 1, let candidates = nodesByFoldedName[parts[parts.count - 1]] else { return [] }
         return candidates.filter { candidate in
@@ -120,6 +138,23 @@ public struct RegionTree: Sendable {
     /// Positions of the nodes whose folded name starts with, or contains, the folded `prefix`;
     /// prefix matches first. A prefix in Hangul is romanized and compared without hyphens and spaces.
     public func nodes(withNamesStartingWith prefix: String) -> [Int] {
+        let aliased = aliasedNodes(startingWith: prefix)
+        guard aliased.isEmpty else {
+            let named = namedNodes(startingWith: prefix)
+            return aliased + named.filter { !aliased.contains($0) }
+        }
+        return namedNodes(startingWith: prefix)
+    }
+
+    /// The nodes of the aliases that start with the folded `prefix`, in node order.
+    private func aliasedNodes(startingWith prefix: String) -> [Int] {
+        let folded = TextFolding.fold(prefix)
+        guard !folded.isEmpty, !aliases.isEmpty else { return [] }
+        return Set(nodesByFoldedAlias.filter { $0.key.hasPrefix(folded) }.values.joined()).sorted()
+    }
+
+    /// ``nodes(withNamesStartingWith:)`` by the regions' own names.
+    private func namedNodes(startingWith prefix: String) -> [Int] {
         if let romanized = HangulRomanization.romanize(prefix) {
             let wanted = RegionTree.compact(TextFolding.fold(romanized))
             let names = nodes.map { RegionTree.compact($0.foldedName) }

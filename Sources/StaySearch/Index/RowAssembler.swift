@@ -144,8 +144,9 @@ struct RowAssembler {
     static let mostWeeklySegments = 8
 
     /// The index of the rows appended, in the order of `layout`.
-    mutating func finish(listings: [ListingRecord], amenities: NameStore, shapes: [NeighbourhoodShape] = [], layout: RegionLayout,
-                         roomTypeNames: [String]) -> ListingIndex {
+    /// Aliases whose region the listings do not have are left out.
+    mutating func finish(listings: [ListingRecord], amenities: NameStore, shapes: [NeighbourhoodShape] = [],
+                         aliases: [RegionAlias] = [], layout: RegionLayout, roomTypeNames: [String]) -> ListingIndex {
         var roomTypeCodes: [String: UInt8] = [:]
         for (code, name) in roomTypeNames.enumerated() { roomTypeCodes[name] = UInt8(code) }
         func column<T: BitwiseCopyable>(_ value: (ListingRecord) -> T) -> Column<T> {
@@ -186,6 +187,17 @@ struct RowAssembler {
         storage.nodeParents = Column(nodes.map(\.parent))
         storage.nodeRowStarts = Column(nodes.map { Int64($0.rows.lowerBound) })
         storage.nodeRowEnds = Column(nodes.map { Int64($0.rows.upperBound) })
+        var aliasNames: [String] = [], aliasNodes: [Int32] = []
+        for alias in Set(aliases).sorted(by: { ($0.city, $0.alias, $0.region) < ($1.city, $1.alias, $1.region) }) {
+            for node in layout.tree.nodes(of: alias) {
+                aliasNames.append(alias.alias)
+                aliasNodes.append(Int32(node))
+            }
+        }
+        let aliasColumn = StringColumn(aliasNames)
+        storage.aliasNameBytes = aliasColumn.bytes
+        storage.aliasNameOffsets = aliasColumn.offsets
+        storage.aliasNodes = Column(aliasNodes)
         return ListingIndex(storage: storage, shape: IndexShape(rows: basePrices.count, firstDay: Day(daysSinceEpoch: firstDay),
                                                                 dayCount: dayCount))
     }

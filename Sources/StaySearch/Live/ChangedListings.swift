@@ -10,6 +10,8 @@ struct ChangedListings {
     private var overlayRows: [Int64: Int] = [:]
     /// Whether ``overlay`` lags behind ``listings``.
     private(set) var isStale = false
+    /// The frozen index's region aliases, which the overlay keeps too (for the regions it has).
+    var aliases: [RegionAlias] = []
 
     var isEmpty: Bool { listings.isEmpty }
 
@@ -65,7 +67,8 @@ struct ChangedListings {
         }
         let entries = listingsByID
         let records = entries.map(\.record)
-        let index = IndexBuilder.build(listings: records, firstDay: firstDay, dayCount: dayCount, listingAt: { entries[$0] })
+        let index = IndexBuilder.build(listings: records, firstDay: firstDay, dayCount: dayCount, listingAt: { entries[$0] },
+                                       aliases: aliases)
         overlay = index
         overlayRows = [:]
         for row in 0..<index.count { overlayRows[index.listingID(ofRow: row)] = row }

@@ -44,6 +44,7 @@ public final class LiveIndex: @unchecked Sendable {
         let copy = Column<UInt64>(owning: buffer, count: count)
         bookable = buffer.pointer.assumingMemoryBound(to: UInt64.self)
         index = frozen.replacingBookable(with: copy)
+        changed.aliases = frozen.regionAliases()
     }
 
     /// Takes `frozen` live without copying its availability bit sets: changes write into them in place.
@@ -55,6 +56,7 @@ public final class LiveIndex: @unchecked Sendable {
     public init(adoptingWritableAvailabilityOf frozen: ListingIndex) {
         bookable = UnsafeMutablePointer(mutating: frozen.storage.bookable.base)
         index = frozen
+        changed.aliases = frozen.regionAliases()
     }
 
     deinit { visibleRows?.deallocate() }
@@ -375,7 +377,7 @@ public final class LiveIndex: @unchecked Sendable {
                 position < frozenRows.count ? EditableListing(row: frozenRows[position], of: self.index, record: records[position])
                     : changedListings[position - frozenRows.count]
             },
-            neighbourhoods: index.neighbourhoodShapes())
+            neighbourhoods: index.neighbourhoodShapes(), aliases: index.regionAliases())
     }
 
     private func allBookable(row: Int, days: Range<Int>) -> Bool {

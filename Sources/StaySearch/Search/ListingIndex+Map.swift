@@ -25,6 +25,15 @@ extension ListingIndex {
 }
 
 extension ListingIndex {
+    /// The region aliases the index keeps (from `aliases.csv` files), each with its region's path inside its
+    /// city (the city's own name for the city).
+    public func regionAliases() -> [RegionAlias] {
+        regions.aliases.map { alias in
+            let path = regions.path(of: alias.node)
+            return RegionAlias(city: path[0], alias: alias.name, region: path.count == 1 ? path[0] : path.dropFirst().joined(separator: "/"))
+        }
+    }
+
     /// The neighbourhood boundaries the index keeps (from `neighbourhoods.geojson` files), decoded.
     public func neighbourhoodShapes() -> [NeighbourhoodShape] {
         let cities = StringColumn(bytes: storage.shapeCityBytes, offsets: storage.shapeCityOffsets)
