@@ -65,7 +65,10 @@ public struct CalendarChart {
                 }
             }
         }
-        try text.draw("green: available   grey, struck through: booked   yellow: unpriced   blank: outside the calendar",
+        let legend = months.first?.style.language == .korean
+            ? "초록: 예약 가능   회색, 줄 그음: 예약됨   노랑: 가격 없음   빈칸: 달력 밖"
+            : "green: available   grey, struck through: booked   yellow: unpriced   blank: outside the calendar"
+        try text.draw(legend,
                       x: Self.margin * s, baseline: height - 10 * s, size: 8, color: HistogramChart.muted)
         return image
     }

@@ -13,13 +13,12 @@ public struct CalendarMonth: Sendable {
     public var firstWeekday: Int
     /// Weeks of seven cells; nil before the first and after the last day of the month.
     public var weeks: [[Cell?]]
-
-    static let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
-                             "October", "November", "December"]
-    static let weekdayNames = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+    /// How the month, weekdays and prices are written.
+    public var style: DisplayStyle
 
     /// Lays out `month` of `year` for row `row` of `index`.
-    public init(index: ListingIndex, row: Int, year: Int, month: Int, firstWeekday: Int) {
+    public init(index: ListingIndex, row: Int, year: Int, month: Int, firstWeekday: Int, style: DisplayStyle = .standard) {
+        self.style = style
         self.year = year
         self.month = month
         self.firstWeekday = firstWeekday
@@ -38,17 +37,19 @@ public struct CalendarMonth: Sendable {
         self.weeks = weeks
     }
 
-    /// `July 2024`.
-    public var title: String { "\(CalendarMonth.monthNames[month - 1]) \(year)" }
+    /// `July 2024`, `2024년 7월`.
+    public var title: String { style.monthTitle(year: year, month: month) }
 
     /// Weekday names in column order.
-    public var weekdayNames: [String] { (0..<7).map { CalendarMonth.weekdayNames[($0 + firstWeekday) % 7] } }
+    public var weekdayNames: [String] { (0..<7).map { style.weekdayName(($0 + firstWeekday) % 7) } }
 
     static let markers: [NightStatus: Character] = [.available: "●", .booked: "×", .unpriced: "?", .outsideCalendar: "·"]
 
     /// The month as text, 7 columns of 11 characters.
     public func text() -> String {
-        var lines = [title, weekdayNames.map { $0.padding(toLength: 11) }.joined().trimmingTrailingSpaces]
+        // Hangul takes two columns of a terminal: a Korean weekday name is padded to 11 columns, not characters.
+        var lines = [title, weekdayNames.map { $0.padding(toLength: 11 - ($0.unicodeScalars.allSatisfy(\.isASCII) ? 0 : $0.count)) }
+            .joined().trimmingTrailingSpaces]
         for week in weeks {
             lines.append(week.map { cell -> String in
                 guard let cell else { return String(repeating: " ", count: 11) }
@@ -61,11 +62,26 @@ public struct CalendarMonth: Sendable {
     }
 
     /// The legend of the markers.
-    public static let legend = "● available   × booked   ? unpriced   · outside the calendar"
+    public static let legend = legend(.standard)
 
-    /// `$175`, `$1,350`, `$25k` for ten thousand and more (to the nearest thousand).
+    /// The legend of the markers in `style`'s language.
+    public static func legend(_ style: DisplayStyle) -> String {
+        style.language == .korean ? "● 예약 가능   × 예약됨   ? 가격 없음   · 달력 밖" : "● available   × booked   ? unpriced   · outside the calendar"
+    }
+
+    /// `$175`, `$1,350`, `$25k` for ten thousand and more (to the nearest thousand); `₩85,000`, `₩120만` for a
+    /// million won and more (to the nearest ten thousand, as Korean counts).
     func compact(_ money: Money) -> String {
-        money.minorUnits >= 1_000_000 ? "$\((money.minorUnits + 50_000) / 100_000)k" : money.formatted(showsCents: false)
+        if style.hasWholeUnitsOnly, style.language == .korean, money.minorUnits >= 100_000_000 {
+            return style.currencySymbol + style.grouped(Int((money.minorUnits + 500_000) / 1_000_000)) + "만"
+        }
+        if !style.hasWholeUnitsOnly, money.minorUnits >= 1_000_000 {
+            return "\(style.currencySymbol)\((money.minorUnits + 50_000) / 100_000)k"
+        }
+        if style.hasWholeUnitsOnly, money.minorUnits >= 100_000_000 {
+            return "\(style.currencySymbol)\((money.minorUnits + 50_000_000) / 100_000_000)M"
+        }
+        return style.money(money, showsCents: false)
     }
 }
 

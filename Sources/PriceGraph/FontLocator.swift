@@ -1,3 +1,5 @@
+import StaySearch
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,6 +17,29 @@ public enum FontLocator {
             if access(path, R_OK) == 0 { return path }
         }
         return nil
+    }
+
+    /// Folders searched for fonts with Hangul (Debian's `fonts-noto-cjk`), in order.
+    static let cjkFolders = ["/usr/share/fonts/opentype/noto", "/usr/share/fonts/noto-cjk", "/usr/share/fonts/google-noto-cjk",
+                             "/usr/local/share/fonts"]
+
+    /// The regular and bold sans-serif fonts for text in `language`: Noto Sans CJK for Korean (DejaVu has no
+    /// Hangul), DejaVu Sans otherwise; nil when there is no TrueType font.
+    public static func sans(for language: DisplayStyle.Language) -> (regular: String, bold: String)? {
+        guard language == .korean else { return sans() }
+        for folder in cjkFolders {
+            let regular = folder + "/NotoSansCJK-Regular.ttc"
+            guard access(regular, R_OK) == 0 else { continue }
+            let bold = folder + "/NotoSansCJK-Bold.ttc"
+            return (regular, access(bold, R_OK) == 0 ? bold : regular)
+        }
+        return sans()
+    }
+
+    /// Whether text in `language` has a font that writes it (Hangul needs one of its own).
+    public static func hasFont(for language: DisplayStyle.Language) -> Bool {
+        guard let fonts = sans(for: language) else { return false }
+        return language != .korean || fonts.regular.hasSuffix(".ttc")
     }
 
     /// The regular and bold sans-serif fonts, or nil when there is no TrueType font.

@@ -25,6 +25,8 @@ public struct HistogramChart {
     public var scale = 1
     /// TrueType fonts, or nil to use gd's built-in bitmap font.
     public var fonts: (regular: String, bold: String)?
+    /// How prices and words are written.
+    public var style: DisplayStyle = .standard
 
     /// Creates a chart.
     public init(histogram: PriceHistogram, nights: Int, minimumPrice: Money?, maximumPrice: Money?, title: String,
@@ -152,7 +154,7 @@ public struct HistogramChart {
         where tick == tick.rounded() {
             let y = layout.baseline - Int((tick / Double(layout.countAxisMaximum) * Double(layout.baseline - layout.plotTop)).rounded())
             image.line(x1: layout.plotLeft, y1: y, x2: layout.plotRight, y2: y, color: Self.grid, thickness: s)
-            let label = Money(minorUnits: Int64(tick) * 100).formatted(showsCents: false).replacingDollar
+            let label = style.grouped(Int(tick))
             try text.draw(label, rightEdge: layout.plotLeft - 8 * s, baseline: y + 4 * s, size: 8, color: Self.muted)
         }
 
@@ -171,20 +173,22 @@ public struct HistogramChart {
         where !(hasEndLabel && Double(layout.binsRight - layout.binsLeft) * (hi - tick) / (hi - lo) < Double(36 * s)) {
             let x = layout.binsLeft + Int(((tick - lo) / (hi - lo) * Double(layout.binsRight - layout.binsLeft)).rounded())
             image.line(x1: x, y1: layout.baseline, x2: x, y2: layout.baseline + 4 * s, color: Self.ink, thickness: s)
-            try text.draw(PriceTicks.label(tick), centre: x, baseline: layout.baseline + 18 * s, size: 8, color: Self.ink)
+            try text.draw(PriceTicks.label(tick, style: style), centre: x, baseline: layout.baseline + 18 * s, size: 8, color: Self.ink)
         }
         for bar in layout.bars where bar.kind != .bin(0) {
             switch bar.kind {
             case .overflow:
-                try text.draw(PriceTicks.label(hi) + "+", centre: (bar.left + bar.right) / 2, baseline: layout.baseline + 18 * s,
+                try text.draw(PriceTicks.label(hi, style: style) + "+", centre: (bar.left + bar.right) / 2, baseline: layout.baseline + 18 * s,
                               size: 8, bold: true, color: Self.ink)
             case .underflow:
-                try text.draw("<" + PriceTicks.label(lo), centre: (bar.left + bar.right) / 2, baseline: layout.baseline + 18 * s,
+                try text.draw("<" + PriceTicks.label(lo, style: style), centre: (bar.left + bar.right) / 2, baseline: layout.baseline + 18 * s,
                               size: 8, bold: true, color: Self.ink)
             default: break
             }
         }
-        let unit = nights > 1 ? "nightly price (stay total ÷ \(nights) nights)" : "nightly price"
+        let unit = style.language == .korean
+            ? (nights > 1 ? "1박 요금 (숙박 총액 ÷ \(nights)박)" : "1박 요금")
+            : (nights > 1 ? "nightly price (stay total ÷ \(nights) nights)" : "nightly price")
         try text.draw(unit, centre: (layout.plotLeft + layout.plotRight) / 2, baseline: layout.baseline + 36 * s, size: 8, color: Self.muted)
 
         // Average.
@@ -194,7 +198,7 @@ public struct HistogramChart {
                 image.line(x1: x, y1: y, x2: x, y2: min(y + 4 * s, layout.baseline), color: Self.ink, thickness: s)
                 y += 8 * s
             }
-            try text.draw("avg " + average.formatted(showsCents: false), x: x + 4 * s, baseline: layout.plotTop + 10 * s, size: 8, color: Self.ink)
+            try text.draw((style.language == .korean ? "평균 " : "avg ") + style.money(average, showsCents: false), x: x + 4 * s, baseline: layout.plotTop + 10 * s, size: 8, color: Self.ink)
         }
 
         // Slider: the track under the axis, the selected span, and the thumbs.
@@ -238,9 +242,4 @@ struct TextPainter {
     func draw(_ text: String, rightEdge: Int, baseline: Int, size: Double, color: Color) throws(GraphError) {
         try draw(text, x: rightEdge - (try width(text, size: size, bold: false)), baseline: baseline, size: size, color: color)
     }
-}
-
-extension String {
-    /// `$1,200` → `1,200`, for counts.
-    var replacingDollar: String { String(drop { $0 == "$" }) }
 }

@@ -25,9 +25,9 @@ public enum PriceTicks {
         return values
     }
 
-    /// A price label for a tick: `$1,250`, or `$12.50` when it is not whole.
-    public static func label(_ value: Double) -> String {
+    /// A price label for a tick: `$1,250`, or `$12.50` when it is not whole (`₩85,000`: won are whole).
+    public static func label(_ value: Double, style: DisplayStyle = .standard) -> String {
         let money = Money(minorUnits: Int64((value * 100).rounded()))
-        return money.minorUnits % 100 == 0 ? money.formatted(showsCents: false) : money.formatted()
+        return style.money(money, showsCents: money.minorUnits % 100 != 0)
     }
 }

@@ -11,8 +11,10 @@ public enum TextHistogram {
     ///   - maximumPrice: the selected range's high end, if any.
     /// - Returns: lines ending in newlines.
     public static func render(_ histogram: PriceHistogram, minimumPrice: Money?, maximumPrice: Money?,
-                              width: Int, rows: Int = 6) -> String {
-        guard histogram.count > 0 else { return "(no listing matches the filters other than price)\n" }
+                              width: Int, rows: Int = 6, style: DisplayStyle = .standard) -> String {
+        guard histogram.count > 0 else {
+            return style.language == .korean ? "(가격 외의 조건에 맞는 숙소가 없습니다)\n" : "(no listing matches the filters other than price)\n"
+        }
         let width = max(width, 20)
         let overflowColumns = histogram.overflow > 0 ? 2 : 0          // a gap and the "hi+" bar
         let bins = histogram.counts.count
@@ -53,8 +55,9 @@ public enum TextHistogram {
         output += String(columns.enumerated().map { index, column in
             index == binColumns && histogram.overflow > 0 ? " " : (column.isSelected ? "━" : "─")
         }) + "\n"
-        let left = histogram.lo.formatted(showsCents: false)
-        let right = histogram.hi.formatted(showsCents: false) + (histogram.overflow > 0 ? " | \(histogram.overflow) above" : "")
+        let left = style.money(histogram.lo, showsCents: false)
+        let above = style.language == .korean ? " | 그 이상 \(histogram.overflow)" : " | \(histogram.overflow) above"
+        let right = style.money(histogram.hi, showsCents: false) + (histogram.overflow > 0 ? above : "")
         let padding = max(1, columns.count - left.count - right.count)
         output += left + String(repeating: " ", count: padding) + right + "\n"
         return output

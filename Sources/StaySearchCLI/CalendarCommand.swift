@@ -32,8 +32,10 @@ struct CalendarCommand: ParsableCommand {
     @Option(help: "How many months (1 to 12).")
     var months: Int = 1
 
-    @Option(name: .customLong("first-weekday"), help: "monday, sunday or saturday.")
-    var firstWeekday: FirstWeekday = .monday
+    @Option(name: .customLong("first-weekday"), help: "monday, sunday or saturday (default: monday; sunday with --locale ko).")
+    var firstWeekday: FirstWeekday?
+
+    @OptionGroup var display: DisplayOptions
 
     @Option(help: "text (month grids for people) or json (one object with every day).")
     var format: ListingCommand.Format = .text
@@ -52,11 +54,13 @@ struct CalendarCommand: ParsableCommand {
     func run() throws {
         let index = try data.loadIndex()
         let row = try ListingID.row(of: id, in: index)
-        let grids = CalendarGrids.grids(index: index, row: row, from: month, count: months, firstWeekday: firstWeekday.fromMonday)
+        let style = try display.style
+        let grids = CalendarGrids.grids(index: index, row: row, from: month, count: months,
+                                        firstWeekday: firstWeekday?.fromMonday ?? style.firstWeekday, style: style)
         let title = "\(ListingFormatting.title(index.listing(atRow: row))) (\(id))"
         if let png {
-            let fonts = FontLocator.sans()
-            if fonts == nil { Standard.error("staysearch: warning: no TrueType font (DejaVu Sans) found; using gd's built-in font") }
+            ChartOutput.warnAboutFonts(for: style)
+            let fonts = FontLocator.sans(for: style.language)
             var chart = CalendarChart(months: grids, title: title, fonts: fonts)
             chart.scale = scale
             do {
@@ -68,7 +72,7 @@ struct CalendarCommand: ParsableCommand {
         } else if format == .json {
             Standard.write(CalendarGrids.json(id: id, grids) + "\n")
         } else {
-            Standard.write(title + "\n\n" + grids.map { $0.text() }.joined(separator: "\n") + "\n" + CalendarMonth.legend + "\n")
+            Standard.write(title + "\n\n" + grids.map { $0.text() }.joined(separator: "\n") + "\n" + CalendarMonth.legend(style) + "\n")
         }
     }
 

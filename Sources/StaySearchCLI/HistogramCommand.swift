@@ -20,6 +20,7 @@ struct HistogramCommand: ParsableCommand {
     @OptionGroup var threads: ThreadOptions
     @OptionGroup var query: QueryOptions
     @OptionGroup var chart: ChartOptions
+    @OptionGroup var display: DisplayOptions
 
     @Option(help: ArgumentHelp("Write the chart to this PNG file.", valueName: "FILE"))
     var png: String?
@@ -27,14 +28,17 @@ struct HistogramCommand: ParsableCommand {
     func run() throws {
         var query = self.query.query
         query.limit = 0
+        let style = try display.style
         let index = try data.loadIndex()
         let result = try index.search(query, threads: threads.count)
         if let png {
-            try ChartOutput.writePNG(query: query, result: result, index: index, to: png, width: chart.width, height: chart.height, scale: chart.scale)
+            try ChartOutput.writePNG(query: query, result: result, index: index, to: png, width: chart.width, height: chart.height, scale: chart.scale,
+                                     style: style)
             Standard.write("wrote \(png) (\(chart.width * chart.scale)×\(chart.height * chart.scale)): "
-                + ResultFormatting.histogramSummary(result.histogram) + "\n")
+                + ResultFormatting.histogramSummary(result.histogram, style: style) + "\n")
         } else {
-            Standard.write(ChartOutput.text(query: query, result: result) + ResultFormatting.histogramSummary(result.histogram) + "\n")
+            Standard.write(ChartOutput.text(query: query, result: result, style: style)
+                + ResultFormatting.histogramSummary(result.histogram, style: style) + "\n")
         }
     }
 }

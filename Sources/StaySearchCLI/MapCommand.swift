@@ -20,6 +20,7 @@ struct MapCommand: ParsableCommand {
     @OptionGroup var threads: ThreadOptions
     @OptionGroup var query: QueryOptions
     @OptionGroup var size: MapSizeOptions
+    @OptionGroup var display: DisplayOptions
 
     @Option(help: ArgumentHelp("The PNG file to write.", valueName: "FILE"))
     var output: String
@@ -29,7 +30,7 @@ struct MapCommand: ParsableCommand {
         let index = try data.loadIndex()
         let result = try index.search(query, threads: threads.count)
         try MapOutput.writePNG(query: query, result: result, index: index, to: output, width: size.mapWidth, height: size.mapHeight,
-                               scale: size.mapScale, threads: threads.count)
+                               scale: size.mapScale, threads: threads.count, style: try display.style)
         Standard.write("wrote \(output) (\(size.mapWidth * size.mapScale)×\(size.mapHeight * size.mapScale)): "
             + "\(result.matches.count) pins, \(ResultFormatting.grouped(result.total)) listings match\n")
     }

@@ -40,22 +40,26 @@ struct SearchCommand: ParsableCommand {
     var map: String?
 
     @OptionGroup var mapSize: MapSizeOptions
+    @OptionGroup var display: DisplayOptions
 
     func run() throws {
         let query = self.query.query
+        let style = try display.style
         let loaded = try data.loadSearchable()
         let result = try loaded.search(query, threads: threads.count)
         switch format {
         case .json: Standard.write(ResultFormatting.json(result) + "\n")
         case .csv: Standard.write(ResultFormatting.csv(result))
-        case .table: Standard.write(ResultFormatting.table(result, query: query) + "\n" + ChartOutput.text(query: query, result: result))
+        case .table:
+            Standard.write(ResultFormatting.table(result, query: query, style: style) + "\n" + ChartOutput.text(query: query, result: result, style: style))
         }
         if let png {
-            try ChartOutput.writePNG(query: query, result: result, index: loaded.index, to: png, width: chart.width, height: chart.height, scale: chart.scale)
+            try ChartOutput.writePNG(query: query, result: result, index: loaded.index, to: png, width: chart.width, height: chart.height, scale: chart.scale,
+                                     style: style)
         }
         if let map {
             try MapOutput.writePNG(query: query, result: result, index: loaded.index, to: map, width: mapSize.mapWidth,
-                                   height: mapSize.mapHeight, scale: mapSize.mapScale, threads: threads.count)
+                                   height: mapSize.mapHeight, scale: mapSize.mapScale, threads: threads.count, style: style)
         }
     }
 }

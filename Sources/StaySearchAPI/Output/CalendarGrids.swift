@@ -27,11 +27,13 @@ package enum CalendarGrids {
     }
 
     /// `count` month grids of row `row` from `month` on.
-    package static func grids(index: ListingIndex, row: Int, from month: Month, count: Int, firstWeekday: Int) -> [CalendarMonth] {
+    package static func grids(index: ListingIndex, row: Int, from month: Month, count: Int, firstWeekday: Int,
+                              style: DisplayStyle = .standard) -> [CalendarMonth] {
         var month = month
         var grids: [CalendarMonth] = []
         for _ in 0..<count {
-            grids.append(CalendarMonth(index: index, row: row, year: month.year, month: month.month, firstWeekday: firstWeekday))
+            grids.append(CalendarMonth(index: index, row: row, year: month.year, month: month.month, firstWeekday: firstWeekday,
+                                       style: style))
             month = month.next
         }
         return grids

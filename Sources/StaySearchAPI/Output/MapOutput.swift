@@ -6,12 +6,13 @@ package enum MapOutput {
     /// Writes the map of `result` (the page as price pins, every other match as a dot, the searched area
     /// outlined) to `path`.
     package static func writePNG(query: SearchQuery, result: SearchResult, index: ListingIndex, to path: String, width: Int, height: Int,
-                         scale: Int, threads: Int) throws {
+                         scale: Int, threads: Int, style: DisplayStyle = .standard) throws {
         let dots = try index.matchPositions(query, threads: threads)
         let png: [UInt8]
         do {
             png = try mapPNG(query: query, result: result, matches: dots, boundaries: index.neighbourhoodShapes(),
-                             title: ChartOutput.titles(query: query, result: result, index: index).0, width: width, height: height, scale: scale)
+                             title: ChartOutput.titles(query: query, result: result, index: index, style: style).0, width: width,
+                             height: height, scale: scale, style: style)
         } catch {
             throw CommandFailure(message: "\(path): \(error.description)", code: ExitStatus.badInput)
         }
@@ -20,19 +21,20 @@ package enum MapOutput {
 
     /// The map of `result` as PNG bytes: `matches` (every match's position) as dots under the page's pins.
     package static func mapPNG(query: SearchQuery, result: SearchResult, matches: [(id: Int64, position: GeoPoint)],
-                       boundaries: [NeighbourhoodShape], title: String, width: Int, height: Int, scale: Int) throws(GraphError) -> [UInt8] {
+                       boundaries: [NeighbourhoodShape], title: String, width: Int, height: Int, scale: Int,
+                       style: DisplayStyle = .standard) throws(GraphError) -> [UInt8] {
         try map(query: query, result: result, matches: matches, boundaries: boundaries, title: title, width: width, height: height,
-                scale: scale).png
+                scale: scale, style: style).png
     }
 
     /// The map of `result` as PNG bytes, and where each result's pin is on it (output pixels, in the order of
     /// `result.matches`).
     package static func map(query: SearchQuery, result: SearchResult, matches: [(id: Int64, position: GeoPoint)],
                     boundaries: [NeighbourhoodShape], title: String, width: Int, height: Int,
-                    scale: Int) throws(GraphError) -> (png: [UInt8], pins: [(x: Int, y: Int)]) {
+                    scale: Int, style: DisplayStyle = .standard) throws(GraphError) -> (png: [UInt8], pins: [(x: Int, y: Int)]) {
         let pins = result.matches.map { match in
             MapChart.Pin(position: GeoPoint(latitude: match.latitude, longitude: match.longitude),
-                         label: match.nightlyPrice.formatted(showsCents: false))
+                         label: style.money(match.nightlyPrice, showsCents: false))
         }
         let onPage = Set(result.matches.map(\.id))
         let dots = matches.filter { !onPage.contains($0.id) }.map(\.position)
@@ -40,7 +42,9 @@ package enum MapOutput {
         if let box = query.boundingBox { area = .box(box) }
         if let centre = query.near, let radius = query.radiusKilometres { area = .circle(centre: centre, radiusKilometres: radius) }
         var chart = MapChart(pins: pins, dots: dots, area: area,
-                             title: "\(title) · \(ResultFormatting.grouped(result.total)) homes", fonts: FontLocator.sans())
+                             title: style.language == .korean ? "\(title) · 숙소 \(ResultFormatting.grouped(result.total))곳"
+                                : "\(title) · \(ResultFormatting.grouped(result.total)) homes",
+                             fonts: FontLocator.sans(for: style.language))
         chart.boundaries = boundaries
         chart.width = width
         chart.height = height

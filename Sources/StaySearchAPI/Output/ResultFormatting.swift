@@ -138,78 +138,115 @@ package enum ResultFormatting {
     }
 
     /// The "Filters" summary under a table: each facet's values with how many homes each leaves.
-    package static func facetSummary(_ facets: [FacetCounts]) -> String {
+    package static func facetSummary(_ facets: [FacetCounts], style: DisplayStyle = .standard) -> String {
         guard !facets.isEmpty else { return "" }
-        var output = "\nFilters (homes each leaves):\n"
-        let titles: [Facet: String] = [.roomType: "Type of place", .propertyType: "Property type", .amenities: "Amenities",
-                                       .bedrooms: "Bedrooms", .instantBookable: "Instant Book", .superhost: "Superhost"]
+        let korean = style.language == .korean
+        var output = korean ? "\n필터 (각각 남는 숙소 수):\n" : "\nFilters (homes each leaves):\n"
+        let titles: [Facet: String] = korean
+            ? [.roomType: "숙소 유형", .propertyType: "건물 유형", .amenities: "편의시설", .bedrooms: "침실", .instantBookable: "즉시 예약",
+               .superhost: "슈퍼호스트"]
+            : [.roomType: "Type of place", .propertyType: "Property type", .amenities: "Amenities",
+               .bedrooms: "Bedrooms", .instantBookable: "Instant Book", .superhost: "Superhost"]
         for facet in facets {
             let entries = facet.entries.map { entry -> String in
                 let value: String
                 switch entry.value {
                 case .text(let text): value = text
                 case .number(let number): value = String(number)
-                case .flag(let flag): value = flag ? "yes" : "no"
+                case .flag(let flag): value = korean ? (flag ? "예" : "아니요") : (flag ? "yes" : "no")
                 }
                 return "\(value) \(grouped(entry.count))"
             }
-            output += "  \(titles[facet.facet]!): " + (entries.isEmpty ? "none" : entries.joined(separator: " · ")) + "\n"
+            output += "  \(titles[facet.facet]!): " + (entries.isEmpty ? (korean ? "없음" : "none") : entries.joined(separator: " · ")) + "\n"
         }
         return output
     }
 
     /// A table for people, with a summary of the histogram under it.
-    package static func table(_ result: SearchResult, query: SearchQuery) -> String {
+    /// Prices and words follow `style`.
+    package static func table(_ result: SearchResult, query: SearchQuery, style: DisplayStyle = .standard) -> String {
         let showsDistance = query.near != nil
         let showsStay = query.isFlexible
-        var rows: [[String]] = [["#", "Name", "Neighbourhood", "Room type", "Guests", "Nightly", "Total", "Rating"]
-            + (showsDistance ? ["Distance"] : []) + (showsStay ? ["Stay"] : [])]
+        let korean = style.language == .korean
+        let headers = korean ? ["#", "이름", "지역", "숙소 유형", "인원", "1박", "총액", "평점", "거리", "일정"]
+            : ["#", "Name", "Neighbourhood", "Room type", "Guests", "Nightly", "Total", "Rating", "Distance", "Stay"]
+        var rows: [[String]] = [Array(headers[0..<8]) + (showsDistance ? [headers[8]] : []) + (showsStay ? [headers[9]] : [])]
         for (position, match) in result.matches.enumerated() {
+            let totalText: String = match.totalPrice.map { style.money($0) } ?? "-"
+            let ratingCell: String = match.ratingHundredths.map { ratingText($0) + " (\(match.reviewCount))" } ?? "- (\(match.reviewCount))"
+            let distanceCell: String = match.distanceKilometres.map { String(format: "%.2f km", $0) } ?? "-"
             rows.append([
                 String(query.offset + position + 1),
                 truncate(match.name, to: 38),
                 truncate(match.region.neighbourhood.isEmpty ? match.region.city : match.region.neighbourhood, to: 24),
                 match.roomType,
                 String(match.accommodates),
-                match.nightlyPrice.formatted(),
-                match.totalPrice?.formatted() ?? "-",
-                match.ratingHundredths.map { ratingText($0) + " (\(match.reviewCount))" } ?? "- (\(match.reviewCount))",
-            ] + (showsDistance ? [match.distanceKilometres.map { String(format: "%.2f km", $0) } ?? "-"] : [])
-              + (showsStay ? [stayText(match)] : []))
+                style.money(match.nightlyPrice),
+                totalText,
+                ratingCell,
+            ] + (showsDistance ? [distanceCell] : []) + (showsStay ? [stayText(match, style: style)] : []))
         }
         let rightAligned: Set<Int> = [0, 4, 5, 6, 8]
         var widths = [Int](repeating: 0, count: rows[0].count)
-        for row in rows { for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.count) } }
+        for row in rows { for (column, cell) in row.enumerated() { widths[column] = max(widths[column], columns(cell)) } }
         var output = ""
         for (number, row) in rows.enumerated() {
             let cells = row.enumerated().map { column, cell in
-                let padding = String(repeating: " ", count: widths[column] - cell.count)
+                let padding = String(repeating: " ", count: widths[column] - columns(cell))
                 return rightAligned.contains(column) ? padding + cell : cell + padding
             }
             output += cells.joined(separator: "  ").droppingTrailingSpaces + "\n"
             if number == 0 { output += widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ") + "\n" }
         }
-        let shown = result.matches.isEmpty ? "none shown" :
-            "showing \(query.offset + 1)–\(query.offset + result.matches.count)"
-        var stay = result.nights.map { " for \($0) night\($0 == 1 ? "" : "s")" } ?? ""
-        if let window = flexibleWindowText(query) { stay += ", \(window)" }
-        output += "\n\(grouped(result.total)) listing\(result.total == 1 ? "" : "s") match\(result.total == 1 ? "es" : "")\(stay) (\(shown))\n"
-        output += histogramSummary(result.histogram) + "\n"
-        output += facetSummary(result.facets)
+        if korean {
+            let shown = result.matches.isEmpty ? "표시 없음" : "\(query.offset + 1)–\(query.offset + result.matches.count)번 표시"
+            var stay = result.nights.map { " \($0)박" } ?? ""
+            if let window = flexibleWindowText(query, style: style) { stay += ", \(window)" }
+            output += "\n조건에 맞는 숙소 \(grouped(result.total))곳\(stay) (\(shown))\n"
+        } else {
+            let shown = result.matches.isEmpty ? "none shown" :
+                "showing \(query.offset + 1)–\(query.offset + result.matches.count)"
+            var stay = result.nights.map { " for \($0) night\($0 == 1 ? "" : "s")" } ?? ""
+            if let window = flexibleWindowText(query) { stay += ", \(window)" }
+            output += "\n\(grouped(result.total)) listing\(result.total == 1 ? "" : "s") match\(result.total == 1 ? "es" : "")\(stay) (\(shown))\n"
+        }
+        output += histogramSummary(result.histogram, style: style) + "\n"
+        output += facetSummary(result.facets, style: style)
         return output
     }
 
+    /// The terminal columns `text` takes: two for each Hangul or other East Asian wide character.
+    static func columns(_ text: String) -> Int {
+        text.unicodeScalars.reduce(0) { width, scalar in
+            let value = scalar.value
+            let wide = (0x1100...0x115F).contains(value) || (0x2E80...0xA4CF).contains(value) || (0xAC00...0xD7A3).contains(value)
+                || (0xF900...0xFAFF).contains(value) || (0xFF00...0xFF60).contains(value) || (0xFFE0...0xFFE6).contains(value)
+            return width + (wide ? 2 : (scalar.properties.generalCategory == .nonspacingMark ? 0 : 1))
+        }
+    }
+
     /// A flexible stay as the table shows it: `Fri 2024-07-12 → Mon 2024-07-15`.
-    package static func stayText(_ match: ListingMatch) -> String {
+    package static func stayText(_ match: ListingMatch, style: DisplayStyle = .standard) -> String {
         guard let checkIn = match.checkIn, let checkOut = match.checkOut else { return "-" }
-        func text(_ day: Day) -> String { Weekday(of: day).shortName.capitalized + " \(day)" }
+        func text(_ day: Day) -> String {
+            style.language == .korean ? "\(style.shortDate(day)) (\(style.weekdayName(day.weekdayFromMonday)))"
+                : Weekday(of: day).shortName.capitalized + " \(day)"
+        }
         return "\(text(checkIn)) → \(text(checkOut))"
     }
 
     /// What a flexible query's check-ins are, for titles and summaries: `check-in 2024-07-09 to 2024-07-15
     /// (± 3 days), cheapest stay each`; nil for exact dates.
-    package static func flexibleWindowText(_ query: SearchQuery) -> String? {
+    package static func flexibleWindowText(_ query: SearchQuery, style: DisplayStyle = .standard) -> String? {
         guard query.isFlexible, let first = query.candidateCheckIns.first, let last = query.candidateCheckIns.last else { return nil }
+        if style.language == .korean {
+            var text = "체크인 \(style.shortDate(first))–\(style.shortDate(last))"
+            if let days = query.flexibleDays { text += " (± \(days)일)" }
+            if !query.checkInWeekdays.isEmpty {
+                text += " (\(query.checkInWeekdays.sorted().map { style.weekdayName($0.rawValue) }.joined(separator: ", ")))"
+            }
+            return text + ", 숙소별 최저가 일정"
+        }
         var text = "check-in \(first) to \(last)"
         if let days = query.flexibleDays { text += " (± \(days) day\(days == 1 ? "" : "s"))" }
         if !query.checkInWeekdays.isEmpty { text += " on \(query.checkInWeekdays.sorted().map(\.shortName).joined(separator: ", "))" }
@@ -217,7 +254,16 @@ package enum ResultFormatting {
     }
 
     /// `Prices: 1,234 listings, $25 to $400 (37 above, 0 below), average $123.45 a night`.
-    package static func histogramSummary(_ histogram: PriceHistogram) -> String {
+    package static func histogramSummary(_ histogram: PriceHistogram, style: DisplayStyle = .standard) -> String {
+        if style.language == .korean {
+            guard let average = histogram.averageNightlyPrice else { return "가격: 가격 외의 조건에 맞는 숙소가 없습니다" }
+            var outside: [String] = []
+            if histogram.overflow > 0 { outside.append("그 이상 \(grouped(histogram.overflow))") }
+            if histogram.underflow > 0 { outside.append("그 이하 \(grouped(histogram.underflow))") }
+            let note = outside.isEmpty ? "" : " (\(outside.joined(separator: ", ")))"
+            return "가격: 숙소 \(grouped(histogram.count))곳, \(style.money(histogram.lo, showsCents: false))–"
+                + "\(style.money(histogram.hi, showsCents: false))\(note), 1박 평균 \(style.money(average))"
+        }
         guard let average = histogram.averageNightlyPrice else {
             return "Prices: no listing matches the filters other than price"
         }
@@ -226,8 +272,8 @@ package enum ResultFormatting {
         if histogram.underflow > 0 { outside.append("\(grouped(histogram.underflow)) below") }
         let note = outside.isEmpty ? "" : " (\(outside.joined(separator: ", ")))"
         return "Prices: \(grouped(histogram.count)) listing\(histogram.count == 1 ? "" : "s"), "
-            + "\(histogram.lo.formatted(showsCents: false)) to \(histogram.hi.formatted(showsCents: false))\(note), "
-            + "average \(average.formatted()) a night"
+            + "\(style.money(histogram.lo, showsCents: false)) to \(style.money(histogram.hi, showsCents: false))\(note), "
+            + "average \(style.money(average)) a night"
     }
 
     package static func grouped(_ value: Int) -> String {
