@@ -3,7 +3,8 @@
 # root), selenium from PyPI in a virtual environment this script makes, against `staysearch serve` on the
 # shipped sample. scripts/test-browser.py types a region and picks a suggestion, chooses dates on the calendar,
 # sets guests, drags the price slider's thumbs, and checks every count and result against the API; then opens a
-# listing and checks its total. Screenshots (desktop and phone widths) are left in $ARTEFACTS.
+# listing and checks its total; then the page in Korean with prices in won (scripts/test-browser-ko.py).
+# Screenshots (desktop and phone widths) are left in $ARTEFACTS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${BIN:-.build/debug/staysearch}
@@ -39,3 +40,15 @@ rm -rf "$ARTEFACTS" && mkdir -p "$ARTEFACTS"
 echo "test-browser: $base, $(chromium --version 2>/dev/null | head -1), screenshots in $ARTEFACTS"
 "$VENV/bin/python" scripts/test-browser.py "$base" "$ARTEFACTS"
 kill -0 "$server" 2>/dev/null || { echo "test-browser: the server died" >&2; cat "$work/log" >&2; exit 1; }
+kill "$server"; wait "$server" 2>/dev/null || true; server=""
+
+# The page in Korean: a Seoul-shaped sample in won, the browser asking for Korean.
+python3 scripts/seoul-sample.py "$work/seoul"
+"$BIN" import Seoul="$work/seoul" --output "$work/seoul.ssx" >/dev/null
+"$BIN" serve --index "$work/seoul.ssx" --port 0 --currency KRW >"$work/out-ko" 2>"$work/log-ko" &
+server=$!
+for _ in $(seq 1 100); do grep -q serving "$work/out-ko" 2>/dev/null && break; sleep 0.1; done
+base=$(grep -o 'http://127.0.0.1:[0-9]*' "$work/out-ko")
+echo "test-browser: $base (Korean, won)"
+"$VENV/bin/python" scripts/test-browser-ko.py "$base" "$ARTEFACTS"
+kill -0 "$server" 2>/dev/null || { echo "test-browser: the server died" >&2; cat "$work/log-ko" >&2; exit 1; }

@@ -43,6 +43,8 @@ struct ServeCommand: ParsableCommand {
                                + "here in commit order; needs --index FILE made by 'import --from'.", valueName: "URL"))
     var follow: String?
 
+    @OptionGroup var display: DisplayOptions
+
     @Option(help: ArgumentHelp("With --follow: the most seconds this replica may be behind the log and still answer /healthz as ready.",
                                valueName: "SECONDS"))
     var maxLag = 5.0
@@ -108,16 +110,22 @@ struct ServeCommand: ParsableCommand {
             try await Replica.start(address: address, live: live, journal: journal, position: position, maxLag: maxLag)
         }
         Standard.error("staysearch: following \(address) from change-log position \(position)")
-        return (SearchService(live: live, journal: nil, systemOfRecord: replica), replica, journal)
+        return (SearchService(live: live, journal: nil, systemOfRecord: replica, language: try pageLanguage, currency: display.currency),
+                replica, journal)
     }
 
     /// The live index of `--index` (its journal replayed and open for changes), or of `--data`.
     private func makeService() throws -> SearchService {
         guard let indexPath = data.indexPath else {
-            return SearchService(live: LiveIndex(try data.loadIndex()), journal: nil)
+            return SearchService(live: LiveIndex(try data.loadIndex()), journal: nil, language: try pageLanguage, currency: display.currency)
         }
         let (live, journal) = try LiveIndexLoader.open(indexPath)
-        return SearchService(live: live, journal: journal)
+        return SearchService(live: live, journal: journal, language: try pageLanguage, currency: display.currency)
+    }
+
+    /// `--locale`, if given: otherwise the page and pictures follow each request's `Accept-Language`.
+    private var pageLanguage: DisplayStyle.Language? {
+        get throws { display.locale == nil ? nil : try display.style.language }
     }
 }
 

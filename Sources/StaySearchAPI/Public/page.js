@@ -1,9 +1,15 @@
 "use strict";
 (() => {
 const $ = (id) => document.getElementById(id);
+// ---- Language and currency: set by the server on <html> (serve --locale, else the browser's Accept-Language) ----
+const KO = document.documentElement.lang === "ko";
+const CURRENCY = /^[A-Z]{3}$/.test(document.documentElement.dataset.currency || "") ? document.documentElement.dataset.currency : "USD";
+const SYMBOLS = { USD: "$", EUR: "€", GBP: "£", JPY: "¥", KRW: "₩" };
+const SYMBOL = SYMBOLS[CURRENCY] || CURRENCY + " ";
+const WHOLE_UNITS = CURRENCY === "KRW" || CURRENCY === "JPY";
 const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
 const SHORT = MONTHS.map((m) => m.slice(0, 3));
-const WEEKDAYS = ["Su", "Mo", "Tu", "We", "Th", "Fr", "Sa"];
+const WEEKDAYS = KO ? ["일", "월", "화", "수", "목", "금", "토"] : ["Su", "Mo", "Tu", "We", "Th", "Fr", "Sa"];
 const PAGE = 20;
 
 // ---- Days as whole numbers (days since 1970-01-01, UTC) ----
@@ -11,14 +17,33 @@ const dayOf = (iso) => { const [y, m, d] = iso.split("-").map(Number); return Ma
 const isoOf = (day) => new Date(day * 864e5).toISOString().slice(0, 10);
 const partsOf = (day) => { const t = new Date(day * 864e5); return { y: t.getUTCFullYear(), m: t.getUTCMonth(), d: t.getUTCDate() }; };
 const weekdayOf = (day) => (day + 4) % 7;
-const shortDate = (day) => { const p = partsOf(day); return `${SHORT[p.m]} ${p.d}`; };
+const shortDate = (day) => { const p = partsOf(day); return KO ? `${p.m + 1}월 ${p.d}일` : `${SHORT[p.m]} ${p.d}`; };
+const monthTitle = (y, m) => KO ? `${y}년 ${m + 1}월` : `${MONTHS[m]} ${y}`;
+const fullDate = (y, m, d) => KO ? `${y}년 ${m + 1}월 ${d}일` : `${MONTHS[m]} ${d}, ${y}`;
 const validISO = (s) => typeof s === "string" && /^\d{4}-\d{2}-\d{2}$/.test(s) && isoOf(dayOf(s)) === s;
 
 // ---- Money: whole amounts without cents, others with two decimals ----
-const money = (v) => "$" + (Number.isInteger(v) ? v.toLocaleString("en-US")
+// Won and yen are whole: no decimals, rounded half up.
+const money = (v) => SYMBOL + (WHOLE_UNITS ? Math.round(v).toLocaleString("en-US") : Number.isInteger(v) ? v.toLocaleString("en-US")
   : v.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 }));
 const grouped = (n) => n.toLocaleString("en-US");
 const plural = (n, one, many) => `${grouped(n)} ${n === 1 ? one : many}`;
+// Counted words: "3 homes" / "숙소 3곳".
+const homes = (n) => KO ? `숙소 ${grouped(n)}곳` : plural(n, "home", "homes");
+const nights = (n) => KO ? `${grouped(n)}박` : plural(n, "night", "nights");
+const guests = (n) => KO ? `게스트 ${grouped(n)}명` : plural(n, "guest", "guests");
+const infants = (n) => KO ? `유아 ${grouped(n)}명` : plural(n, "infant", "infants");
+const reviews = (n) => KO ? `후기 ${grouped(n)}개` : plural(n, "review", "reviews");
+const words = (en, ko) => KO ? ko : en;
+
+/// The static text of the page in Korean: each element's `data-ko` (text), `data-ko-placeholder` and `data-ko-label`.
+function translatePage() {
+  if (!KO) return;
+  for (const node of document.querySelectorAll("[data-ko]")) node.textContent = node.dataset.ko;
+  for (const node of document.querySelectorAll("[data-ko-placeholder]")) node.placeholder = node.dataset.koPlaceholder;
+  for (const node of document.querySelectorAll("[data-ko-label]")) node.setAttribute("aria-label", node.dataset.koLabel);
+  document.title = "staysearch · 숙소 검색";
+}
 
 function el(tag, attributes, ...children) {
   const node = document.createElement(tag);
@@ -146,15 +171,16 @@ function searchDone() {
 }
 
 function renderSummary(result) {
-  const where = state.regionLabel || "anywhere";
-  let text = `${plural(result.total, "home", "homes")} · ${where}`;
+  const where = state.regionLabel || words("anywhere", "모든 곳");
+  let text = `${homes(result.total)} · ${where}`;
   if (state.checkin !== null && state.checkout !== null) {
     text += ` · ${shortDate(state.checkin)} – ${shortDate(state.checkout)}`;
     if (state.flexible) text += ` (± ${state.flexible})`;
   }
   $("summary").textContent = text;
   $("summary").dataset.total = String(result.total);
-  $("price-unit").textContent = result.nights ? `per night, for ${plural(result.nights, "night", "nights")}` : "per night";
+  $("price-unit").textContent = result.nights ? words(`per night, for ${nights(result.nights)}`, `1박 요금, ${nights(result.nights)} 기준`)
+    : words("per night", "1박 요금");
 }
 
 function thumbColours(id) {
@@ -165,11 +191,11 @@ function thumbColours(id) {
 
 function card(listing, nights) {
   const where = [listing.neighbourhood, listing.neighbourhood_group, listing.city].filter(Boolean).join(", ");
-  const rating = listing.rating === null ? el("span", { class: "stars", text: listing.reviews ? `${listing.reviews} reviews` : "New" })
+  const rating = listing.rating === null ? el("span", { class: "stars", text: listing.reviews ? reviews(listing.reviews) : words("New", "신규") })
     : el("span", { class: "stars", text: `★ ${listing.rating.toFixed(2)} (${listing.reviews})` });
-  const price = el("div", { class: "card-price" }, el("strong", { text: money(listing.nightly_price) }), " night");
+  const price = el("div", { class: "card-price" }, el("strong", { text: money(listing.nightly_price) }), words(" night", " /박"));
   if (listing.total_price !== null && listing.total_price !== undefined) {
-    price.append(" · ", el("span", { class: "card-total", text: `${money(listing.total_price)} total` }));
+    price.append(" · ", el("span", { class: "card-total", text: words(`${money(listing.total_price)} total`, `총액 ${money(listing.total_price)}`) }));
   }
   const stay = listing.checkin && listing.checkout && (listing.checkin !== isoOf(state.checkin) || listing.checkout !== isoOf(state.checkout))
     ? el("div", { class: "card-meta", text: `${shortDate(dayOf(listing.checkin))} – ${shortDate(dayOf(listing.checkout))}` }) : null;
@@ -181,7 +207,7 @@ function card(listing, nights) {
     el("div", { class: "card-body" },
       el("div", { class: "card-top" }, el("span", { class: "card-where", text: where }), rating),
       el("div", { class: "card-name", text: listing.name }),
-      el("div", { class: "card-meta", text: `${plural(listing.accommodates, "guest", "guests")}${listing.distance_km !== undefined ? ` · ${listing.distance_km} km` : ""}` }),
+      el("div", { class: "card-meta", text: `${guests(listing.accommodates)}${listing.distance_km !== undefined ? ` · ${listing.distance_km} km` : ""}` }),
       stay, price));
   node.listing = listing;
   return node;
@@ -247,7 +273,7 @@ function paintSlider() {
 }
 
 function renderRangeCount(total, priced = state.minPrice !== null || state.maxPrice !== null) {
-  $("range-count").textContent = priced ? `${plural(total, "home", "homes")} in this range` : `${plural(total, "home", "homes")}`;
+  $("range-count").textContent = priced ? words(`${homes(total)} in this range`, `이 범위에 ${homes(total)}`) : homes(total);
   $("range-count").dataset.total = String(total);
 }
 
@@ -291,7 +317,7 @@ function renderRoomTypes(values) {
   box.replaceChildren();
   const chip = (value, label) => el("button", { type: "button", class: "chip", "aria-pressed": String(state.roomType === value),
     "data-value": value, text: label, onclick: () => { state.roomType = value; search(); } });
-  box.append(chip("", "Any type"));
+  box.append(chip("", words("Any type", "모든 유형")));
   for (const facet of values) box.append(chip(facet.value, `${facet.value} · ${grouped(facet.count)}`));
   if (state.roomType && !values.some((f) => f.value === state.roomType)) box.append(chip(state.roomType, state.roomType));
 }
@@ -310,6 +336,7 @@ async function fetchMap() {
   const p = queryParameters();
   p.set("limit", String(Math.max(1, Math.min(shown, 100))));
   p.set("width", String(width)); p.set("height", String(height + MAP_TITLE)); p.set("scale", String(scale));
+  p.set("locale", KO ? "ko" : "en"); p.set("currency", CURRENCY);
   try {
     const response = await fetch(`/v1/map.png?${p}`);
     if (!response.ok) return;
@@ -332,7 +359,7 @@ function placePins(header, width, height) {
     const [id, at] = item.split("@");
     const [x, y] = at.split(",").map(Number);
     const listing = byId.get(id) || [...$("results").children].map((c) => c.listing).find((l) => l && l.id === id);
-    layer.append(el("button", { type: "button", "data-id": id, "aria-label": `Open listing ${id}`,
+    layer.append(el("button", { type: "button", "data-id": id, "aria-label": words(`Open listing ${id}`, `숙소 ${id} 열기`),
       style: { left: `${x / width * 100}%`, top: `${(y - MAP_TITLE) / height * 100}%` },
       onclick: () => openListing(listing || { id }) }));
   }
@@ -358,7 +385,7 @@ async function suggest() {
   suggestions = list; active = -1;
   const box = $("suggestions");
   box.replaceChildren();
-  if (list.length === 0) box.append(el("li", { class: "empty", text: `No region matches “${prefix}”` }));
+  if (list.length === 0) box.append(el("li", { class: "empty", text: words(`No region matches “${prefix}”`, `“${prefix}”에 맞는 지역이 없습니다`) }));
   list.forEach((s, k) => {
     const name = s.path[s.path.length - 1];
     const parents = s.path.slice(0, -1).reverse().join(", ");
@@ -366,7 +393,7 @@ async function suggest() {
         onmousedown: (event) => { event.preventDefault(); pick(k); } },
       el("span", { class: "pin" }, svgPin()),
       el("span", {}, el("div", { class: "name", text: name }), parents ? el("div", { class: "path", text: parents }) : null),
-      el("span", { class: "count", text: plural(s.listings, "home", "homes") })));
+      el("span", { class: "count", text: homes(s.listings) })));
   });
   box.hidden = false;
   $("region").setAttribute("aria-expanded", "true");
@@ -448,7 +475,7 @@ function renderCalendar() {
       if (row.children.length === 7) { body.append(row); row = el("tr"); }
       const cell = el("td");
       cell.append(el("button", { type: "button", class: "day", "data-day": isoOf(day), text: String(day - start + 1),
-        "aria-label": `${MONTHS[m]} ${day - start + 1}, ${y}`,
+        "aria-label": fullDate(y, m, day - start + 1),
         onclick: () => chooseDay(day),
         onmouseenter: () => { if (picking === "out") { hoverDay = day; paintCalendar(); } } }));
       row.append(cell);
@@ -456,7 +483,7 @@ function renderCalendar() {
     while (row.children.length < 7) row.append(el("td"));
     body.append(row);
     table.append(body);
-    months.append(el("div", { class: "month" }, el("h3", { text: `${MONTHS[m]} ${y}` }), table));
+    months.append(el("div", { class: "month" }, el("h3", { text: monthTitle(y, m) }), table));
   }
   const first = span ? partsOf(span.first) : null, last = span ? partsOf(span.last + 1) : null;
   $("month-prev").disabled = !!first && (firstShownMonth.y * 12 + firstShownMonth.m) <= first.y * 12 + first.m;
@@ -480,9 +507,10 @@ function paintCalendar() {
     button.setAttribute("aria-pressed", String(chosen));
     button.disabled = !dayEnabled(day);
   }
-  let hint = picking === "in" ? "Select a check-in date" : "Select a check-out date";
+  let hint = picking === "in" ? words("Select a check-in date", "체크인 날짜를 선택하세요")
+    : words("Select a check-out date", "체크아웃 날짜를 선택하세요");
   if (state.checkin !== null && state.checkout !== null) {
-    hint = `${plural(state.checkout - state.checkin, "night", "nights")} · ${shortDate(state.checkin)} – ${shortDate(state.checkout)}`;
+    hint = `${nights(state.checkout - state.checkin)} · ${shortDate(state.checkin)} – ${shortDate(state.checkout)}`;
   }
   $("calendar-hint").textContent = hint;
   for (const chip of $("flexible").children) chip.setAttribute("aria-pressed", String(Number(chip.dataset.days) === state.flexible));
@@ -502,7 +530,7 @@ function chooseDay(day) {
 
 function renderDates() {
   const set = (id, day) => {
-    $(id).textContent = day === null ? "Add dates" : shortDate(day);
+    $(id).textContent = day === null ? words("Add dates", "날짜 추가") : shortDate(day);
     $(id).classList.toggle("set", day !== null);
   };
   set("checkin-label", state.checkin);
@@ -518,11 +546,11 @@ function renderGuests() {
     stepper.querySelector(".minus").disabled = value <= Number(stepper.dataset.min);
     stepper.querySelector(".plus").disabled = value >= Number(stepper.dataset.max);
   }
-  const guests = state.adults + state.children;
-  let label = plural(guests, "guest", "guests");
-  if (state.infants) label += `, ${plural(state.infants, "infant", "infants")}`;
+  const count = state.adults + state.children;
+  let label = guests(count);
+  if (state.infants) label += `, ${infants(state.infants)}`;
   $("guests-label").textContent = label;
-  $("guests-label").classList.toggle("set", guests > 1 || state.infants > 0);
+  $("guests-label").classList.toggle("set", count > 1 || state.infants > 0);
 }
 let guestTimer = null;
 function step(kind, by) {
@@ -547,7 +575,7 @@ async function openListing(listing) {
   $("panel").hidden = false; $("scrim").hidden = false;
   document.body.style.overflow = "hidden";
   $("panel-title").textContent = listing.name || "…";
-  $("quote").replaceChildren(el("p", { class: "muted", text: "Loading…" }));
+  $("quote").replaceChildren(el("p", { class: "muted", text: words("Loading…", "불러오는 중…") }));
   $("listing-calendar").replaceChildren();
   $("panel-close").focus();
   let full;
@@ -557,9 +585,9 @@ async function openListing(listing) {
   $("panel").dataset.id = full.id;
   $("panel-where").textContent = [full.neighbourhood, full.neighbourhood_group, full.city].filter(Boolean).join(", ");
   $("panel-title").textContent = full.name;
-  const facts = [full.room_type, plural(full.accommodates, "guest", "guests")];
+  const facts = [full.room_type, guests(full.accommodates)];
   if (full.rating !== null) facts.push(`★ ${full.rating.toFixed(2)}`);
-  facts.push(plural(full.reviews, "review", "reviews"));
+  facts.push(reviews(full.reviews));
   $("panel-facts").textContent = facts.join(" · ");
   renderQuote(full);
   const anchor = checkin ? dayOf(checkin) : span ? span.first : null;
@@ -572,22 +600,23 @@ function renderQuote(full) {
   box.replaceChildren();
   const q = full.quote;
   if (!q) {
-    box.append(el("div", { class: "quote-head" }, el("span", {}, el("strong", { text: money(full.nightly_price) }), " night"),
-      el("span", { class: "muted", text: "Add dates for the total" })));
+    box.append(el("div", { class: "quote-head" }, el("span", {}, el("strong", { text: money(full.nightly_price) }), words(" night", " /박")),
+      el("span", { class: "muted", text: words("Add dates for the total", "총액을 보려면 날짜를 추가하세요") })));
     return;
   }
-  const nights = q.nights.length;
+  const count = q.nights.length;
   const head = el("div", { class: "quote-head" },
-    el("span", {}, el("strong", { id: "quote-total", text: q.total_price === null ? "–" : money(q.total_price) }), ` for ${plural(nights, "night", "nights")}`),
-    el("span", { class: q.bookable ? "badge ok" : "badge no", text: q.bookable ? "Bookable" : "Not bookable" }));
+    el("span", {}, el("strong", { id: "quote-total", text: q.total_price === null ? "–" : money(q.total_price) }),
+      words(` for ${nights(count)}`, ` · ${nights(count)}`)),
+    el("span", { class: q.bookable ? "badge ok" : "badge no", text: q.bookable ? words("Bookable", "예약 가능") : words("Not bookable", "예약 불가") }));
   const rows = q.nights.map((night) => el("tr", { class: night.available ? "" : "closed" },
     el("td", { text: `${WEEKDAYS[weekdayOf(dayOf(night.date))]} ${shortDate(dayOf(night.date))}` }),
-    el("td", { text: night.available ? "" : (night.status || "unavailable") }),
-    el("td", { text: night.price === null ? "no price" : money(night.price) })));
+    el("td", { text: night.available ? "" : (KO ? "예약 불가" : (night.status || "unavailable")) }),
+    el("td", { text: night.price === null ? words("no price", "가격 없음") : money(night.price) })));
   const table = el("table", {}, el("tbody", {}, ...rows));
   const totals = el("table", {}, el("tbody", {},
-    q.nightly_price === null ? null : el("tr", {}, el("td", { text: "Nightly price" }), el("td", { text: money(q.nightly_price) })),
-    el("tr", { class: "total" }, el("td", { text: "Total" }), el("td", { text: q.total_price === null ? "–" : money(q.total_price) }))));
+    q.nightly_price === null ? null : el("tr", {}, el("td", { text: words("Nightly price", "1박 요금") }), el("td", { text: money(q.nightly_price) })),
+    el("tr", { class: "total" }, el("td", { text: words("Total", "총액") }), el("td", { text: q.total_price === null ? "–" : money(q.total_price) }))));
   box.append(head, el("div", { class: "nights-scroll" }, table), totals);
   if (q.reasons && q.reasons.length) box.append(el("ul", { class: "reasons" }, ...q.reasons.map((r) => el("li", { text: r }))));
 }
@@ -604,7 +633,7 @@ async function loadListingCalendar(full, checkin, checkout) {
   box.replaceChildren();
   for (const m of calendar.months) {
     const [y, mm] = m.month.split("-").map(Number);
-    const table = el("table", {}, el("caption", { text: `${MONTHS[mm - 1]} ${y}` }),
+    const table = el("table", {}, el("caption", { text: monthTitle(y, mm - 1) }),
       el("thead", {}, el("tr", {}, ...WEEKDAYS.map((w) => el("th", { text: w })))));
     const body = el("tbody");
     let row = el("tr");
@@ -700,6 +729,7 @@ function wire() {
 }
 
 async function start() {
+  translatePage();
   readAddress();
   wire();
   $("region").value = state.regionLabel;

@@ -77,8 +77,13 @@ package enum OpenAPIDocument {
     private static let minimumPosition = parameter(
         SearchServer.minimumPosition, #"{"type":"integer","minimum":0}"#,
         "On a replica (serve --follow): answer once the changes up to this change-log position (a write's answer gives it) are applied here; waits up to 5 s, then 503. Refused without --follow.")
+    private static var display: [String] {
+        [parameter("locale", #"{"type":"string","enum":["en","ko"]}"#, "Language of the picture's words, dates and prices (default: the server's --locale, else the request's Accept-Language, else en)"),
+         parameter("currency", #"{"type":"string","pattern":"^[A-Za-z]{3}$"}"#, "Currency the prices are in, for display (default: the server's --currency, else the language's)")]
+    }
+
     private static var chartSize: [String] {
-        QuerySchema.chart.map { parameter($0.key, schema(of: .whole($0.range)), $0.help) }
+        QuerySchema.chart.map { parameter($0.key, schema(of: .whole($0.range)), $0.help) } + display
     }
     private static let listingID = parameter("id", #"{"type":"string","pattern":"^[0-9]{1,19}$"}"#, "Listing id", in: "path", required: true)
     private static let json = #"{"description":"JSON","content":{"application/json":{"schema":{"type":"object"}}}}"#
@@ -127,7 +132,7 @@ package enum OpenAPIDocument {
                 listingID,
                 parameter("month", #"{"type":"string","pattern":"^[0-9]{4}-[0-9]{2}$"}"#, "First month, YYYY-MM"),
                 parameter("months", #"{"type":"integer","minimum":1,"maximum":12}"#, "Months"),
-            ], png, notFound: true)),
+            ] + display, png, notFound: true)),
             ("/v1/changes", post("Live changes (JSON lines), answered line by line once journalled (on a replica: once the database committed them, with their change-log positions; a single refused change is 409, 404 or 400); needs a write key", lines, writes: true)),
             ("/v1/index", #"{"get":{"summary":"The index: the days its calendars cover","responses":{"200":\#(json)}}}"#),
             ("/healthz", #"{"get":{"summary":"200 once the index is loaded; on a replica, 503 while it is further behind the change log than --max-lag","responses":{"200":\#(json),"503":\#(json)}}}"#),

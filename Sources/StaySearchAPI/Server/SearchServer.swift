@@ -62,7 +62,7 @@ package enum SearchServer {
                      body: .init(byteBuffer: ByteBuffer(string: registry.emitToString())))
         }
         router.get("/healthz") { _, _ in respond(service.systemOfRecord?.health() ?? .ok("{\"ok\":true}\n")) }
-        router.get("/") { _, _ in page(SearchPage.html, type: "text/html; charset=utf-8") }
+        router.get("/") { request, _ in respond(service.page(acceptLanguage: request.headers[.acceptLanguage])) }
         router.get("/page.css") { _, _ in page(SearchPage.style, type: "text/css; charset=utf-8") }
         router.get("/page.js") { _, _ in page(SearchPage.script, type: "text/javascript; charset=utf-8") }
         router.get("/favicon.svg") { _, _ in page(SearchPage.icon, type: "image/svg+xml") }
@@ -86,14 +86,18 @@ package enum SearchServer {
             return respond(await systemOfRecord.write(SearchService.lines(of: body)))
         }
         router.get("/v1/histogram.png") { request, _ in
-            try await reading(request, service) { respond(service.chart($0, map: false)) }
+            try await reading(request, service) { respond(service.chart($0, map: false, acceptLanguage: request.headers[.acceptLanguage])) }
         }
-        router.get("/v1/map.png") { request, _ in try await reading(request, service) { respond(service.chart($0, map: true)) } }
+        router.get("/v1/map.png") { request, _ in
+            try await reading(request, service) { respond(service.chart($0, map: true, acceptLanguage: request.headers[.acceptLanguage])) }
+        }
         router.get("/v1/listings/:id/calendar") { request, context in
             try await reading(request, service) { respond(service.calendar(id: context.parameters.get("id") ?? "", $0, png: false)) }
         }
         router.get("/v1/listings/:id/calendar.png") { request, context in
-            try await reading(request, service) { respond(service.calendar(id: context.parameters.get("id") ?? "", $0, png: true)) }
+            try await reading(request, service) {
+                respond(service.calendar(id: context.parameters.get("id") ?? "", $0, png: true, acceptLanguage: request.headers[.acceptLanguage]))
+            }
         }
         return router
     }

@@ -41,11 +41,46 @@ package final class SearchService: @unchecked Sendable {
     package let systemOfRecord: (any SystemOfRecord)?
     /// One group of changes at a time: applied, journalled, synced.
     private let changesLock = NSLock()
+    /// The language pages and pictures are written in (`serve --locale`); nil: each request's `Accept-Language`.
+    package let language: DisplayStyle.Language?
+    /// The currency prices are shown in (`serve --currency`); nil: the language's.
+    package let currency: String?
 
-    package init(live: LiveIndex, journal: ChangeJournal?, systemOfRecord: (any SystemOfRecord)? = nil) {
+    package init(live: LiveIndex, journal: ChangeJournal?, systemOfRecord: (any SystemOfRecord)? = nil,
+                 language: DisplayStyle.Language? = nil, currency: String? = nil) {
         self.live = live
         self.journal = journal
         self.systemOfRecord = systemOfRecord
+        self.language = language
+        self.currency = currency
+    }
+
+    /// The style of an answer: `locale` and `currency` keys of the request first, then the server's settings,
+    /// then `Accept-Language`; the items without those keys.
+    package func style(_ items: [(key: String, value: String)], acceptLanguage: String?) throws -> (DisplayStyle, [(key: String, value: String)]) {
+        var locale: String?, currency: String?
+        var rest: [(key: String, value: String)] = []
+        for item in items {
+            switch item.key {
+            case "locale": locale = item.value
+            case "currency": currency = item.value
+            default: rest.append(item)
+            }
+        }
+        let language = try locale.map { _ in try DisplayStyle(locale: locale, currency: nil).language }
+            ?? self.language ?? acceptLanguage.flatMap(DisplayStyle.language(acceptedBy:)) ?? .english
+        let style = try DisplayStyle(locale: language.rawValue, currency: currency ?? self.currency)
+        return (style, rest)
+    }
+
+    /// `GET /`: the search page, its `<html>` element telling the script the language and currency.
+    package func page(acceptLanguage: String?) -> Answer {
+        let style = (try? self.style([], acceptLanguage: acceptLanguage).0) ?? .standard
+        let html = SearchPage.html.replacingOccurrences(
+            of: #"<html lang="en">"#, with: #"<html lang="\#(style.language.rawValue)" data-currency="\#(style.currency)">"#)
+        var answer = Answer(status: 200, contentType: "text/html; charset=utf-8", body: Array(html.utf8))
+        answer.headers = [("Content-Language", style.language.rawValue), ("Vary", "Accept-Language")]
+        return answer
     }
 
     /// `GET /v1/search?…`: the search object of the query string's keys.
@@ -62,10 +97,12 @@ package final class SearchService: @unchecked Sendable {
 
     /// `GET /v1/histogram.png?…` and `GET /v1/map.png?…`: the charts of that search, `width`, `height` and
     /// `scale` as the command line takes them.
-    package func chart(_ items: [(key: String, value: String)], map: Bool) -> Answer {
+    package func chart(_ items: [(key: String, value: String)], map: Bool, acceptLanguage: String? = nil) -> Answer {
         let width: Int, height: Int, scale: Int, queryItems: [(key: String, value: String)]
+        let style: DisplayStyle, rest: [(key: String, value: String)]
+        do { (style, rest) = try self.style(items, acceptLanguage: acceptLanguage) } catch { return .error(400, Self.message(of: error)) }
         do {
-            let read = try (map ? ChartSize.map : ChartSize.histogram).reading(items)
+            let read = try (map ? ChartSize.map : ChartSize.histogram).reading(rest)
             (width, height, scale, queryItems) = (read.size.width, read.size.height, read.size.scale, read.rest)
         } catch {
             return .error(400, error.message)
@@ -73,17 +110,19 @@ package final class SearchService: @unchecked Sendable {
         do {
             let query = try QueryReader.query(items: queryItems)
             let result = try live.search(query)
-            let titles = ChartOutput.titles(query: query, result: result, regionPath: { self.live.regionPath(named: $0) })
+            let titles = ChartOutput.titles(query: query, result: result, regionPath: { self.live.regionPath(named: $0) }, style: style)
             if map {
                 let drawn = try MapOutput.map(query: query, result: result, matches: try live.matchPositions(query),
-                                              boundaries: live.neighbourhoodShapes(), title: titles.0, width: width, height: height, scale: scale)
+                                              boundaries: live.neighbourhoodShapes(), title: titles.0, width: width, height: height, scale: scale,
+                                              style: style)
                 var answer = Answer.png(drawn.png)
                 // Where each result's pin is, in logical pixels, so that a page can make them clickable.
                 let pins = zip(result.matches, drawn.pins).map { match, pin in "\(match.id)@\(pin.x / scale),\(pin.y / scale)" }
                 answer.headers = [("X-Map-Pins", pins.joined(separator: " "))]
                 return answer
             }
-            return .png(try ChartOutput.histogramPNG(query: query, result: result, titles: titles, width: width, height: height, scale: scale))
+            return .png(try ChartOutput.histogramPNG(query: query, result: result, titles: titles, width: width, height: height, scale: scale,
+                                                     style: style))
         } catch let error as GraphError {
             return .error(500, "the chart could not be drawn: \(error.description)")
         } catch {
@@ -107,25 +146,27 @@ package final class SearchService: @unchecked Sendable {
     }
 
     /// `GET /v1/listings/{id}/calendar?month=YYYY-MM&months=N` (JSON, as `calendar --format json`), or its picture.
-    package func calendar(id text: String, _ items: [(key: String, value: String)], png: Bool) -> Answer {
+    package func calendar(id text: String, _ items: [(key: String, value: String)], png: Bool, acceptLanguage: String? = nil) -> Answer {
         guard let id = Int64(text) else { return .error(400, "'\(text)' is not a listing id") }
+        let style: DisplayStyle, rest: [(key: String, value: String)]
+        do { (style, rest) = try self.style(items, acceptLanguage: acceptLanguage) } catch { return .error(400, Self.message(of: error)) }
         var month: CalendarGrids.Month?, months = 1
-        for (key, value) in items {
+        for (key, value) in rest {
             switch key {
             case "month":
                 do { month = try CalendarGrids.Month.parse(value) } catch { return .error(400, error.message) }
             case "months":
                 guard let number = Int(value), (1...12).contains(number) else { return .error(400, "months must be from 1 to 12 (got \(value))") }
                 months = number
-            default: return .error(400, "unknown key '\(key)'; keys are month, months")
+            default: return .error(400, "unknown key '\(key)'; keys are month, months, locale, currency")
             }
         }
         let answer = live.withListing(id: id) { index, row -> Answer in
             let first = month ?? CalendarGrids.Month(year: index.firstDay.components.year, month: index.firstDay.components.month)
-            let grids = CalendarGrids.grids(index: index, row: row, from: first, count: months, firstWeekday: 0)
+            let grids = CalendarGrids.grids(index: index, row: row, from: first, count: months, firstWeekday: style.firstWeekday, style: style)
             guard png else { return .ok(CalendarGrids.json(id: id, grids) + "\n") }
             let chart = CalendarChart(months: grids, title: "\(ListingFormatting.title(index.listing(atRow: row))) (\(id))",
-                                      fonts: FontLocator.sans())
+                                      fonts: FontLocator.sans(for: style.language))
             do throws(GraphError) { return .png(try chart.render().pngData()) } catch { return .error(500, "the calendar could not be drawn: \(error.description)") }
         }
         return answer ?? .error(404, "no listing has id \(id)")
