@@ -13,6 +13,8 @@ else
 fi
 # DejaVu Sans for the PNG charts (without it they fall back to gd's built-in font, with a warning).
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing+=(fonts-dejavu-core)
+# Noto Sans CJK for Korean charts (--locale ko): DejaVu has no Hangul.
+[ -f /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc ] || missing+=(fonts-noto-cjk)
 # With FLEET=1 (make fleet, make test-fleet): PostgreSQL with btree_gist (postgresql-contrib) and haproxy.
 if [ "${FLEET:-0}" = 1 ]; then
   ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)

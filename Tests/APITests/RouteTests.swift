@@ -174,7 +174,8 @@ import Testing
                 return try #require(operation["parameters"] as? [[String: Any]]).compactMap { $0["name"] as? String }
             }
             #expect(try names("/v1/search") == QuerySchema.keys + [SearchServer.minimumPosition])
-            #expect(try names("/v1/map.png") == QuerySchema.keys + [SearchServer.minimumPosition] + QuerySchema.chart.map(\.key))
+            #expect(try names("/v1/map.png") == QuerySchema.keys + [SearchServer.minimumPosition] + QuerySchema.chart.map(\.key)
+                + ["locale", "currency"])
             #expect(try names("/v1/listings/{id}") == ["id"] + QuerySchema.stayKeys + [SearchServer.minimumPosition])
         }
     }
@@ -193,6 +194,15 @@ import Testing
             #expect(try await client.execute(uri: "/page.js", method: .get).headers[.contentType] == "text/javascript; charset=utf-8")
             #expect(try await client.execute(uri: "/page.css", method: .get).headers[.contentType] == "text/css; charset=utf-8")
             #expect(try await client.execute(uri: "/favicon.svg", method: .get).headers[.contentType] == "image/svg+xml")
+            // The page's language follows Accept-Language (this server has no --locale); its currency the language's.
+            #expect(body.contains(#"<html lang="en" data-currency="USD">"#))
+            let korean = try await client.execute(uri: "/", method: .get, headers: [.acceptLanguage: "ko-KR,ko;q=0.9,en;q=0.8"])
+            #expect(String(buffer: korean.body).contains(#"<html lang="ko" data-currency="KRW">"#))
+            #expect(korean.headers[.contentLanguage] == "ko" && korean.headers[.vary] == "Accept-Language")
+            let map = try await client.execute(uri: "/v1/map.png?region=zuid&locale=ko&currency=KRW", method: .get)
+            #expect(map.status == .ok && map.headers[.contentType] == "image/png")
+            let badLocale = try await client.execute(uri: "/v1/histogram.png?locale=xx", method: .get)
+            #expect(badLocale.status == .badRequest && String(buffer: badLocale.body).contains("unknown locale 'xx'; use en or ko"))
             let spaced = try await client.execute(uri: "/v1/search?region=Antwerp%2FHistorisch+Centrum&limit=0", method: .get)
             #expect(String(buffer: spaced.body).hasPrefix(#"{"total":396,"#))
             let plus = try await client.execute(uri: "/v1/search?region=Historisch%2BCentrum", method: .get)

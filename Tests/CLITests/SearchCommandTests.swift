@@ -16,6 +16,23 @@ import Testing
         #expect(output.stdout.contains("average $1,258.13 a night"))
     }
 
+    /// `--locale ko --currency KRW`: the table's words, prices and summaries in Korean and won; JSON as it was;
+    /// the recommended order the same in both.
+    @Test func writesKoreanAndWonWhenAsked() throws {
+        let korean = try CommandRunner.run(["search"] + stay + ["--locale", "ko", "--currency", "KRW", "--limit", "3", "--sort", "recommended"])
+        #expect(korean.status == 0, "\(korean.stderr)")
+        #expect(korean.stdout.contains("조건에 맞는 숙소 69곳 3박 (1–3번 표시)"))
+        #expect(korean.stdout.contains("가격: 숙소 69곳, ₩44–"))
+        #expect(korean.stdout.contains("1박 평균 ₩1,258\n"))
+        let english = try CommandRunner.run(["search"] + stay + ["--limit", "3", "--sort", "recommended"])
+        let names = { (text: String) in text.split(separator: "\n").dropFirst(2).prefix(3).map { String($0.prefix(40)) } }
+        #expect(names(korean.stdout) == names(english.stdout))
+        let json = try CommandRunner.run(["search"] + stay + ["--locale", "ko", "--format", "json", "--limit", "1"])
+        #expect(json.stdout.contains(#""nightly_price":"#) && !json.stdout.contains("₩"))
+        let bad = try CommandRunner.run(["search", "--locale", "fr"])
+        #expect(bad.status == 64 && bad.stderr.contains("unknown locale 'fr'; use en or ko"))
+    }
+
     @Test func filtersByDetailsAndMapAreaWithFacets() throws {
         let box = ["--region", "antwerp", "--amenity", "wifi", "--amenity", "Kitchen", "--bbox", "51.19,4.38,51.23,4.43",
                    "--room-type", "Entire home/apt", "--bedrooms", "2", "--facets", "room_type,bedrooms", "--facet-limit", "3"]
@@ -226,7 +243,8 @@ import Testing
 struct CommandLineSurfaceTests {
     /// The options of `search` that are not keys of a query.
     static let commandOptions: Set<String> = ["data", "index", "stats", "threads", "format", "png", "map",
-                                              "map-width", "map-height", "map-scale", "help", "version"]
+                                              "map-width", "map-height", "map-scale", "help", "version",
+                                              "locale", "currency"]
 
     @Test func searchHelpListsEverySchemaFlag() throws {
         let help = try CommandRunner.run(["search", "--help"])

@@ -33,6 +33,29 @@ import Testing
         #expect(sundayFirst.weeks[0].compactMap { $0 }.map { $0.day.components.day } == [1])
     }
 
+    @Test func printsInKoreanWithWeeksFromSunday() throws {
+        let style = try DisplayStyle(locale: "ko", currency: "KRW")
+        let month = CalendarMonth(index: index, row: 0, year: 2025, month: 3, firstWeekday: style.firstWeekday, style: style)
+        let lines = month.text().split(separator: "\n").map(String.init)
+        #expect(lines[0] == "2025년 3월")
+        // Hangul takes two columns: each name and its padding make 11 columns, as the cells below.
+        #expect(lines[1] == "일         월         화         수         목         금         토")
+        #expect(lines[3] == " 2 ·        3 ● ₩80    4 × ₩80    5 ?        6 ● ₩80    7 ● ₩80    8 ● ₩12,500")
+        #expect(CalendarMonth.legend(style) == "● 예약 가능   × 예약됨   ? 가격 없음   · 달력 밖")
+    }
+
+    /// Korean words are drawn with a font that has Hangul: Noto Sans CJK, which the set-up installs.
+    @Test func drawsKoreanWithAFontThatHasHangul() throws {
+        let style = try DisplayStyle(locale: "ko", currency: nil)
+        #expect(FontLocator.hasFont(for: .korean), "Noto Sans CJK is not installed (fonts-noto-cjk)")
+        let fonts = try #require(FontLocator.sans(for: .korean))
+        #expect(fonts.regular.hasSuffix("NotoSansCJK-Regular.ttc"))
+        let months = [CalendarMonth(index: index, row: 0, year: 2025, month: 3, firstWeekday: style.firstWeekday, style: style)]
+        let chart = CalendarChart(months: months, title: "종로 한옥 (1)", fonts: fonts)
+        let image = try GDImage(png: try chart.render().pngData())
+        #expect(image.width == chart.size.width && image.height == chart.size.height)
+    }
+
     @Test func drawsThePNG() throws {
         let months = [CalendarMonth(index: index, row: 0, year: 2025, month: 3, firstWeekday: 0)]
         var chart = CalendarChart(months: months, title: "A (1)", fonts: FontLocator.sans())

@@ -62,7 +62,12 @@ package enum SearchServer {
                      body: .init(byteBuffer: ByteBuffer(string: registry.emitToString())))
         }
         router.get("/healthz") { _, _ in respond(service.systemOfRecord?.health() ?? .ok("{\"ok\":true}\n")) }
-        router.get("/") { request, _ in respond(service.page(acceptLanguage: request.headers[.acceptLanguage])) }
+        router.get("/") { request, _ in
+            let answer = service.page(acceptLanguage: request.headers[.acceptLanguage])
+            var response = page(answer.text, type: answer.contentType)
+            for header in answer.headers { response.headers[.init(header.name)!] = header.value }
+            return response
+        }
         router.get("/page.css") { _, _ in page(SearchPage.style, type: "text/css; charset=utf-8") }
         router.get("/page.js") { _, _ in page(SearchPage.script, type: "text/javascript; charset=utf-8") }
         router.get("/favicon.svg") { _, _ in page(SearchPage.icon, type: "image/svg+xml") }
