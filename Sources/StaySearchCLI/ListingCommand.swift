@@ -29,6 +29,8 @@ struct ListingCommand: ParsableCommand {
     @Option(help: "text (for people) or json.")
     var format: Format = .text
 
+    @OptionGroup var display: DisplayOptions
+
     func run() throws {
         let stay = self.stay.query
         let index = try data.loadIndex()
@@ -40,8 +42,9 @@ struct ListingCommand: ParsableCommand {
         case .json:
             Standard.write(ListingFormatting.json(index: index, row: row, quote: quote) + "\n")
         case .text:
-            var output = ListingFormatting.details(index: index, row: row)
-            if let quote { output += "\n" + ListingFormatting.quote(quote, guests: stay.guests, infants: stay.infants) }
+            let style = try display.style
+            var output = ListingFormatting.details(index: index, row: row, style: style)
+            if let quote { output += "\n" + ListingFormatting.quote(quote, guests: stay.guests, infants: stay.infants, style: style) }
             Standard.write(output)
         }
     }

@@ -9,14 +9,16 @@ package enum ListingFormatting {
         listing.name.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: "")
     }
 
-    package static func details(index: ListingIndex, row: Int) -> String {
+    /// The listing screen as text; prices, dates and words in `style`.
+    package static func details(index: ListingIndex, row: Int, style: DisplayStyle = .standard) -> String {
+        if style.language == .korean { return koreanDetails(index: index, row: row, style: style) }
         let listing = index.listing(atRow: row)
         var lines = [title(listing)]
         lines.append("id \(listing.id) · \(listing.region.components.joined(separator: " / ")) · \(listing.roomType) · "
             + "up to \(listing.accommodates) guests")
         let priceText: String
         if let (price, source) = index.priceWithoutDates(ofRow: row) {
-            priceText = price.formatted() + " a night (" + (source == .listing ? "listing price" : "first priced calendar night") + ")"
+            priceText = style.money(price) + " a night (" + (source == .listing ? "listing price" : "first priced calendar night") + ")"
         } else {
             priceText = "no price"
         }
@@ -31,18 +33,43 @@ package enum ListingFormatting {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    package static func quote(_ quote: StayQuote, guests: Int, infants: Int) -> String {
+    /// ``details(index:row:style:)`` in Korean.
+    static func koreanDetails(index: ListingIndex, row: Int, style: DisplayStyle) -> String {
+        let listing = index.listing(atRow: row)
+        var lines = [title(listing)]
+        lines.append("id \(listing.id) · \(listing.region.components.joined(separator: " / ")) · \(listing.roomType) · "
+            + "최대 \(listing.accommodates)명")
+        let priceText: String
+        if let (price, source) = index.priceWithoutDates(ofRow: row) {
+            priceText = "1박 " + style.money(price) + " (" + (source == .listing ? "숙소 요금" : "달력의 첫 요금") + ")"
+        } else {
+            priceText = "없음"
+        }
+        lines.append("요금 \(priceText) · 평점 "
+            + (listing.ratingHundredths.map(ResultFormatting.ratingText) ?? "없음") + " (후기 \(listing.reviewCount)개) · "
+            + "\(ResultFormatting.coordinate(listing.latitude)), \(ResultFormatting.coordinate(listing.longitude))")
+        if index.dayCount > 0 {
+            let last = index.firstDay.advanced(by: index.dayCount - 1)
+            let days = min(30, index.dayCount)
+            lines.append("달력 \(index.firstDay) … \(last) · 처음 \(days)박 중 \(index.bookableNights(ofRow: row, inFirst: days))박 예약 가능")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The stay quote as text; prices, dates and words in `style`.
+    package static func quote(_ quote: StayQuote, guests: Int, infants: Int, style: DisplayStyle = .standard) -> String {
+        if style.language == .korean { return koreanQuote(quote, guests: guests, infants: infants, style: style) }
         let count = quote.nights.count
         var lines: [String] = []
         let first = quote.nights.first!.day, end = quote.nights.last!.day.advanced(by: 1)
         lines.append("Stay \(first) → \(end), \(count) night\(count == 1 ? "" : "s"), \(guests) guest\(guests == 1 ? "" : "s")"
             + (infants > 0 ? " and \(infants) infant\(infants == 1 ? "" : "s")" : "") + ":")
         for night in quote.nights {
-            let price = night.price?.formatted() ?? "-"
+            let price = night.price.map { style.money($0) } ?? "-"
             lines.append("  \(weekdays[night.day.weekdayFromMonday]) \(night.day)  \(String(repeating: " ", count: max(0, 10 - price.count)))\(price)  \(night.status.rawValue)")
         }
         if let total = quote.total, let average = quote.averageNightlyPrice {
-            lines.append("  total \(total.formatted()) · average \(average.formatted()) a night")
+            lines.append("  total \(style.money(total)) · average \(style.money(average)) a night")
         } else {
             lines.append("  no total: not every night has a price")
         }
@@ -50,6 +77,32 @@ package enum ListingFormatting {
             lines.append("  can be booked")
         } else {
             lines.append("  cannot be booked:")
+            lines.append(contentsOf: quote.problems.map { "  - \($0)" })
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// ``quote(_:guests:infants:style:)`` in Korean.
+    static func koreanQuote(_ quote: StayQuote, guests: Int, infants: Int, style: DisplayStyle) -> String {
+        let count = quote.nights.count
+        let first = quote.nights.first!.day, end = quote.nights.last!.day.advanced(by: 1)
+        var lines = ["숙박 \(style.shortDate(first)) → \(style.shortDate(end)), \(count)박, 게스트 \(guests)명"
+            + (infants > 0 ? ", 유아 \(infants)명" : "") + ":"]
+        let statuses: [NightStatus: String] = [.available: "예약 가능", .booked: "예약됨", .unpriced: "가격 없음", .outsideCalendar: "달력 밖"]
+        for night in quote.nights {
+            let price = night.price.map { style.money($0) } ?? "-"
+            let day = "\(style.shortDate(night.day)) (\(style.weekdayName(night.day.weekdayFromMonday)))"
+            lines.append("  \(day)  \(String(repeating: " ", count: max(0, 10 - price.count)))\(price)  \(statuses[night.status]!)")
+        }
+        if let total = quote.total, let average = quote.averageNightlyPrice {
+            lines.append("  총액 \(style.money(total)) · 1박 평균 \(style.money(average))")
+        } else {
+            lines.append("  총액 없음: 가격이 없는 밤이 있습니다")
+        }
+        if quote.isBookable {
+            lines.append("  예약할 수 있습니다")
+        } else {
+            lines.append("  예약할 수 없습니다:")
             lines.append(contentsOf: quote.problems.map { "  - \($0)" })
         }
         return lines.joined(separator: "\n") + "\n"
