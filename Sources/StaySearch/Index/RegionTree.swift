@@ -57,12 +57,17 @@ public struct RegionTree: Sendable {
             let matched = nodes(matching: romanized)
             return matched.isEmpty ? nodes(startingLike: romanized) : matched
         }
-        return nodes(matchingNamesOnly: name)
+        return nodes(matchingPath: name)
     }
 
     /// The nodes a name or path matches by the regions' own names (no alias, no romanization).
     func nodes(matchingNamesOnly name: String) -> [Int] {
         if let direct = nodesByFoldedName[TextFolding.fold(name)] { return direct }
+        return nodes(matchingPath: name)
+    }
+
+    /// The nodes a path `A/B` matches by the regions' own names (its whole folded form tried by the caller).
+    private func nodes(matchingPath name: String) -> [Int] {
         let parts = name.split(separator: "/").map { TextFolding.fold(String($0)) }.filter { !$0.isEmpty }
         guard parts.count > 1, let candidates = nodesByFoldedName[parts[parts.count - 1]] else { return [] }
         return candidates.filter { candidate in
