@@ -41,22 +41,31 @@ extension ListingIndex {
 
         var page = BoundedHeap<RankedRow>(capacity: pageSize)
         var cutoff = Int64.max
-        for slot in 0..<values.count {
-            let value = values[slot]
-            guard value >= lowest, value <= highest else { continue }
-            let row = Int(slots.rows[slot])
-            let (index, indexRow, means) = row < count ? (self, row, baseMeans) : (overlay!, row - count, overlayMeans)
-            var score = index.recommendedQuality(row: indexRow, cityMeans: means) + RecommendedScore.price(value: value, median: median)
-            if let centre {
-                let point = GeoPoint(latitude: index.latitude(ofRow: indexRow), longitude: index.longitude(ofRow: indexRow))
-                score += RecommendedScore.nearness(metres: Int64((centre.kilometres(to: point) * 1000).rounded(.down)))
+        baseMeans.withUnsafeBufferPointer { baseMeans in
+            overlayMeans.withUnsafeBufferPointer { overlayMeans in
+                // Plain pointers into both indexes' columns, taken once: nothing is retained per match.
+                let base = RecommendedColumns(self, cityMeans: baseMeans.baseAddress!)
+                let changed = overlay.map { RecommendedColumns($0, cityMeans: overlayMeans.baseAddress!) } ?? base
+                let rowCount = count
+                for slot in 0..<values.count {
+                    let value = values[slot]
+                    guard value >= lowest, value <= highest else { continue }
+                    let row = Int(slots.rows[slot])
+                    let (columns, indexRow) = row < rowCount ? (base, row) : (changed, row - rowCount)
+                    var score = columns.quality(row: indexRow) + RecommendedScore.price(value: value, median: median)
+                    if let centre {
+                        let point = GeoPoint(latitude: Double(columns.latitudes[indexRow]) / 1e7,
+                                             longitude: Double(columns.longitudes[indexRow]) / 1e7)
+                        score += RecommendedScore.nearness(metres: Int64((centre.kilometres(to: point) * 1000).rounded(.down)))
+                    }
+                    guard -score <= cutoff else { continue }
+                    page.offer(RankedRow(key: -score, id: columns.ids[indexRow], row: Int32(row), value: value,
+                                         checkIn: slots.checkIns?[slot] ?? 0))
+                    if let worst = page.largestWhenFull { cutoff = worst.key }
+                }
             }
-            guard -score <= cutoff else { continue }
-            page.offer(RankedRow(key: -score, id: index.storage.ids[indexRow], row: Int32(row), value: value,
-                                 checkIn: slots.checkIns?[slot] ?? 0))
-            if let worst = page.largestWhenFull { cutoff = worst.key }
         }
-        return page.sorted()
+        return withExtendedLifetime(overlay) { page.sorted() }
     }
 
     /// For each region node, the mean rating of its city in `tallies` (by city name).
@@ -69,15 +78,41 @@ extension ListingIndex {
             return mean
         }
     }
+}
 
-    /// Row `row`'s rating, recent reviews and superhost part of the score, its city's mean rating taken
-    /// from `cityMeans` (by region node).
+/// The columns the recommended order reads of one index, as plain pointers (valid while the index lives).
+private struct RecommendedColumns {
+    let ratings: UnsafePointer<Int16>
+    let reviewCounts: UnsafePointer<Int32>
+    let recentReviewCounts: UnsafePointer<UInt16>
+    let superhosts: UnsafePointer<UInt64>
+    let regionNodes: UnsafePointer<Int32>
+    let ids: UnsafePointer<Int64>
+    let latitudes: UnsafePointer<Int32>
+    let longitudes: UnsafePointer<Int32>
+    /// The mean rating of each region node's city.
+    let cityMeans: UnsafePointer<Int64>
+
+    init(_ index: ListingIndex, cityMeans: UnsafePointer<Int64>) {
+        let storage = index.storage
+        ratings = storage.ratings.base
+        reviewCounts = storage.reviewCounts.base
+        recentReviewCounts = storage.recentReviewCounts.base
+        superhosts = storage.superhosts.base
+        regionNodes = storage.regionNodes.base
+        ids = storage.ids.base
+        latitudes = storage.latitudes.base
+        longitudes = storage.longitudes.base
+        self.cityMeans = cityMeans
+    }
+
+    /// Row `row`'s rating, recent reviews and superhost part of the score.
     @inline(__always)
-    private func recommendedQuality(row: Int, cityMeans: [Int64]) -> Int64 {
-        let rating = storage.ratings[row]
+    func quality(row: Int) -> Int64 {
+        let rating = ratings[row]
         return RecommendedScore.quality(
-            ratingHundredths: rating == ListingIndex.noRating ? nil : Int64(rating), reviews: Int64(storage.reviewCounts[row]),
-            recentReviews: Int64(storage.recentReviewCounts[row]), isSuperhost: storage.superhosts[row >> 6] >> UInt64(row & 63) & 1 == 1,
-            cityMeanHundredths: cityMeans[Int(storage.regionNodes[row])])
+            ratingHundredths: rating == ListingIndex.noRating ? nil : Int64(rating), reviews: Int64(reviewCounts[row]),
+            recentReviews: Int64(recentReviewCounts[row]), isSuperhost: superhosts[row >> 6] >> UInt64(row & 63) & 1 == 1,
+            cityMeanHundredths: cityMeans[Int(regionNodes[row])])
     }
 }
