@@ -261,7 +261,7 @@ public enum ReferenceSearch {
     /// The score of each match in the `recommended` order, by id, as docs/query-semantics.md defines it, in
     /// thousandths of a point: rating shrunk toward the city's mean (0–50), recent reviews (0–20), superhost
     /// (10), price against the matches' lower median (±20), nearness to the point or box centre (0–20).
-    static func recommendedScores(_ matches: [(listing: ListingRecord, value: Int64)], query: SearchQuery,
+    public static func recommendedScores(_ matches: [(listing: ListingRecord, value: Int64)], query: SearchQuery,
                                   data: TestDataset) -> [Int64: Int64] {
         var cityMeans: [String: Int64] = [:]
         for (city, listings) in Dictionary(grouping: data.listings, by: \.region.city) {

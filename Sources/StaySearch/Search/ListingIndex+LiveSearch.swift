@@ -62,7 +62,7 @@ extension ListingIndex {
         var outcome = ScanOutcome(merging: parts, values: values, rowSlots: rowSlots, valueRows: valueRows, threads: split.threads)
         if let valueRows {
             outcome.page = recommendedPage(query, values: UnsafeBufferPointer(rebasing: values[0..<outcome.valueCount]), slots: valueRows,
-                                           overlay: overlay, hiddenRatings: live.frozenNames?.hiddenRatings)
+                                           overlay: overlay, hiddenRatings: live.frozenNames?.hiddenRatings, threads: split.threads)
         }
         return (use(outcome, values), outcome.matchedRows)
     }

@@ -8,8 +8,9 @@ extension ListingIndex {
     /// - Parameters:
     ///   - overlay: a live index's changed listings (rows from ``count`` on are its rows).
     ///   - hiddenRatings: the ratings of frozen rows a live index hides, by city (negative tallies).
+    ///   - threads: how many threads the median and the scores may use (parts of at least 65,536 values).
     func recommendedPage(_ query: SearchQuery, values: UnsafeBufferPointer<Int64>, slots: ValueRowSlots,
-                         overlay: ListingIndex?, hiddenRatings: [String: RatingTally]?) -> [RankedRow] {
+                         overlay: ListingIndex?, hiddenRatings: [String: RatingTally]?, threads: Int = 1) -> [RankedRow] {
         let pageSize = query.offset + query.limit
         guard pageSize > 0, !values.isEmpty else { return [] }
         let nights = Int64(query.nights ?? 1)
@@ -21,7 +22,9 @@ extension ListingIndex {
         for value in values where value >= lowest && value <= highest { prices.append(value) }
         guard !prices.isEmpty else { return [] }
         let middle = (prices.count - 1) / 2
-        let median = prices.withUnsafeMutableBufferPointer { Selection.elements(atRanks: (middle, middle, middle), in: $0).0 }
+        let median = prices.withUnsafeMutableBufferPointer {
+            Selection.elements(atRanks: (middle, middle, middle), in: $0, threads: threads).0
+        }
         prices = []
 
         // Each city's mean rating as the listings are now: the frozen rows', less the hidden ones', plus the
@@ -39,33 +42,42 @@ extension ListingIndex {
         let overlayMeans = overlay?.meanRatingByNode(tallies) ?? []
         let centre = RecommendedScore.centre(of: query)
 
-        var page = BoundedHeap<RankedRow>(capacity: pageSize)
-        var cutoff = Int64.max
+        let parts = ParallelPasses.partCount(values: values.count, threads: threads)
+        let pages = PartPages(count: parts)
         baseMeans.withUnsafeBufferPointer { baseMeans in
             overlayMeans.withUnsafeBufferPointer { overlayMeans in
                 // Plain pointers into both indexes' columns, taken once: nothing is retained per match.
                 let base = RecommendedColumns(self, cityMeans: baseMeans.baseAddress!)
                 let changed = overlay.map { RecommendedColumns($0, cityMeans: overlayMeans.baseAddress!) } ?? base
                 let rowCount = count
-                for slot in 0..<values.count {
-                    let value = values[slot]
-                    guard value >= lowest, value <= highest else { continue }
-                    let row = Int(slots.rows[slot])
-                    let (columns, indexRow) = row < rowCount ? (base, row) : (changed, row - rowCount)
-                    var score = columns.quality(row: indexRow) + RecommendedScore.price(value: value, median: median)
-                    if let centre {
-                        let point = GeoPoint(latitude: Double(columns.latitudes[indexRow]) / 1e7,
-                                             longitude: Double(columns.longitudes[indexRow]) / 1e7)
-                        score += RecommendedScore.nearness(metres: Int64((centre.kilometres(to: point) * 1000).rounded(.down)))
+                let shared = KeptValues(buffer: values)
+                ParallelPasses.run(parts: parts) { part in
+                    let values = shared.buffer
+                    var page = BoundedHeap<RankedRow>(capacity: pageSize)
+                    var cutoff = Int64.max
+                    for slot in ParallelPasses.stretch(part, of: parts, count: values.count) {
+                        let value = values[slot]
+                        guard value >= lowest, value <= highest else { continue }
+                        let row = Int(slots.rows[slot])
+                        let (columns, indexRow) = row < rowCount ? (base, row) : (changed, row - rowCount)
+                        var score = columns.quality(row: indexRow) + RecommendedScore.price(value: value, median: median)
+                        if let centre {
+                            let point = GeoPoint(latitude: Double(columns.latitudes[indexRow]) / 1e7,
+                                                 longitude: Double(columns.longitudes[indexRow]) / 1e7)
+                            score += RecommendedScore.nearness(metres: Int64((centre.kilometres(to: point) * 1000).rounded(.down)))
+                        }
+                        guard -score <= cutoff else { continue }
+                        page.offer(RankedRow(key: -score, id: columns.ids[indexRow], row: Int32(row), value: value,
+                                             checkIn: slots.checkIns?[slot] ?? 0))
+                        if let worst = page.largestWhenFull { cutoff = worst.key }
                     }
-                    guard -score <= cutoff else { continue }
-                    page.offer(RankedRow(key: -score, id: columns.ids[indexRow], row: Int32(row), value: value,
-                                         checkIn: slots.checkIns?[slot] ?? 0))
-                    if let worst = page.largestWhenFull { cutoff = worst.key }
+                    pages.store(page.sorted(), at: part)
                 }
             }
         }
-        return withExtendedLifetime(overlay) { page.sorted() }
+        return withExtendedLifetime(overlay) {
+            parts == 1 ? pages.pages[0] : Array(pages.pages.joined().sorted().prefix(pageSize))
+        }
     }
 
     /// For each region node, the mean rating of its city in `tallies` (by city name).
@@ -80,8 +92,9 @@ extension ListingIndex {
     }
 }
 
-/// The columns the recommended order reads of one index, as plain pointers (valid while the index lives).
-private struct RecommendedColumns {
+/// The columns the recommended order reads of one index, as plain pointers (valid while the index lives; read
+/// by several threads at once, written by none).
+private struct RecommendedColumns: @unchecked Sendable {
     let ratings: UnsafePointer<Int16>
     let reviewCounts: UnsafePointer<Int32>
     let recentReviewCounts: UnsafePointer<UInt16>
@@ -115,4 +128,20 @@ private struct RecommendedColumns {
             recentReviews: Int64(recentReviewCounts[row]), isSuperhost: superhosts[row >> 6] >> UInt64(row & 63) & 1 == 1,
             cityMeanHundredths: cityMeans[Int(regionNodes[row])])
     }
+}
+
+/// Each part's best rows; each slot is written by one thread, and read after all have finished.
+private final class PartPages: @unchecked Sendable {
+    private(set) var pages: [[RankedRow]]
+
+    init(count: Int) { pages = Array(repeating: [], count: count) }
+
+    func store(_ page: [RankedRow], at part: Int) {
+        pages.withUnsafeMutableBufferPointer { $0[part] = page }
+    }
+}
+
+/// The values a scan kept, read by the parts' threads at once (nobody writes them meanwhile).
+private struct KeptValues: @unchecked Sendable {
+    let buffer: UnsafeBufferPointer<Int64>
 }

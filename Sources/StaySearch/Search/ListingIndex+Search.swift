@@ -103,7 +103,7 @@ extension ListingIndex {
         }
         if let valueRows {
             outcome.page = recommendedPage(query, values: UnsafeBufferPointer(rebasing: values[0..<outcome.valueCount]), slots: valueRows,
-                                           overlay: nil, hiddenRatings: nil)
+                                           overlay: nil, hiddenRatings: nil, threads: split.threads)
         }
         return (use(outcome, values), outcome.matchedRows)
     }
