@@ -175,7 +175,7 @@ import Testing
             }
             #expect(try names("/v1/search") == QuerySchema.keys + [SearchServer.minimumPosition])
             #expect(try names("/v1/map.png") == QuerySchema.keys + [SearchServer.minimumPosition] + QuerySchema.chart.map(\.key)
-                + ["locale", "currency"])
+                + QuerySchema.displayKeys)
             #expect(try names("/v1/listings/{id}") == ["id"] + QuerySchema.stayKeys + [SearchServer.minimumPosition])
         }
     }
