@@ -276,9 +276,7 @@ package enum ResultFormatting {
             + "average \(style.money(average)) a night"
     }
 
-    package static func grouped(_ value: Int) -> String {
-        Money(minorUnits: Int64(value) * 100).formatted(showsCents: false).replacingOccurrences(of: "$", with: "")
-    }
+    package static func grouped(_ value: Int) -> String { DisplayStyle.standard.grouped(value) }
 
     package static func truncate(_ text: String, to length: Int) -> String {
         let flat = text.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: "")
