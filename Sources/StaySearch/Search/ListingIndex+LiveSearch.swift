@@ -26,10 +26,10 @@ extension ListingIndex {
 
         let baseRows = basePlan?.rowCount ?? 0
         let overlayRows = overlayPlan?.rowCount ?? 0
-        let values = UnsafeMutableBufferPointer<Int64>.allocate(capacity: max(1, baseRows + overlayRows))
-        defer { values.deallocate() }
-        let rowSlots = collectsRows ? UnsafeMutableBufferPointer<Int32>.allocate(capacity: max(1, baseRows + overlayRows)) : nil
-        defer { rowSlots?.deallocate() }
+        let values = ScratchPool.shared.take(Int64.self, count: baseRows + overlayRows)
+        defer { ScratchPool.shared.giveBack(values) }
+        let rowSlots = collectsRows ? ScratchPool.shared.take(Int32.self, count: baseRows + overlayRows) : nil
+        defer { rowSlots.map { ScratchPool.shared.giveBack($0) } }
         let valueRows = query.sort == .recommended && query.limit > 0
             ? ValueRowSlots.allocate(capacity: baseRows + overlayRows, withCheckIns: query.isFlexible) : nil
         defer { valueRows?.deallocate() }

@@ -17,15 +17,17 @@ extension ListingIndex {
         let lowest = (query.minimumPrice?.minorUnits ?? 0) * nights
         let highest = query.maximumPrice.map { $0.minorUnits * nights } ?? Int64.max
 
-        var prices: [Int64] = []
-        prices.reserveCapacity(values.count)
-        for value in values where value >= lowest && value <= highest { prices.append(value) }
-        guard !prices.isEmpty else { return [] }
-        let middle = (prices.count - 1) / 2
-        let median = prices.withUnsafeMutableBufferPointer {
-            Selection.elements(atRanks: (middle, middle, middle), in: $0, threads: threads).0
+        let prices = ScratchPool.shared.take(Int64.self, count: values.count)
+        var priced = 0
+        for value in values where value >= lowest && value <= highest {
+            prices[priced] = value
+            priced += 1
         }
-        prices = []
+        let middle = (priced - 1) / 2
+        let median = priced == 0 ? 0 : Selection.elements(atRanks: (middle, middle, middle), in: UnsafeMutableBufferPointer(rebasing: prices[0..<priced]),
+                                                           threads: threads).0
+        ScratchPool.shared.giveBack(prices)
+        guard priced > 0 else { return [] }
 
         // Each city's mean rating as the listings are now: the frozen rows', less the hidden ones', plus the
         // overlay's.

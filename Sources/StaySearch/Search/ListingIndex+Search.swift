@@ -78,11 +78,11 @@ extension ListingIndex {
                                     _ use: (ScanOutcome, UnsafeMutableBufferPointer<Int64>) -> Answer) throws(QueryError) -> (answer: Answer, rows: [Int32]) {
         let plan = try ScanPlan(query, index: self)
         let rowCount = plan.rowCount
-        let values = UnsafeMutableBufferPointer<Int64>.allocate(capacity: max(1, rowCount))
-        defer { values.deallocate() }
+        let values = ScratchPool.shared.take(Int64.self, count: rowCount)
+        defer { ScratchPool.shared.giveBack(values) }
         // Room for every row that may match, when they are collected (a store per match, no array growth).
-        let rowSlots = collectsRows ? UnsafeMutableBufferPointer<Int32>.allocate(capacity: max(1, rowCount)) : nil
-        defer { rowSlots?.deallocate() }
+        let rowSlots = collectsRows ? ScratchPool.shared.take(Int32.self, count: rowCount) : nil
+        defer { rowSlots.map { ScratchPool.shared.giveBack($0) } }
         let valueRows = query.sort == .recommended && query.limit > 0
             ? ValueRowSlots.allocate(capacity: rowCount, withCheckIns: query.isFlexible) : nil
         defer { valueRows?.deallocate() }
