@@ -23,8 +23,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
-        // The engine: pure Swift, no C, no I/O.
-        .target(name: "StaySearch"),
+        // The engine: Swift, no I/O; its innermost loops over a block's values and a word's stay rules are
+        // in StaySearchKernels (C, with AVX2 versions chosen at run time: Swift is compiled for baseline x86-64).
+        .target(name: "StaySearchKernels"),
+        .target(name: "StaySearch", dependencies: ["StaySearchKernels"]),
         // zlib, wrapped once for reading .gz files.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Getting data in and out: Inside Airbnb CSV(.gz) reader.
@@ -70,7 +72,7 @@ let package = Package(
         ),
         // Test helpers: random data and a brute-force reference implementation of docs/query-semantics.md.
         .target(name: "StaySearchTestSupport", dependencies: ["StaySearch"], path: "Tests/StaySearchTestSupport"),
-        .testTarget(name: "StaySearchTests", dependencies: ["StaySearch", "StayData", "StaySearchTestSupport"]),
+        .testTarget(name: "StaySearchTests", dependencies: ["StaySearch", "StaySearchKernels", "StayData", "StaySearchTestSupport"]),
         .testTarget(name: "StayDataTests", dependencies: ["StayData", "StaySearch", "StaySearchTestSupport"]),
         .testTarget(name: "PriceGraphTests", dependencies: ["PriceGraph", "StaySearch"]),
         .testTarget(name: "CLITests", dependencies: ["StaySearchTestSupport", "StaySearch", "StayData", "PriceGraph", "StaySearchAPI"]),

@@ -56,21 +56,18 @@ struct ExactBinning {
 
     /// Counts `values` into `counts`: bins 0..<bins, then below `low`, then above `low + width`.
     func count(_ values: UnsafeBufferPointer<Int64>, into counts: UnsafeMutableBufferPointer<Int>) {
-        let low = self.low, high = low &+ width, shift = self.shift
+        let low = self.low, span = UInt64(bitPattern: width), shift = self.shift
         let below = Int(bins), above = Int(bins) + 1
         buckets.withUnsafeBufferPointer { buckets in
             for value in values {
-                let slot: Int
-                if value < low {
-                    slot = below
-                } else if value > high {
-                    slot = above
-                } else {
-                    let offset = value &- low
+                let offset = value &- low
+                // One unsigned comparison tells a value inside low ... low + width from one on either side.
+                if UInt64(bitPattern: offset) <= span {
                     let bucket = Int(truncatingIfNeeded: offset &>> shift) &<< 1
-                    slot = Int(truncatingIfNeeded: buckets[bucket] &+ (offset >= buckets[bucket &+ 1] ? 1 : 0))
+                    counts[Int(truncatingIfNeeded: buckets[bucket] &+ (offset >= buckets[bucket &+ 1] ? 1 : 0))] &+= 1
+                } else {
+                    counts[offset < 0 ? below : above] &+= 1
                 }
-                counts[slot] &+= 1
             }
         }
     }

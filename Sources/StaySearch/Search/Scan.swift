@@ -1,3 +1,5 @@
+import StaySearchKernels
+
 /// The state of one pass over candidate rows.
 struct Scan {
     let index: ListingIndex
@@ -44,6 +46,9 @@ struct Scan {
     var pageCutoff = Int64.max
     /// How many of the values written have been counted by ``settle(pending:)``.
     var settledCount = 0
+    /// The rows of the index, and one more than its largest stay rule class other than ``RuleClasses/checkRow``.
+    let rowCount: Int
+    let classLimit: Int
     var block: [UInt64]
     /// The columns read per candidate.
     let columns: ScanColumns
@@ -66,6 +71,8 @@ struct Scan {
         self.valueRows = valueRows?.rows
         self.valueCheckIns = valueRows?.checkIns
         self.index = index
+        rowCount = index.count
+        classLimit = index.ruleClasses.values.count
         self.guests = query.guests
         self.roomCode = roomCode
         self.sort = query.sort
@@ -191,10 +198,9 @@ struct Scan {
 
     /// Considers the candidates of one word for a stay: listing filters, the check-in day's stay rule,
     /// then the stay's total, written to `values` with the row beside it in `pending`. Counting, the
-    /// price range and the page are left to ``settle(pending:)``, once per block: the loop keeps only what
-    /// it must in registers (callgrind, the 100 no-region queries of the mix on 1M calibrated listings:
-    /// 75 → 31 instructions a value written). Non-flat calendars are priced through the scan's column
-    /// pointers.
+    /// price range and the page are left to ``settle(pending:)``, once per block (callgrind, the 100
+    /// no-region queries of the mix on 1M calibrated listings: 75 instructions a value written when one
+    /// loop did everything).
     /// - Parameters:
     ///   - verdicts: each stay rule class's verdict on the stay (``fillStayVerdicts(_:)``).
     ///   - pending: the rows of the values written since the last ``settle(pending:)``, from its start.
@@ -206,19 +212,34 @@ struct Scan {
         let base = word << 6
         // The candidates whose stay rule allows the stay: a byte and a table load per row, no branch on
         // the verdict (a quarter of the rows refused at random mispredicted); a row whose rules change
-        // over the year reads its runs.
+        // over the year reads its runs. (callgrind, the same queries: 12 instructions a candidate row
+        // one by one; about 40 a word at once.)
         var bits: UInt64 = 0
-        var rest = candidates
-        while rest != 0 {
-            let bit = rest.trailingZeroBitCount
-            rest &= rest &- 1
-            let verdict = verdicts[Int(columns.ruleClasses[base &+ bit])]
-            if verdict > 1 {
+        if candidates.nonzeroBitCount >= 4, base &+ 64 <= rowCount {
+            // Many candidates: the whole word's verdicts at once (a table lookup per byte, 32 bytes a step).
+            var check: UInt64 = 0
+            bits = staysearch_verdict_bits(columns.ruleClasses + base, verdicts, Int32(classLimit), &check) & candidates
+            check &= candidates
+            while check != 0 {
+                let bit = check.trailingZeroBitCount
+                check &= check &- 1
                 if Scan.allowsStay(row: base &+ bit, nights: nightCount, from: stayStart, weekday: checkInWeekday, columns: columns) {
                     bits |= 1 &<< UInt64(bit)
                 }
-            } else {
-                bits |= UInt64(verdict) &<< UInt64(bit)
+            }
+        } else {
+            var rest = candidates
+            while rest != 0 {
+                let bit = rest.trailingZeroBitCount
+                rest &= rest &- 1
+                let verdict = verdicts[Int(columns.ruleClasses[base &+ bit])]
+                if verdict > 1 {
+                    if Scan.allowsStay(row: base &+ bit, nights: nightCount, from: stayStart, weekday: checkInWeekday, columns: columns) {
+                        bits |= 1 &<< UInt64(bit)
+                    }
+                } else {
+                    bits |= UInt64(verdict) &<< UInt64(bit)
+                }
             }
         }
         if filter.checksRows {
@@ -230,34 +251,46 @@ struct Scan {
             }
         }
         guard bits != 0 else { return }
-        let values = self.values.baseAddress!
-        let stayEnd = self.stayEnd, denseStart = stayStart &* columns.denseRows
-        var valueCount = tally.valueCount
-        let pending = pending - settledCount
+        let valueCount = tally.valueCount
+        tally.valueCount &+= Scan.price(rows: bits, base: base, columns: columns, nights: nights, from: stayStart, to: stayEnd,
+                                        into: values.baseAddress! + valueCount, rows: pending + (valueCount &- settledCount))
+    }
+
+    /// Writes the stay's total of each row of `bits` (rows `base` + bit) to `values`, and the row to `rows`,
+    /// in row order; returns how many. Apart from the caller so that its few locals stay in registers
+    /// (callgrind, the no-region queries of the mix: 33 → 25 instructions a row with one price all year);
+    /// rows priced by runs are summed out of line.
+    @inline(never)
+    private static func price(rows bits: UInt64, base: Int, columns: ScanColumns, nights: Int64, from stayStart: Int, to stayEnd: Int,
+                              into values: UnsafeMutablePointer<Int64>, rows: UnsafeMutablePointer<Int32>) -> Int {
+        let offsets = columns.priceOffsets, references = columns.priceValues
+        let stride = columns.denseRows, codes = columns.dense + stayStart &* stride, nightCount = Int(nights)
+        var bits = bits, written = 0
         while bits != 0 {
             let row = base &+ bits.trailingZeroBitCount
             bits &= bits &- 1
-            let first = Int(columns.priceOffsets[row])
-            let reference = columns.priceValues[first]
+            let first = offsets[row]
+            let reference = references[Int(first)]
             let value: Int64
-            if let rank = reference.denseIndex {
-                var code = columns.dense + (denseStart &+ rank)
+            if reference >= 0, offsets[row &+ 1] &- first == 1 {
+                value = Int64(reference) &* nights          // one price all year
+            } else if let rank = reference.denseIndex {
+                // A price most days: the stay's day codes, one row of the day-major table a night.
+                var code = codes + rank
                 var units: Int64 = 0
                 for _ in 0..<nightCount {
                     units &+= Int64(code.pointee)
-                    code += columns.denseRows
+                    code += stride
                 }
                 value = units &* 100
-            } else if reference >= 0, columns.priceOffsets[row &+ 1] &- UInt32(truncatingIfNeeded: first) == 1 {
-                value = Int64(reference) &* nights          // one price all year
             } else {
-                value = columns.runPriceTotal(runs: first..<Int(columns.priceOffsets[row &+ 1]), from: stayStart, to: stayEnd)
+                value = columns.runPriceTotal(row: row, from: stayStart, to: stayEnd)
             }
-            values[valueCount] = value
-            pending[valueCount] = Int32(truncatingIfNeeded: row)
-            valueCount &+= 1
+            values[written] = value
+            rows[written] = Int32(truncatingIfNeeded: row)
+            written &+= 1
         }
-        tally.valueCount = valueCount
+        return written
     }
 
     /// Counts the values written since the last settling (their rows in `pending`): their sum, smallest
@@ -269,52 +302,53 @@ struct Scan {
         settledCount = tally.valueCount
         let values = UnsafePointer(self.values.baseAddress! + start)
         if let valueRows { (valueRows + start).update(from: pending, count: count) }
-        var sum: Int64 = 0, smallest = tally.smallest, largest = tally.largest
-        for i in 0..<count {
-            let value = values[i]
-            sum &+= value
-            smallest = min(smallest, value)
-            largest = max(largest, value)
-        }
+        var sum: Int64 = 0
+        staysearch_fold(values, count, &sum, &tally.smallest, &tally.largest)
         valueSum += Int128(sum)
-        tally.smallest = smallest
-        tally.largest = largest
         let lowest = lowestValue, highest = highestValue
-        if lowest <= smallest, largest <= highest {
+        if lowest <= tally.smallest, tally.largest <= highest {
             // Every value is in the price range.
             if let rowSlots { (rowSlots + tally.total).update(from: pending, count: count) }
             tally.total &+= count
-        } else {
+        } else if let rowSlots {
             var total = tally.total
             for i in 0..<count where values[i] >= lowest && values[i] <= highest {
-                if let rowSlots { rowSlots[total] = pending[i] }
+                rowSlots[total] = pending[i]
                 total &+= 1
             }
             tally.total = total
+        } else {
+            tally.total &+= staysearch_count_in_range(values, count, lowest, highest)
         }
         guard pageSize > 0 else { return }
         switch sort {
-        case .price: offer(values, pending, count) { value, _ in value }
-        case .priceDescending: offer(values, pending, count) { value, _ in -value }
+        case .price, .priceDescending: offerByPrice(values, pending, count, descending: sort == .priceDescending)
         default:
             let sort = self.sort, columns = self.columns, filter = self.filter
-            offer(values, pending, count) { value, row in Scan.key(sort: sort, row: row, value: value, columns: columns, filter: filter) }
+            var cutoff = pageCutoff
+            for i in 0..<count where values[i] >= lowest && values[i] <= highest {
+                let row = Int(pending[i])
+                let key = Scan.key(sort: sort, row: row, value: values[i], columns: columns, filter: filter)
+                if key <= cutoff { cutoff = offerToPage(RankedRow(key: key, id: columns.ids[row], row: Int32(row), value: values[i])) }
+            }
         }
     }
 
-    /// Offers the settled values in the price range whose key does not exceed the page's cutoff.
-    @inline(__always)
-    private mutating func offer(_ values: UnsafePointer<Int64>, _ rows: UnsafePointer<Int32>, _ count: Int,
-                                key: (Int64, Int) -> Int64) {
-        let lowest = lowestValue, highest = highestValue
-        var cutoff = pageCutoff
-        for i in 0..<count {
-            let value = values[i]
-            guard value >= lowest, value <= highest else { continue }
-            let row = Int(rows[i])
-            let key = key(value, row)
-            guard key <= cutoff else { continue }
-            cutoff = offerToPage(RankedRow(key: key, id: columns.ids[row], row: Int32(row), value: value))
+    /// Offers the settled values whose price is in the range and whose key (the price, or its negation)
+    /// does not exceed the page's cutoff: once the page is full, the values it may take lie in one range,
+    /// skipped four lanes at a time to the next one inside it.
+    private mutating func offerByPrice(_ values: UnsafePointer<Int64>, _ rows: UnsafePointer<Int32>, _ count: Int, descending: Bool) {
+        var i = 0
+        while true {
+            // Keys: the price (ascending) or its negation, so a key ≤ cutoff is a price ≤ cutoff, or ≥ −cutoff.
+            let cutoff = pageCutoff
+            let low = descending ? max(lowestValue, -cutoff) : lowestValue      // keys are never below −Int64.max
+            let high = descending ? highestValue : min(highestValue, cutoff)
+            i = staysearch_first_in_range(values, i, count, low, high)
+            guard i < count else { return }
+            let value = values[i], row = Int(rows[i])
+            _ = offerToPage(RankedRow(key: descending ? -value : value, id: columns.ids[row], row: Int32(row), value: value))
+            i &+= 1
         }
     }
 

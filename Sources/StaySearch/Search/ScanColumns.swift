@@ -83,6 +83,12 @@ struct ScanColumns {
         return total
     }
 
+    /// ``runPriceTotal(runs:from:to:)`` of row `row`'s runs, out of line (the scan's loop stays small).
+    @inline(never)
+    func runPriceTotal(row: Int, from start: Int, to end: Int) -> Int64 {
+        runPriceTotal(runs: Int(priceOffsets[row])..<Int(priceOffsets[row &+ 1]), from: start, to: end)
+    }
+
     /// The sum of weekly price pattern `pattern` over `count` days from day offset `day`.
     func weeklyPriceSum(pattern: Int, from day: Int, count: Int) -> Int64 {
         let base = pattern &* 7

@@ -46,7 +46,7 @@ enum Selection {
         ParallelPasses.run(parts: parts) { part in
             let counts = sharedTables.buffer.baseAddress! + part * bucketCount
             for position in ParallelPasses.stretch(part, of: parts, count: valueCount) {
-                counts[Int(UInt64(bitPattern: shared.buffer[position] &- base) >> shift)] &+= 1
+                counts[Int(UInt64(bitPattern: shared.buffer[position] &- base) &>> shift)] &+= 1
             }
         }
         let counts = UnsafeMutableBufferPointer(rebasing: tables[((tableCount - 1) * bucketCount)..<(tableCount * bucketCount)])
@@ -106,7 +106,7 @@ enum Selection {
             }
             for position in ParallelPasses.stretch(part, of: parts, count: values.buffer.count) {
                 let value = values.buffer[position]
-                let own = Int(UInt64(bitPattern: value &- base) >> shift)
+                let own = Int(UInt64(bitPattern: value &- base) &>> shift)
                 if own == buckets.0 {
                     sharedMembers.buffer[cursors.0] = value
                     cursors.0 += 1

@@ -1,0 +1,199 @@
+#include "StaySearchKernels.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#define STAYSEARCH_AVX2 __attribute__((target("avx2")))
+
+/// Whether the processor has AVX2: asked once, kept (a relaxed atomic: every thread finds the same answer).
+static int has_avx2(void) {
+    static int known = -1;
+    int answer = __atomic_load_n(&known, __ATOMIC_RELAXED);
+    if (answer < 0) {
+        __builtin_cpu_init();
+        answer = __builtin_cpu_supports("avx2") ? 1 : 0;
+        __atomic_store_n(&known, answer, __ATOMIC_RELAXED);
+    }
+    return answer;
+}
+#endif
+
+static void fold_portable(const int64_t *values, long count, int64_t *sum, int64_t *smallest, int64_t *largest) {
+    int64_t total = 0, low = *smallest, high = *largest;
+    for (long i = 0; i < count; i++) {
+        int64_t value = values[i];
+        total += value;
+        low = value < low ? value : low;
+        high = value > high ? value : high;
+    }
+    *sum += total;
+    *smallest = low;
+    *largest = high;
+}
+
+static long count_portable(const int64_t *values, long count, int64_t lowest, int64_t highest) {
+    long total = 0;
+    for (long i = 0; i < count; i++) total += values[i] >= lowest && values[i] <= highest;
+    return total;
+}
+
+static long first_portable(const int64_t *values, long start, long count, int64_t lowest, int64_t highest) {
+    for (long i = start; i < count; i++) {
+        if (values[i] >= lowest && values[i] <= highest) return i;
+    }
+    return count;
+}
+
+static uint64_t verdicts_portable(const uint8_t *classes, const uint8_t *verdicts, uint64_t *check) {
+    uint64_t allowed = 0, checked = 0;
+    for (int row = 0; row < 64; row++) {
+        uint8_t verdict = verdicts[classes[row]];
+        allowed |= (uint64_t)(verdict == 1) << row;
+        checked |= (uint64_t)(classes[row] == 255) << row;
+    }
+    *check = checked;
+    return allowed;
+}
+
+#if defined(__x86_64__)
+STAYSEARCH_AVX2 static void fold_avx2(const int64_t *values, long count, int64_t *sum, int64_t *smallest, int64_t *largest) {
+    __m256i sums = _mm256_setzero_si256();
+    __m256i lows = _mm256_set1_epi64x(*smallest), highs = _mm256_set1_epi64x(*largest);
+    long i = 0;
+    for (; i + 4 <= count; i += 4) {
+        __m256i lanes = _mm256_loadu_si256((const __m256i *)(values + i));
+        sums = _mm256_add_epi64(sums, lanes);
+        lows = _mm256_blendv_epi8(lows, lanes, _mm256_cmpgt_epi64(lows, lanes));
+        highs = _mm256_blendv_epi8(highs, lanes, _mm256_cmpgt_epi64(lanes, highs));
+    }
+    int64_t s[4], l[4], h[4];
+    _mm256_storeu_si256((__m256i *)s, sums);
+    _mm256_storeu_si256((__m256i *)l, lows);
+    _mm256_storeu_si256((__m256i *)h, highs);
+    int64_t total = s[0] + s[1] + s[2] + s[3], low = l[0], high = h[0];
+    for (int k = 1; k < 4; k++) {
+        low = l[k] < low ? l[k] : low;
+        high = h[k] > high ? h[k] : high;
+    }
+    *sum += total;
+    *smallest = low;
+    *largest = high;
+    fold_portable(values + i, count - i, sum, smallest, largest);
+}
+
+/// Lanes of `lanes` in `lowest ... highest`, as all-ones.
+STAYSEARCH_AVX2 static inline __m256i in_range(__m256i lanes, __m256i lowest, __m256i highest) {
+    return _mm256_andnot_si256(_mm256_or_si256(_mm256_cmpgt_epi64(lowest, lanes), _mm256_cmpgt_epi64(lanes, highest)),
+                               _mm256_set1_epi64x(-1));
+}
+
+STAYSEARCH_AVX2 static long count_avx2(const int64_t *values, long count, int64_t lowest, int64_t highest) {
+    __m256i low = _mm256_set1_epi64x(lowest), high = _mm256_set1_epi64x(highest), counts = _mm256_setzero_si256();
+    long i = 0;
+    for (; i + 4 <= count; i += 4) {
+        counts = _mm256_sub_epi64(counts, in_range(_mm256_loadu_si256((const __m256i *)(values + i)), low, high));
+    }
+    int64_t c[4];
+    _mm256_storeu_si256((__m256i *)c, counts);
+    return (long)(c[0] + c[1] + c[2] + c[3]) + count_portable(values + i, count - i, lowest, highest);
+}
+
+STAYSEARCH_AVX2 static long first_avx2(const int64_t *values, long start, long count, int64_t lowest, int64_t highest) {
+    __m256i low = _mm256_set1_epi64x(lowest), high = _mm256_set1_epi64x(highest);
+    long i = start;
+    for (; i + 8 <= count; i += 8) {
+        __m256i hits = _mm256_or_si256(in_range(_mm256_loadu_si256((const __m256i *)(values + i)), low, high),
+                                       in_range(_mm256_loadu_si256((const __m256i *)(values + i + 4)), low, high));
+        if (!_mm256_testz_si256(hits, hits)) break;
+    }
+    return first_portable(values, i, count, lowest, highest);
+}
+
+/// Each byte of `classes` looked up in `verdicts`: a 16-entry table per high nibble up to the classes' limit.
+STAYSEARCH_AVX2 static uint64_t verdicts_avx2(const uint8_t *classes, const uint8_t *verdicts, int classLimit, uint64_t *check) {
+    const __m256i nibble = _mm256_set1_epi8(0x0f);
+    __m256i classes0 = _mm256_loadu_si256((const __m256i *)classes);
+    __m256i classes1 = _mm256_loadu_si256((const __m256i *)(classes + 32));
+    __m256i low0 = _mm256_and_si256(classes0, nibble), low1 = _mm256_and_si256(classes1, nibble);
+    __m256i high0 = _mm256_and_si256(_mm256_srli_epi16(classes0, 4), nibble);
+    __m256i high1 = _mm256_and_si256(_mm256_srli_epi16(classes1, 4), nibble);
+    __m256i result0 = _mm256_setzero_si256(), result1 = _mm256_setzero_si256();
+    int tables = (classLimit + 15) >> 4;
+    for (int h = 0; h < tables; h++) {
+        __m256i table = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(verdicts + 16 * h)));
+        __m256i which = _mm256_set1_epi8((char)h);
+        result0 = _mm256_or_si256(result0, _mm256_and_si256(_mm256_cmpeq_epi8(high0, which), _mm256_shuffle_epi8(table, low0)));
+        result1 = _mm256_or_si256(result1, _mm256_and_si256(_mm256_cmpeq_epi8(high1, which), _mm256_shuffle_epi8(table, low1)));
+    }
+    const __m256i one = _mm256_set1_epi8(1), all = _mm256_set1_epi8((char)0xff);
+    uint64_t allowed = (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(result0, one))
+        | (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(result1, one)) << 32;
+    *check = (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(classes0, all))
+        | (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(classes1, all)) << 32;
+    return allowed;
+}
+#endif
+
+void staysearch_fold(const int64_t *values, long count, int64_t *sum, int64_t *smallest, int64_t *largest) {
+#if defined(__x86_64__)
+    if (has_avx2()) { fold_avx2(values, count, sum, smallest, largest); return; }
+#endif
+    fold_portable(values, count, sum, smallest, largest);
+}
+
+long staysearch_count_in_range(const int64_t *values, long count, int64_t lowest, int64_t highest) {
+#if defined(__x86_64__)
+    if (has_avx2()) return count_avx2(values, count, lowest, highest);
+#endif
+    return count_portable(values, count, lowest, highest);
+}
+
+long staysearch_first_in_range(const int64_t *values, long start, long count, int64_t lowest, int64_t highest) {
+#if defined(__x86_64__)
+    if (has_avx2()) return first_avx2(values, start, count, lowest, highest);
+#endif
+    return first_portable(values, start, count, lowest, highest);
+}
+
+uint64_t staysearch_verdict_bits(const uint8_t *classes, const uint8_t *verdicts, int classLimit, uint64_t *check) {
+#if defined(__x86_64__)
+    if (has_avx2()) return verdicts_avx2(classes, verdicts, classLimit, check);
+#endif
+    (void)classLimit;
+    return verdicts_portable(classes, verdicts, check);
+}
+
+
+#if defined(__x86_64__)
+/// SSE2 (every x86-64 processor): 16 bytes a step, their answers gathered by movemask.
+uint64_t staysearch_bytes_at_least(const uint8_t *bytes, int threshold) {
+    __m128i t = _mm_set1_epi8((char)threshold);
+    uint64_t mask = 0;
+    for (int k = 0; k < 4; k++) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(bytes + 16 * k));
+        mask |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(x, t), x)) << (16 * k);
+    }
+    return mask;
+}
+
+uint64_t staysearch_bytes_equal(const uint8_t *bytes, int value) {
+    __m128i v = _mm_set1_epi8((char)value);
+    uint64_t mask = 0;
+    for (int k = 0; k < 4; k++) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(bytes + 16 * k));
+        mask |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x, v)) << (16 * k);
+    }
+    return mask;
+}
+#else
+uint64_t staysearch_bytes_at_least(const uint8_t *bytes, int threshold) {
+    uint64_t mask = 0;
+    for (int i = 0; i < 64; i++) mask |= (uint64_t)(bytes[i] >= threshold) << i;
+    return mask;
+}
+
+uint64_t staysearch_bytes_equal(const uint8_t *bytes, int value) {
+    uint64_t mask = 0;
+    for (int i = 0; i < 64; i++) mask |= (uint64_t)(bytes[i] == value) << i;
+    return mask;
+}
+#endif
