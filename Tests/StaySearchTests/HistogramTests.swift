@@ -87,6 +87,51 @@ import Testing
         }
     }
 
+    /// The selection's buckets: each offset lies in the offsets of its bucket, and a larger offset never
+    /// has a smaller bucket; whole units by multiplication equal division.
+    @Test func selectionBucketsAndUnitsAreExact() {
+        var random = SeededGenerator(seed: 31)
+        var offsets: [UInt64] = [0, 1, 1_023, 1_024, 2_047, 2_048, 2_049, 4_095, 4_096, 1 << 40, (1 << 40) - 1, UInt64(Int64.max), UInt64.max]
+        offsets += (0..<2_000).map { _ in UInt64.random(in: 0...(1 << UInt64.random(in: 1...63, using: &random)), using: &random) }
+        offsets.sort()
+        var previous = -1
+        for offset in offsets {
+            let bucket = Selection.bucket(ofOffset: offset)
+            #expect(Selection.offsets(inBucket: bucket).contains(offset), "offset \(offset)")
+            #expect(bucket >= previous)
+            previous = bucket
+        }
+        for _ in 0..<5_000 {
+            let unit = Int64.random(in: 2...36_500, using: &random)
+            let scale = UnitScale(unit: unit)
+            let offset = UInt64.random(in: 0...(UInt64.max / UInt64(unit) - 1), using: &random)
+            #expect(scale.units(offset) == offset / UInt64(unit), "offset \(offset), unit \(unit)")
+            #expect(scale.offsets(ofUnits: scale.units(offset)...scale.units(offset)).contains(offset))
+        }
+    }
+
+    /// The default high end decided from the selection's bucket ranges equals the one found from the exact
+    /// quartiles and 95th percentile, on spreads where the buckets are narrower and wider than a unit,
+    /// with outliers, equal values and units of one to thirty nights.
+    @Test func theHighEndDecidedFromBucketsIsTheExactOne() {
+        var random = SeededGenerator(seed: 29)
+        for round in 0..<60 {
+            let count = [4_097, 10_000, 60_000][round % 3]
+            let nights = Int64([1, 3, 7, 30][round % 4])
+            let spread: Int64 = [40, 30_000, 500_000, 9_000_000][round % 4]
+            let values = (0..<count).map { _ -> Int64 in
+                let nightly = 1_000 + Int64.random(in: 0...spread, using: &random) * (random.chance(0.02) ? 400 : 1)
+                return nightly * nights + Int64.random(in: 0...nights, using: &random)
+            }
+            let bounds = values.min()!...values.max()!
+            let unit = nights * 100
+            var exactCopy = values, copy = values
+            let exact = exactCopy.withUnsafeMutableBufferPointer { (PriceHistogram.defaultHighCut($0, bounds: bounds) + unit - 1) / unit }
+            let found = copy.withUnsafeMutableBufferPointer { PriceHistogram.defaultHighUnits($0, bounds: bounds, unit: unit, threads: 1 + round % 2) }
+            #expect(found == exact, "round \(round)")
+        }
+    }
+
     /// The table binning at its edges: fewer offsets than bins, one bin, widths that are not multiples
     /// of the bin count, and widths whose products with a bin number pass 2^63.
     @Test func tableBinningAtItsEdges() {

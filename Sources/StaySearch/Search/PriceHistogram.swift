@@ -79,8 +79,7 @@ public struct PriceHistogram: Sendable, Equatable {
         }
         if requestedHi == nil {
             if let bounds {
-                let cut = defaultHighCut(values, bounds: bounds, threads: threads)
-                hi = (cut + unit - 1) / unit * 100
+                hi = defaultHighUnits(values, bounds: bounds, unit: unit, threads: threads) * 100
             } else {
                 hi = lo + 100
             }
@@ -134,5 +133,37 @@ extension PriceHistogram {
                       rank(ofPercentile: defaultHighPercentile, count: count)), in: values, bounds: bounds, threads: threads)
         let fence = q3 + outlierFenceWidth * (q3 - q1)
         return min(p95, fence)
+    }
+
+    /// The default high end in whole `unit`s (a unit is one currency unit a night times the nights):
+    /// ⌈``defaultHighCut(_:bounds:threads:)`` ÷ unit⌉.
+    ///
+    /// Only that rounded figure matters, so the selection counts the values by whole units above a
+    /// multiple of the unit (``Selection/elements(atRanks:in:bounds:threads:unit:unlessDecided:)``) and
+    /// stops there when the ranges of values its buckets give the three ranks fix it: ⌈min(p95, Q3 +
+    /// 3(Q3 − Q1)) ÷ u⌉ = min(⌈p95 ÷ u⌉, ⌈fence ÷ u⌉), each side taken at both ends of its range. The
+    /// 95th percentile's bucket is one unit wide below 2,048 units, and the fence is usually well above it;
+    /// otherwise the values of the ranks' buckets are gathered and the cut found exactly.
+    /// - Parameters:
+    ///   - values: not empty; reordered in place.
+    ///   - bounds: the smallest and largest of `values` (none negative).
+    static func defaultHighUnits(_ values: UnsafeMutableBufferPointer<Int64>, bounds: ClosedRange<Int64>, unit: Int64, threads: Int = 1) -> Int64 {
+        let count = values.count
+        func units(_ value: Int64) -> Int64 { (value + unit - 1) / unit }
+        var decided: Int64?
+        let exact = Selection.elements(
+            atRanks: (rank(ofPercentile: 25, count: count), rank(ofPercentile: 75, count: count),
+                      rank(ofPercentile: defaultHighPercentile, count: count)), in: values, bounds: bounds, threads: threads, unit: unit
+        ) { q1, q3, p95 in
+            // The fence is at least Q3 whatever Q1 is within its range (Q1 ≤ Q3).
+            let lowestFence = max(q3.lowerBound, q3.lowerBound + outlierFenceWidth * (q3.lowerBound - q1.upperBound))
+            let highestFence = q3.upperBound + outlierFenceWidth * (q3.upperBound - q1.lowerBound)
+            let least = min(units(p95.lowerBound), units(lowestFence)), most = min(units(p95.upperBound), units(highestFence))
+            if least == most { decided = least }
+            return decided != nil
+        }
+        if let decided { return decided }
+        let (q1, q3, p95) = exact!
+        return units(min(p95, q3 + outlierFenceWidth * (q3 - q1)))
     }
 }

@@ -5,9 +5,10 @@ enum Selection {
     /// The values that would be at ranks `ranks.0 ≤ ranks.1 ≤ ranks.2` if `values` were sorted
     /// ascending; may reorder `values`.
     ///
-    /// Large inputs are narrowed first by one counting pass over the top bits (a radix step) shared by
-    /// the three ranks, so that only the values sharing an answer's bucket are selected among. Two
-    /// allocations however large the input: the bucket counts and the candidates of the three buckets.
+    /// Large inputs are narrowed first by one counting pass into buckets of the values' offsets from the
+    /// smallest (``bucket(ofOffset:)``) shared by the three ranks, so that only the values sharing an
+    /// answer's bucket are selected among. Two allocations however large the input: the bucket counts
+    /// and the candidates of the three buckets.
     /// - Parameters:
     ///   - bounds: the smallest and largest of `values`, when known (saves a pass).
     ///   - threads: how many threads the passes over `values` may use (a part needs 65,536 values).
@@ -16,6 +17,22 @@ enum Selection {
         atRanks ranks: (Int, Int, Int), in values: UnsafeMutableBufferPointer<Int64>, bounds: ClosedRange<Int64>? = nil,
         threads: Int = 1
     ) -> (Int64, Int64, Int64) {
+        elements(atRanks: ranks, in: values, bounds: bounds, threads: threads, unit: 1) { _ in false }!
+    }
+
+    /// The ranges of values that hold each of three ranks (`ranks.0 ≤ ranks.1 ≤ ranks.2`) of `values`
+    /// as if sorted.
+    typealias RankRanges = (ClosedRange<Int64>, ClosedRange<Int64>, ClosedRange<Int64>)
+
+    /// ``elements(atRanks:in:bounds:threads:)``, unless `decides` needs no more than the ranges of values
+    /// its buckets give each rank (known after the counting pass): then nil, and the values are not
+    /// read again.
+    /// - Parameter unit: the buckets count whole units from a value one above a multiple of `unit` (each
+    ///   bucket's values then have one ⌈value ÷ unit⌉ below 2,048 units); 1 for no unit.
+    static func elements(
+        atRanks ranks: (Int, Int, Int), in values: UnsafeMutableBufferPointer<Int64>, bounds: ClosedRange<Int64>? = nil,
+        threads: Int = 1, unit: Int64, unlessDecided decides: (RankRanges) -> Bool
+    ) -> (Int64, Int64, Int64)? {
         precondition(ranks.0 <= ranks.1 && ranks.1 <= ranks.2 && ranks.0 >= 0 && ranks.2 < values.count, "ranks out of order")
         guard values.count > 4_096 else {
             return (quickSelect(atRank: ranks.0, in: values), quickSelect(atRank: ranks.1, in: values),
@@ -29,11 +46,14 @@ enum Selection {
                 largest = max(largest, value)
             }
         }
-        let span = UInt64(bitPattern: largest &- smallest)
-        let bucketBits = 16
-        let bucketCount = 1 << bucketBits
-        let shift = UInt64(max(0, 64 - span.leadingZeroBitCount - bucketBits))
-        let base = smallest
+        // Offsets are counted from one above a multiple of the unit, in whole units: x ↦ ⌊x ÷ unit⌋ by a
+        // multiplication (exact while offset × unit < 2^64: M·unit − 2^64 < unit).
+        // (Without a unit when the values' spread times the unit would pass 2^64.)
+        let fits = unit > 1 && smallest >= 0 && !UInt64(bitPattern: largest &- smallest &+ unit).multipliedReportingOverflow(by: UInt64(unit)).overflow
+        let base = fits ? (smallest == 0 ? 1 - unit : (smallest - 1) / unit * unit + 1) : smallest
+        let scale = UnitScale(unit: fits ? unit : 1)
+        let span = UInt64(bitPattern: largest &- base)
+        let bucketCount = Selection.bucket(ofOffset: scale.units(span)) + 1
         // Each part counts its own stretch into its own table; with several parts, one more table holds
         // the sums.
         let parts = ParallelPasses.partCount(values: values.count, threads: threads)
@@ -45,8 +65,15 @@ enum Selection {
         let valueCount = values.count
         ParallelPasses.run(parts: parts) { part in
             let counts = sharedTables.buffer.baseAddress! + part * bucketCount
-            for position in ParallelPasses.stretch(part, of: parts, count: valueCount) {
-                counts[Int(UInt64(bitPattern: shared.buffer[position] &- base) &>> shift)] &+= 1
+            // The loop twice, so that the choice of unit is not made per value.
+            if scale.unit == 1 {
+                for position in ParallelPasses.stretch(part, of: parts, count: valueCount) {
+                    counts[Selection.bucket(ofOffset: UInt64(bitPattern: shared.buffer[position] &- base))] &+= 1
+                }
+            } else {
+                for position in ParallelPasses.stretch(part, of: parts, count: valueCount) {
+                    counts[Selection.bucket(ofOffset: scale.units(UInt64(bitPattern: shared.buffer[position] &- base)))] &+= 1
+                }
             }
         }
         let counts = UnsafeMutableBufferPointer(rebasing: tables[((tableCount - 1) * bucketCount)..<(tableCount * bucketCount)])
@@ -68,6 +95,12 @@ enum Selection {
             return (bucket, below)
         }
         let first = place(ranks.0), second = place(ranks.1), third = place(ranks.2)
+        func range(of bucket: Int) -> ClosedRange<Int64> {
+            let offsets = scale.offsets(ofUnits: Selection.offsets(inBucket: bucket))
+            let start = offsets.lowerBound, end = min(span, offsets.upperBound)
+            return Int64(bitPattern: UInt64(bitPattern: base) &+ start)...Int64(bitPattern: UInt64(bitPattern: base) &+ end)
+        }
+        if decides((range(of: first.bucket), range(of: second.bucket), range(of: third.bucket))) { return nil }
         // The distinct buckets' members, one segment each, in one buffer; a rank sharing the bucket of
         // the rank before it shares its segment. Within a segment, each part's members follow those of
         // the parts before it.
@@ -79,7 +112,7 @@ enum Selection {
         defer { members.deallocate() }
         let buckets = (first.bucket, second.bucket, third.bucket)
         gatherMembers(of: buckets, from: shared, into: members, starts: (firstStart, secondStart, thirdStart), tables: sharedTables,
-                      bucketCount: bucketCount, parts: parts, base: base, shift: shift)
+                      bucketCount: bucketCount, parts: parts, base: base, scale: scale)
         func select(_ rank: Int, _ place: (bucket: Int, below: Int), from start: Int) -> Int64 {
             let segment = UnsafeMutableBufferPointer(rebasing: members[start..<(start + Int(counts[place.bucket]))])
             return quickSelect(atRank: rank - place.below, in: segment)
@@ -92,7 +125,7 @@ enum Selection {
     /// each part's after those of the parts before it (`tables`: each part's bucket counts).
     private static func gatherMembers(
         of buckets: (Int, Int, Int), from values: SharedBuffer<Int64>, into members: UnsafeMutableBufferPointer<Int64>,
-        starts: (Int, Int, Int), tables: SharedBuffer<Int32>, bucketCount: Int, parts: Int, base: Int64, shift: UInt64
+        starts: (Int, Int, Int), tables: SharedBuffer<Int32>, bucketCount: Int, parts: Int, base: Int64, scale: UnitScale
     ) {
         let sharedMembers = SharedBuffer(buffer: members)
         ParallelPasses.run(parts: parts) { part in
@@ -106,7 +139,7 @@ enum Selection {
             }
             for position in ParallelPasses.stretch(part, of: parts, count: values.buffer.count) {
                 let value = values.buffer[position]
-                let own = Int(UInt64(bitPattern: value &- base) &>> shift)
+                let own = Selection.bucket(ofOffset: scale.units(UInt64(bitPattern: value &- base)))
                 if own == buckets.0 {
                     sharedMembers.buffer[cursors.0] = value
                     cursors.0 += 1
@@ -119,6 +152,24 @@ enum Selection {
                 }
             }
         }
+    }
+
+    /// The bucket of a value `offset` above the smallest: offsets below 2,048 have a bucket each, and each
+    /// power of two above has 1,024 buckets (a bucket spans at most 1/1,024 of its offsets), so that the
+    /// buckets stay narrow around the percentiles however far outliers reach (at most 56,320 buckets).
+    /// Monotone: a larger offset never has a smaller bucket.
+    @inline(__always)
+    static func bucket(ofOffset offset: UInt64) -> Int {
+        guard offset >= 2_048 else { return Int(truncatingIfNeeded: offset) }
+        let shift = 53 &- offset.leadingZeroBitCount
+        return (shift &<< 10) &+ Int(truncatingIfNeeded: offset &>> UInt64(shift))
+    }
+
+    /// The offsets of bucket `bucket` (``bucket(ofOffset:)``).
+    static func offsets(inBucket bucket: Int) -> ClosedRange<UInt64> {
+        guard bucket >= 2_048 else { return UInt64(bucket)...UInt64(bucket) }
+        let shift = UInt64((bucket >> 10) - 1), mantissa = UInt64(bucket - Int(shift << 10))
+        return (mantissa << shift)...(((mantissa + 1) << shift) &- 1)
     }
 
     /// Hoare-partition quickselect with a median-of-three pivot; reorders `values`.
@@ -147,5 +198,28 @@ enum Selection {
             if rank <= j { high = j } else if rank >= i { low = i } else { return values[rank] }
         }
         return values[rank]
+    }
+}
+
+/// Whole units of an offset, ⌊offset ÷ unit⌋, by one multiplication (Granlund and Montgomery): with
+/// M = ⌈2^64 ÷ unit⌉, ⌊offset · M ÷ 2^64⌋ is exact while offset · unit < 2^64.
+struct UnitScale: Sendable {
+    let unit: UInt64
+    let magic: UInt64
+
+    init(unit: Int64) {
+        self.unit = UInt64(max(1, unit))
+        magic = self.unit == 1 ? 0 : UInt64.max / self.unit + 1
+    }
+
+    @inline(__always)
+    func units(_ offset: UInt64) -> UInt64 {
+        unit == 1 ? offset : offset.multipliedFullWidth(by: magic).high
+    }
+
+    /// The offsets whose whole units lie in `units`.
+    func offsets(ofUnits units: ClosedRange<UInt64>) -> ClosedRange<UInt64> {
+        let (end, overflow) = (units.upperBound &+ 1).multipliedReportingOverflow(by: unit)
+        return (units.lowerBound &* unit)...(overflow ? UInt64.max : end &- 1)
     }
 }
