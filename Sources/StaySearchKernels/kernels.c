@@ -43,15 +43,15 @@ static long first_portable(const int64_t *values, long start, long count, int64_
     return count;
 }
 
-static uint64_t verdicts_portable(const uint8_t *classes, const uint8_t *verdicts, uint64_t *check) {
-    uint64_t allowed = 0, checked = 0;
+static uint64_t verdicts_portable(const uint8_t *classes, const uint8_t *allowed, uint64_t *check) {
+    uint64_t bits = 0, checked = 0;
     for (int row = 0; row < 64; row++) {
-        uint8_t verdict = verdicts[classes[row]];
-        allowed |= (uint64_t)(verdict == 1) << row;
-        checked |= (uint64_t)(classes[row] == 255) << row;
+        uint8_t rowClass = classes[row];
+        bits |= (uint64_t)((allowed[rowClass >> 3] >> (rowClass & 7)) & 1) << row;
+        checked |= (uint64_t)(rowClass == 255) << row;
     }
     *check = checked;
-    return allowed;
+    return bits;
 }
 
 #if defined(__x86_64__)
@@ -108,28 +108,28 @@ STAYSEARCH_AVX2 static long first_avx2(const int64_t *values, long start, long c
     return first_portable(values, i, count, lowest, highest);
 }
 
-/// Each byte of `classes` looked up in `verdicts`: a 16-entry table per high nibble up to the classes' limit.
-STAYSEARCH_AVX2 static uint64_t verdicts_avx2(const uint8_t *classes, const uint8_t *verdicts, int classLimit, uint64_t *check) {
-    const __m256i nibble = _mm256_set1_epi8(0x0f);
-    __m256i classes0 = _mm256_loadu_si256((const __m256i *)classes);
-    __m256i classes1 = _mm256_loadu_si256((const __m256i *)(classes + 32));
-    __m256i low0 = _mm256_and_si256(classes0, nibble), low1 = _mm256_and_si256(classes1, nibble);
-    __m256i high0 = _mm256_and_si256(_mm256_srli_epi16(classes0, 4), nibble);
-    __m256i high1 = _mm256_and_si256(_mm256_srli_epi16(classes1, 4), nibble);
-    __m256i result0 = _mm256_setzero_si256(), result1 = _mm256_setzero_si256();
-    int tables = (classLimit + 15) >> 4;
-    for (int h = 0; h < tables; h++) {
-        __m256i table = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(verdicts + 16 * h)));
-        __m256i which = _mm256_set1_epi8((char)h);
-        result0 = _mm256_or_si256(result0, _mm256_and_si256(_mm256_cmpeq_epi8(high0, which), _mm256_shuffle_epi8(table, low0)));
-        result1 = _mm256_or_si256(result1, _mm256_and_si256(_mm256_cmpeq_epi8(high1, which), _mm256_shuffle_epi8(table, low1)));
+/// Each byte of `classes` looked up in the 256 bits of `allowed`: its byte (class ÷ 8, one of 32, two
+/// 16-byte table lookups) and its bit (class mod 8, a third lookup), 32 rows a step.
+STAYSEARCH_AVX2 static uint64_t verdicts_avx2(const uint8_t *classes, const uint8_t *allowed, uint64_t *check) {
+    const __m256i low = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)allowed));
+    const __m256i high = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(allowed + 16)));
+    const __m256i bitOf = _mm256_setr_epi8(1, 2, 4, 8, 16, 32, 64, (char)128, 1, 2, 4, 8, 16, 32, 64, (char)128,
+                                           1, 2, 4, 8, 16, 32, 64, (char)128, 1, 2, 4, 8, 16, 32, 64, (char)128);
+    const __m256i seven = _mm256_set1_epi8(7), thirtyOne = _mm256_set1_epi8(31), fifteen = _mm256_set1_epi8(15);
+    const __m256i all = _mm256_set1_epi8((char)0xff);
+    uint64_t bits = 0, checked = 0;
+    for (int half = 0; half < 2; half++) {
+        __m256i rowClasses = _mm256_loadu_si256((const __m256i *)(classes + 32 * half));
+        __m256i byteIndex = _mm256_and_si256(_mm256_srli_epi16(rowClasses, 3), thirtyOne);
+        __m256i fromLow = _mm256_shuffle_epi8(low, byteIndex), fromHigh = _mm256_shuffle_epi8(high, byteIndex);
+        __m256i byte = _mm256_blendv_epi8(fromLow, fromHigh, _mm256_cmpgt_epi8(byteIndex, fifteen));
+        __m256i bit = _mm256_shuffle_epi8(bitOf, _mm256_and_si256(rowClasses, seven));
+        __m256i yes = _mm256_cmpeq_epi8(_mm256_and_si256(byte, bit), bit);
+        bits |= (uint64_t)(uint32_t)_mm256_movemask_epi8(yes) << (32 * half);
+        checked |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(rowClasses, all)) << (32 * half);
     }
-    const __m256i one = _mm256_set1_epi8(1), all = _mm256_set1_epi8((char)0xff);
-    uint64_t allowed = (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(result0, one))
-        | (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(result1, one)) << 32;
-    *check = (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(classes0, all))
-        | (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(classes1, all)) << 32;
-    return allowed;
+    *check = checked;
+    return bits;
 }
 #endif
 
@@ -154,12 +154,11 @@ long staysearch_first_in_range(const int64_t *values, long start, long count, in
     return first_portable(values, start, count, lowest, highest);
 }
 
-uint64_t staysearch_verdict_bits(const uint8_t *classes, const uint8_t *verdicts, int classLimit, uint64_t *check) {
+uint64_t staysearch_verdict_bits(const uint8_t *classes, const uint8_t *allowed, uint64_t *check) {
 #if defined(__x86_64__)
-    if (has_avx2()) return verdicts_avx2(classes, verdicts, classLimit, check);
+    if (has_avx2()) return verdicts_avx2(classes, allowed, check);
 #endif
-    (void)classLimit;
-    return verdicts_portable(classes, verdicts, check);
+    return verdicts_portable(classes, allowed, check);
 }
 
 

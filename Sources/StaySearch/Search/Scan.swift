@@ -46,9 +46,8 @@ struct Scan {
     var pageCutoff = Int64.max
     /// How many of the values written have been counted by ``settle(pending:)``.
     var settledCount = 0
-    /// The rows of the index, and one more than its largest stay rule class other than ``RuleClasses/checkRow``.
+    /// The rows of the index.
     let rowCount: Int
-    let classLimit: Int
     var block: [UInt64]
     /// The columns read per candidate.
     let columns: ScanColumns
@@ -72,7 +71,6 @@ struct Scan {
         self.valueCheckIns = valueRows?.checkIns
         self.index = index
         rowCount = index.count
-        classLimit = index.ruleClasses.values.count
         self.guests = query.guests
         self.roomCode = roomCode
         self.sort = query.sort
@@ -135,7 +133,7 @@ struct Scan {
     mutating func visit(_ range: Range<Int>) {
         guard !range.isEmpty, !isImpossible else { return }
         // For a stay, each rule class's verdict on it (on the stack: no allocation per query).
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 256) { verdicts in
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 256 + 32) { verdicts in
             if isFlexible {
                 // For flexible dates, each class's allowed check-ins (2 KiB, also on the stack).
                 withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 256) { masks in
@@ -154,7 +152,8 @@ struct Scan {
     }
 
     /// Sets `verdicts[c]` to 1 when stay rule class *c* allows the stay, 0 when it does not, and 2 for
-    /// ``RuleClasses/checkRow`` (the row's rule runs decide).
+    /// ``RuleClasses/checkRow`` (the row's rule runs decide); then, in the 32 bytes from `verdicts[256]`,
+    /// bit *c* mod 8 of byte *c* ÷ 8 set for each class that allows it.
     private func fillStayVerdicts(_ verdicts: UnsafeMutableBufferPointer<UInt8>) {
         verdicts.initialize(repeating: 0)
         let nights = Int(self.nights)
@@ -164,6 +163,12 @@ struct Scan {
             verdicts[ruleClass] = StayRule(packed: packed).allows(nights: nights) ? 1 : 0
         }
         verdicts[Int(RuleClasses.checkRow)] = 2
+        // After the 256 verdicts, the classes that allow the stay as 256 bits (for a word at once).
+        for byte in 0..<32 {
+            var packed: UInt8 = 0
+            for bit in 0..<8 where verdicts[byte &* 8 &+ bit] == 1 { packed |= 1 << UInt8(bit) }
+            verdicts[256 &+ byte] = packed
+        }
     }
 
     private mutating func visit(_ range: Range<Int>, stayVerdicts: UnsafePointer<UInt8>, classCheckIns: UnsafePointer<UInt64>?,
@@ -218,7 +223,7 @@ struct Scan {
         if candidates.nonzeroBitCount >= 4, base &+ 64 <= rowCount {
             // Many candidates: the whole word's verdicts at once (a table lookup per byte, 32 bytes a step).
             var check: UInt64 = 0
-            bits = staysearch_verdict_bits(columns.ruleClasses + base, verdicts, Int32(classLimit), &check) & candidates
+            bits = staysearch_verdict_bits(columns.ruleClasses + base, verdicts + 256, &check) & candidates
             check &= candidates
             while check != 0 {
                 let bit = check.trailingZeroBitCount

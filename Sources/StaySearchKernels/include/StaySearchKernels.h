@@ -17,10 +17,10 @@ long staysearch_count_in_range(const int64_t *values, long count, int64_t lowest
 /// when there is none.
 long staysearch_first_in_range(const int64_t *values, long start, long count, int64_t lowest, int64_t highest);
 
-/// For the 64 rows whose stay rule classes are `classes[0 ..< 64]`, the bits of rows whose class's verdict
-/// in `verdicts` (256 bytes: 1 allows the stay, 0 does not) is 1; the rows of class 255 (their rules are
-/// read run by run) go to `*check`. Classes other than 255 are below `classLimit` (at most 255).
-uint64_t staysearch_verdict_bits(const uint8_t *classes, const uint8_t *verdicts, int classLimit, uint64_t *check);
+/// For the 64 rows whose stay rule classes are `classes[0 ..< 64]`, the bits of rows whose class is allowed:
+/// bit `class mod 8` of `allowed[class ÷ 8]` (32 bytes, 256 bits); the rows of class 255 (their rules are
+/// read run by run) go to `*check`.
+uint64_t staysearch_verdict_bits(const uint8_t *classes, const uint8_t *allowed, uint64_t *check);
 
 /// The rows among the 64 bytes from `bytes` whose value is at least `threshold` (1 ... 255), as bits.
 uint64_t staysearch_bytes_at_least(const uint8_t *bytes, int threshold);
