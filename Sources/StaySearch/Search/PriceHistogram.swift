@@ -150,17 +150,15 @@ extension PriceHistogram {
     static func defaultHighUnits(_ values: UnsafeMutableBufferPointer<Int64>, bounds: ClosedRange<Int64>, unit: Int64, threads: Int = 1) -> Int64 {
         let count = values.count
         func units(_ value: Int64) -> Int64 { (value + unit - 1) / unit }
-        var decided: Int64?
-        let exact = Selection.elements(
+        let (exact, decided) = Selection.elements(
             atRanks: (rank(ofPercentile: 25, count: count), rank(ofPercentile: 75, count: count),
                       rank(ofPercentile: defaultHighPercentile, count: count)), in: values, bounds: bounds, threads: threads, unit: unit
-        ) { q1, q3, p95 in
+        ) { q1, q3, p95 -> Int64? in
             // The fence is at least Q3 whatever Q1 is within its range (Q1 ≤ Q3).
             let lowestFence = max(q3.lowerBound, q3.lowerBound + outlierFenceWidth * (q3.lowerBound - q1.upperBound))
             let highestFence = q3.upperBound + outlierFenceWidth * (q3.upperBound - q1.lowerBound)
             let least = min(units(p95.lowerBound), units(lowestFence)), most = min(units(p95.upperBound), units(highestFence))
-            if least == most { decided = least }
-            return decided != nil
+            return least == most ? least : nil
         }
         if let decided { return decided }
         let (q1, q3, p95) = exact!

@@ -17,26 +17,26 @@ enum Selection {
         atRanks ranks: (Int, Int, Int), in values: UnsafeMutableBufferPointer<Int64>, bounds: ClosedRange<Int64>? = nil,
         threads: Int = 1
     ) -> (Int64, Int64, Int64) {
-        elements(atRanks: ranks, in: values, bounds: bounds, threads: threads, unit: 1) { _ in false }!
+        elements(atRanks: ranks, in: values, bounds: bounds, threads: threads, unit: 1) { _ in nil }.exact!
     }
 
     /// The ranges of values that hold each of three ranks (`ranks.0 ≤ ranks.1 ≤ ranks.2`) of `values`
     /// as if sorted.
     typealias RankRanges = (ClosedRange<Int64>, ClosedRange<Int64>, ClosedRange<Int64>)
 
-    /// ``elements(atRanks:in:bounds:threads:)``, unless `decides` needs no more than the ranges of values
-    /// its buckets give each rank (known after the counting pass): then nil, and the values are not
-    /// read again.
+    /// ``elements(atRanks:in:bounds:threads:)`` as `exact`, unless `decides` answers from no more than the
+    /// ranges of values its buckets give each rank (known after the counting pass): then its answer as
+    /// `decided`, and the values are not read again.
     /// - Parameter unit: the buckets count whole units from a value one above a multiple of `unit` (each
     ///   bucket's values then have one ⌈value ÷ unit⌉ below 2,048 units); 1 for no unit.
     static func elements(
         atRanks ranks: (Int, Int, Int), in values: UnsafeMutableBufferPointer<Int64>, bounds: ClosedRange<Int64>? = nil,
-        threads: Int = 1, unit: Int64, unlessDecided decides: (RankRanges) -> Bool
-    ) -> (Int64, Int64, Int64)? {
+        threads: Int = 1, unit: Int64, unlessDecided decides: (RankRanges) -> Int64?
+    ) -> (exact: (Int64, Int64, Int64)?, decided: Int64?) {
         precondition(ranks.0 <= ranks.1 && ranks.1 <= ranks.2 && ranks.0 >= 0 && ranks.2 < values.count, "ranks out of order")
         guard values.count > 4_096 else {
-            return (quickSelect(atRank: ranks.0, in: values), quickSelect(atRank: ranks.1, in: values),
-                    quickSelect(atRank: ranks.2, in: values))
+            return ((quickSelect(atRank: ranks.0, in: values), quickSelect(atRank: ranks.1, in: values),
+                     quickSelect(atRank: ranks.2, in: values)), nil)
         }
         var smallest = bounds?.lowerBound ?? Int64.max
         var largest = bounds?.upperBound ?? Int64.min
@@ -100,7 +100,7 @@ enum Selection {
             let start = offsets.lowerBound, end = min(span, offsets.upperBound)
             return Int64(bitPattern: UInt64(bitPattern: base) &+ start)...Int64(bitPattern: UInt64(bitPattern: base) &+ end)
         }
-        if decides((range(of: first.bucket), range(of: second.bucket), range(of: third.bucket))) { return nil }
+        if let decided = decides((range(of: first.bucket), range(of: second.bucket), range(of: third.bucket))) { return (nil, decided) }
         // The distinct buckets' members, one segment each, in one buffer; a rank sharing the bucket of
         // the rank before it shares its segment. Within a segment, each part's members follow those of
         // the parts before it.
@@ -117,8 +117,8 @@ enum Selection {
             let segment = UnsafeMutableBufferPointer(rebasing: members[start..<(start + Int(counts[place.bucket]))])
             return quickSelect(atRank: rank - place.below, in: segment)
         }
-        return (select(ranks.0, first, from: firstStart), select(ranks.1, second, from: secondStart),
-                select(ranks.2, third, from: thirdStart))
+        return ((select(ranks.0, first, from: firstStart), select(ranks.1, second, from: secondStart),
+                 select(ranks.2, third, from: thirdStart)), nil)
     }
 
     /// The values of the three ranks' buckets, each bucket's in its segment of `members` (from `starts`),
