@@ -66,7 +66,7 @@ test-api: deps
 # and through HTTP against a server built with it (a race stops either with exit status 66).
 test-tsan: deps
 	TSAN_OPTIONS="halt_on_error=1 exitcode=66" $(SWIFT) test --sanitize=thread --scratch-path .build-tsan \
-	  --filter 'LiveIndexConcurrencyTests|racingBookingsOverHTTPHaveOneWinner'
+	  --filter 'LiveIndexConcurrencyTests|ScratchPoolTests|racingBookingsOverHTTPHaveOneWinner'
 
 # The package-benchmark suite (its own package in Benchmarks/; about two minutes to build): everything
 # on 100,000 generated listings, then the searches and the index load on 1,000,000.

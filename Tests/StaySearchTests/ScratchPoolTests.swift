@@ -1,4 +1,5 @@
 @testable import StaySearch
+import Dispatch
 import Testing
 
 /// The pool of large working buffers: what it lends, what it keeps, what it frees.
@@ -53,4 +54,29 @@ import Testing
         pool.giveBack(empty)
         #expect(pool.freeBytes == 0)
     }
+
+    /// Threads taking and giving back at once never share a buffer: each fills its own with its number
+    /// and finds only that number in it before giving it back.
+    @Test func threadsNeverShareABuffer() {
+        let pool = ScratchPool(keeping: 3)
+        let clashes = Clashes()
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for round in 0..<50 {
+                let buffer = pool.take(Int64.self, count: Self.large * (1 + (thread + round) % 3))
+                buffer.initialize(repeating: Int64(thread))
+                if buffer.contains(where: { $0 != Int64(thread) }) { clashes.record() }
+                pool.giveBack(buffer)
+            }
+        }
+        #expect(clashes.count == 0)
+        #expect(pool.freeBytes <= 3 * 3 * Self.large * 8)
+    }
+}
+
+/// A counter several threads add to.
+private final class Clashes: @unchecked Sendable {
+    private let lock = ReadWriteLock()
+    private var counted = 0
+    func record() { lock.writing { counted += 1 } }
+    var count: Int { lock.reading { counted } }
 }
