@@ -143,7 +143,8 @@ struct Scan {
                 }
             } else {
                 if hasDates { fillStayVerdicts(verdicts) }
-                // The rows of a block's values until they are settled (16 KiB on the stack).
+                // The rows of a block's values until they are settled (16 KiB: one allocation a scan, as
+                // temporary allocations stay on the stack only up to 1 KiB).
                 withUnsafeTemporaryAllocation(of: Int32.self, capacity: Scan.blockWords * 64) { pending in
                     visit(range, stayVerdicts: UnsafePointer(verdicts.baseAddress!), classCheckIns: nil, pending: pending.baseAddress!)
                 }
@@ -217,8 +218,8 @@ struct Scan {
         let base = word << 6
         // The candidates whose stay rule allows the stay: a byte and a table load per row, no branch on
         // the verdict (a quarter of the rows refused at random mispredicted); a row whose rules change
-        // over the year reads its runs. (callgrind, the same queries: 12 instructions a candidate row
-        // one by one; about 40 a word at once.)
+        // over the year reads its runs. (callgrind, the same queries: 12 instructions a candidate one by
+        // one, about 8 with a word's verdicts at once.)
         var bits: UInt64 = 0
         if candidates.nonzeroBitCount >= 4, base &+ 64 <= rowCount {
             // Many candidates: the whole word's verdicts at once (a table lookup per byte, 32 bytes a step).
@@ -263,7 +264,7 @@ struct Scan {
 
     /// Writes the stay's total of each row of `bits` (rows `base` + bit) to `values`, and the row to `rows`,
     /// in row order; returns how many. Apart from the caller so that its few locals stay in registers
-    /// (callgrind, the no-region queries of the mix: 33 → 25 instructions a row with one price all year);
+    /// (callgrind, the no-region queries of the mix: 33 → 20 instructions a row with one price all year);
     /// rows priced by runs are summed out of line.
     @inline(never)
     private static func price(rows bits: UInt64, base: Int, columns: ScanColumns, nights: Int64, from stayStart: Int, to stayEnd: Int,
