@@ -3,10 +3,10 @@ import StaySearchKernels
 /// Tests of a one-byte column for 64 rows at once, answered as a bit mask (bit *i*: row *i* passes).
 ///
 /// Sixteen bytes are compared in one SSE2 register and their answers gathered by a movemask
-/// (``staysearch_bytes_at_least``, ``staysearch_bytes_equal``): a word of candidates costs about 20
-/// instructions and no branch, where testing each candidate cost a load, a comparison and a branch that
-/// mispredicts whenever the rows are mixed (and eight bytes in a 64-bit word with integer arithmetic cost
-/// about 110).
+/// (``staysearch_bytes_at_least``, ``staysearch_bytes_equal``): a word of candidates costs about 33
+/// instructions with the call and no branch, where testing each candidate cost a load, a comparison and a
+/// branch that mispredicts whenever the rows are mixed (and eight bytes at a time in a 64-bit word with
+/// integer arithmetic cost about 106).
 enum ByteMasks {
     /// The rows among 64 bytes from `bytes` whose value is at least `threshold`.
     static func atLeast(_ threshold: Int, in bytes: UnsafePointer<UInt8>) -> UInt64 {
