@@ -55,6 +55,10 @@ struct ImportCommand: ParsableCommand {
         let datasets = try folders.map { try DatasetFolder(argument: $0) }
         let start = Standard.now()
         var loader = InsideAirbnbLoader(strict: strict)
+        // Calendars wait for the build, and the table of day-by-day prices is laid out, in a temporary file
+        // beside the output rather than in memory: ten million listings with dynamic prices import in
+        // less memory than their index takes.
+        loader.spill = try SpillFile(besides: output)
         if Standard.errorIsTerminal {
             loader.progress = { path, bytesRead, totalBytes, records in
                 let elapsed = max(Standard.now() - start, 0.001)

@@ -1,11 +1,12 @@
 @testable import StaySearch
+import StayData
 import StaySearchTestSupport
 import Testing
 
 /// Sealed calendar fragments give back exactly the runs and night values sealed: days and lines that
 /// follow on or jump (back too), stay rules that change or stay, prices that change by a little, by a
 /// lot, with cents, at the clamp, or are missing; across chunk boundaries, after appending another store
-/// with its lines shifted, and after other chunks are released.
+/// with its lines shifted, and after other chunks are released; kept in memory or spilled to a file.
 @Suite struct CalendarFragmentsTests {
     /// One fragment as sealed: its listing, runs and the price and availability of each of their nights.
     private struct Sealed {
@@ -51,12 +52,13 @@ import Testing
         return Sealed(listing: Int32(Int.random(in: 0...1_000_000, using: &random)), runs: runs, values: values)
     }
 
-    private func expectDecoded(_ store: CalendarFragments, fragment: Int, equals sealed: Sealed, lineShift: UInt64 = 0) {
+    private func expectDecoded(_ store: CalendarFragments, fragment: Int, equals sealed: Sealed, lineShift: UInt64 = 0) throws {
         var runs: [NightRun] = [NightRun(origin: 1, listing: 1, day: 1, price: 1, minimum: 1, maximum: 1, isAvailable: true,
                                          hasNightValues: false, count: 1)]        // decoding appends
         var values = NightValues()
         values.append(price: 500, isAvailable: true)
-        store.decode(fragment, into: &runs, values: &values)
+        var buffer: [UInt8] = []
+        try store.decode(fragment, into: &runs, values: &values, buffer: &buffer)
         #expect(store.listings[fragment] == sealed.listing)
         #expect(runs.count == sealed.runs.count + 1)
         for (decoded, original) in zip(runs.dropFirst(), sealed.runs) {
@@ -76,12 +78,13 @@ import Testing
         }
     }
 
-    @Test(arguments: 0..<30)
-    func giveBackWhatWasSealed(seed: Int) {
+    @Test(arguments: 0..<30, [false, true])
+    func giveBackWhatWasSealed(seed: Int, spilled: Bool) throws {
         var random = SeededGenerator(seed: UInt64(seed))
         let chunkSize = random.pick([64, 1_000, 1 << 22])
-        var first = CalendarFragments(chunkSize: chunkSize)
-        var second = CalendarFragments(chunkSize: chunkSize)
+        let store: SpillFile? = spilled ? try SpillFile(inFolder: Scratch.directory("fragments")) : nil
+        var first = CalendarFragments(chunkSize: chunkSize, store: store)
+        var second = CalendarFragments(chunkSize: chunkSize, store: store)
         var sealedFirst: [Sealed] = [], sealedSecond: [Sealed] = []
         for _ in 0..<Int.random(in: 1...40, using: &random) {
             let fragment = randomFragment(&random)
@@ -93,7 +96,7 @@ import Testing
                 sealedSecond.append(fragment)
             }
         }
-        for (position, sealed) in sealedSecond.enumerated() { expectDecoded(second, fragment: position, equals: sealed) }
+        for (position, sealed) in sealedSecond.enumerated() { try expectDecoded(second, fragment: position, equals: sealed) }
         let shift = UInt64(Int.random(in: 0...1_000_000, using: &random))
         first.append(second, shiftingLinesBy: shift)
         // Release the chunks of a random half of the fragments; the others still read back.
@@ -102,7 +105,8 @@ import Testing
         for chunk in 0..<first.chunkCount where !kept.contains(chunk) { first.release(chunk) }
         #expect(first.count == sealedFirst.count + sealedSecond.count)
         for (position, sealed) in (sealedFirst + sealedSecond).enumerated() where kept.contains(first.chunk(ofFragment: position)) {
-            expectDecoded(first, fragment: position, equals: sealed, lineShift: position < sealedFirst.count ? 0 : shift)
+            try expectDecoded(first, fragment: position, equals: sealed, lineShift: position < sealedFirst.count ? 0 : shift)
         }
+        #expect(first.spillFailure == nil)
     }
 }

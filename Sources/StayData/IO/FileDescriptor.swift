@@ -115,6 +115,24 @@ public final class FileDescriptor {
         }
     }
 
+    /// Writes every byte of `bytes` at `offset`, leaving the position where it was.
+    /// - Throws: ``DataError/cannotWrite(path:reason:)``.
+    public func writeAll(_ bytes: [UInt8], at offset: Int) throws(DataError) {
+        let failure: DataError? = bytes.withUnsafeBytes { buffer in
+            var done = 0
+            while done < buffer.count {
+                let written = pwrite(rawValue, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return .cannotWrite(path: path, reason: Self.lastError)
+                }
+                done += written
+            }
+            return nil
+        }
+        if let failure { throw failure }
+    }
+
     /// Writes every byte of `bytes`.
     public func writeAll(_ bytes: [UInt8]) throws(DataError) {
         let failure: DataError? = bytes.withUnsafeBytes { buffer in

@@ -9,34 +9,82 @@ enum Checksum {
     /// The checksum of `bytes`.
     /// - Complexity: O(*n*).
     static func of(_ bytes: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
-        guard let base = bytes.baseAddress, bytes.count > 0 else { return finish(seed &+ prime3) }
-        let count = bytes.count
-        var lane1 = seed &+ prime1 &+ prime2, lane2 = seed &+ prime2, lane3 = seed, lane4 = seed &- prime1
-        var offset = 0
-        @inline(__always) func round(_ lane: UInt64, _ word: UInt64) -> UInt64 {
+        var stream = Stream(seed: seed)
+        stream.add(bytes)
+        return stream.checksum()
+    }
+
+    /// The checksum of bytes given a piece at a time: the same as ``of(_:seed:)`` of all of them, for
+    /// data too large to hold at once.
+    struct Stream {
+        private var lane1, lane2, lane3, lane4: UInt64
+        /// Bytes given so far, and the last of them that do not make a whole 32-byte block yet.
+        private var count = 0
+        private var tail: [UInt8] = []
+
+        init(seed: UInt64 = 0) {
+            lane1 = seed &+ prime1 &+ prime2
+            lane2 = seed &+ prime2
+            lane3 = seed
+            lane4 = seed &- prime1
+        }
+
+        @inline(__always) private static func round(_ lane: UInt64, _ word: UInt64) -> UInt64 {
             let mixed = lane &+ word &* prime2
             return ((mixed << 31) | (mixed >> 33)) &* prime1
         }
-        while offset + 32 <= count {
-            lane1 = round(lane1, base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-            lane2 = round(lane2, base.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self))
-            lane3 = round(lane3, base.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self))
-            lane4 = round(lane4, base.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self))
-            offset += 32
+
+        /// Adds the next bytes.
+        mutating func add(_ bytes: UnsafeRawBufferPointer) {
+            guard var base = bytes.baseAddress, bytes.count > 0 else { return }
+            count += bytes.count
+            var left = bytes.count
+            if !tail.isEmpty {
+                let taken = min(32 - tail.count, left)
+                tail.append(contentsOf: UnsafeRawBufferPointer(start: base, count: taken))
+                base += taken
+                left -= taken
+                guard tail.count == 32 else { return }
+                tail.withUnsafeBytes { addBlocks($0.baseAddress!, 32) }
+                tail.removeAll(keepingCapacity: true)
+            }
+            let whole = left / 32 * 32
+            addBlocks(base, whole)
+            tail.append(contentsOf: UnsafeRawBufferPointer(start: base + whole, count: left - whole))
         }
-        var hash = lane1 ^ (lane2 &* prime3) ^ (lane3 &* prime1) ^ (lane4 &* prime2) ^ UInt64(count)
-        while offset + 8 <= count {
-            hash = round(hash, base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-            offset += 8
+
+        /// Adds `byteCount` bytes (a multiple of 32) from `base`.
+        private mutating func addBlocks(_ base: UnsafeRawPointer, _ byteCount: Int) {
+            var offset = 0
+            while offset + 32 <= byteCount {
+                lane1 = Self.round(lane1, base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                lane2 = Self.round(lane2, base.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self))
+                lane3 = Self.round(lane3, base.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self))
+                lane4 = Self.round(lane4, base.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self))
+                offset += 32
+            }
         }
-        while offset < count {
-            hash = round(hash, UInt64(base.load(fromByteOffset: offset, as: UInt8.self)) | 0x100)
-            offset += 1
+
+        /// The checksum of every byte added.
+        func checksum() -> UInt64 {
+            guard count > 0 else { return finish(lane3 &+ prime3) }
+            var hash = lane1 ^ (lane2 &* prime3) ^ (lane3 &* prime1) ^ (lane4 &* prime2) ^ UInt64(count)
+            tail.withUnsafeBytes { rest in
+                var offset = 0
+                while offset + 8 <= rest.count {
+                    hash = Self.round(hash, rest.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                    offset += 8
+                }
+                while offset < rest.count {
+                    hash = Self.round(hash, UInt64(rest.load(fromByteOffset: offset, as: UInt8.self)) | 0x100)
+                    offset += 1
+                }
+            }
+            return finish(hash)
         }
-        return finish(hash)
     }
 
-    private static func finish(_ value: UInt64) -> UInt64 {
+    fileprivate static func finish(_ value: UInt64) -> UInt64 {
         var hash = value
         hash ^= hash >> 33
         hash = hash &* prime2

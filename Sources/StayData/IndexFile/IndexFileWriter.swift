@@ -16,56 +16,73 @@ public enum IndexFileWriter {
     @discardableResult
     public static func save(_ index: ListingIndex, to path: String, changeLogPosition: UInt64? = nil) throws(DataError) -> Int {
         let sections = IndexStorage.table.map { column in (column: column, bytes: column.bytes(index.storage)) }
-        var layout: [(offset: Int, checksum: UInt64)] = []
+        var offsets: [Int] = []
         var offset = IndexFileFormat.aligned(IndexFileFormat.headerSize + IndexFileFormat.sectionEntrySize * sections.count)
         var fileSize = offset
         for section in sections {
-            layout.append((offset, section.bytes.withBytes { Checksum.of($0) }))
+            offsets.append(offset)
             fileSize = offset + section.bytes.count * section.column.elementSize
             offset = IndexFileFormat.aligned(fileSize)
         }
 
-        var head = ByteWriter()
-        head.append(IndexFileFormat.magic)
-        head.append(IndexFileFormat.version)
-        head.append(UInt32(IndexFileFormat.headerSize))
-        head.append(UInt64(fileSize))
-        head.append(UInt64(index.count))
-        head.append(index.firstDay.daysSinceEpoch)
-        head.append(Int32(index.dayCount))
-        head.append(UInt32(layout.count))
-        head.append(UInt32(0))
-        // The top bit says there is a position (the first snapshot of a database is at position 0).
-        head.append(changeLogPosition.map { $0 | 1 << 63 } ?? 0)
-        var table = ByteWriter()
-        for (section, placement) in zip(sections, layout) {
-            table.append(section.column.id)
-            table.append(UInt32(section.column.elementSize))
-            table.append(UInt64(placement.offset))
-            table.append(UInt64(section.bytes.count))
-            table.append(placement.checksum)
-        }
-        head.append(IndexFileFormat.headerChecksum(header: head.bytes, table: table.bytes))
-        head.append(table.bytes)
-
         try AtomicFile.replace(path) { file throws(DataError) in
-            try file.writeAll(head.bytes)
-            var position = head.bytes.count
-            for (section, placement) in zip(sections, layout) {
-                if placement.offset > position {
-                    try file.writeAll([UInt8](repeating: 0, count: placement.offset - position))
-                    position = placement.offset
+            // The sections first, each checksummed as it is written, a slice at a time; then the header
+            // and section table, which hold the checksums, over the zeros left for them.
+            var position = 0
+            var checksums: [UInt64] = []
+            for (section, sectionOffset) in zip(sections, offsets) {
+                if sectionOffset > position {
+                    try file.writeAll([UInt8](repeating: 0, count: sectionOffset - position))
+                    position = sectionOffset
                 }
-                let failure: DataError? = section.bytes.withBytes { bytes in
-                    do throws(DataError) { try file.writeAll(bytes) } catch { return error }
-                    return nil
+                let mapping = section.bytes.owner as? SpillFile.Mapping
+                let result: Result<UInt64, DataError> = section.bytes.withBytes { bytes in
+                    var stream = Checksum.Stream()
+                    var start = 0
+                    repeat {
+                        let slice = UnsafeRawBufferPointer(rebasing: bytes[start..<min(start + sliceSize, bytes.count)])
+                        stream.add(slice)
+                        do throws(DataError) { try file.writeAll(slice) } catch { return .failure(error) }
+                        // A section mapped from a spill file is read once: its pages go back to the file
+                        // cache as soon as they are written, not held until the whole save is done.
+                        mapping?.dropPages(slice)
+                        start += slice.count
+                    } while start < bytes.count
+                    return .success(stream.checksum())
                 }
-                if let failure { throw failure }
+                checksums.append(try result.get())
                 position += section.bytes.count * section.column.elementSize
             }
+
+            var head = ByteWriter()
+            head.append(IndexFileFormat.magic)
+            head.append(IndexFileFormat.version)
+            head.append(UInt32(IndexFileFormat.headerSize))
+            head.append(UInt64(fileSize))
+            head.append(UInt64(index.count))
+            head.append(index.firstDay.daysSinceEpoch)
+            head.append(Int32(index.dayCount))
+            head.append(UInt32(sections.count))
+            head.append(UInt32(0))
+            // The top bit says there is a position (the first snapshot of a database is at position 0).
+            head.append(changeLogPosition.map { $0 | 1 << 63 } ?? 0)
+            var table = ByteWriter()
+            for ((section, sectionOffset), checksum) in zip(zip(sections, offsets), checksums) {
+                table.append(section.column.id)
+                table.append(UInt32(section.column.elementSize))
+                table.append(UInt64(sectionOffset))
+                table.append(UInt64(section.bytes.count))
+                table.append(checksum)
+            }
+            head.append(IndexFileFormat.headerChecksum(header: head.bytes, table: table.bytes))
+            head.append(table.bytes)
+            try file.writeAll(head.bytes, at: 0)
         }
         return fileSize
     }
+
+    /// The bytes of a section checksummed and written at a time (whole 32-byte blocks).
+    static let sliceSize = 64 << 20
 }
 
 extension IndexFileFormat {

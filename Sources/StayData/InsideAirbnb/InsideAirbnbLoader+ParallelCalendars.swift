@@ -66,7 +66,7 @@ extension InsideAirbnbLoader {
                 }
             } else if let stoppedAt = result.stoppedAt, stoppedAt < split.size {
                 // A quoted field spanned the line break: read the rest after where the first part ended.
-                var rest = LoadState()
+                var rest = LoadState(spillingTo: spill, pieces: spillPieces)
                 rest.report.files = state.report.files
                 rest.report.files[fileIndex] = .init(path: cities[number].calendarName)
                 _ = try readCalendar(path: cities[number].calendarName,
@@ -184,7 +184,7 @@ extension InsideAirbnbLoader {
             let piece = pieces[position]
             let city = cities[piece.city]
             let fileIndex = 2 * piece.city + 1
-            var state = LoadState()
+            var state = LoadState(spillingTo: loader.spill, pieces: loader.spillPieces)
             state.report.files = files
             var stop: (stoppedAt: Int?, nextLine: Int) = (nil, 1)
             let result = Result { () throws(DataError) -> LoadState in

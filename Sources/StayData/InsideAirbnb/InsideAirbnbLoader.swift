@@ -22,6 +22,15 @@ public struct InsideAirbnbLoader {
     /// How many bytes the CSV reader takes from a file at a time.
     public var chunkSize = 1 << 22
 
+    /// Where the calendars read are kept until the index is built, and its table of day-by-day prices is
+    /// laid out (see ``SpillStore``): the index then maps that table from the file, which must outlive
+    /// it. Nil keeps everything in memory.
+    public var spill: SpillFile?
+
+    /// The pieces the builders spill in: bytes of sealed nights, and dense rows, at a time (tests make
+    /// them small, to spill many).
+    var spillPieces = (fragmentBytes: 1 << 22, denseRows: 4_096)
+
     /// Creates a loader.
     public init(strict: Bool = false) {
         self.isStrict = strict
@@ -60,7 +69,7 @@ public struct InsideAirbnbLoader {
     /// that loads.
     /// - Throws: as ``loadIndex(from:)-(DatasetFolder)``.
     public func loadIndex(from cities: [CitySources]) throws(DataError) -> (index: ListingIndex, report: LoadReport) {
-        var state = LoadState()
+        var state = LoadState(spillingTo: spill, pieces: spillPieces)
         if isStrict || !readsCalendarsConcurrently {
             for city in cities {
                 var handles: [Int64: IndexBuilder.ListingHandle] = [:]
@@ -96,7 +105,17 @@ public struct InsideAirbnbLoader {
         // The builder is handed over, so that its nights are freed as the index takes them in.
         let builder = state.builder
         state.builder = IndexBuilder()
-        let (index, duplicates) = builder.build()
+        state.listingLines = [:]          // only reading needs them
+        let index: ListingIndex, duplicates: [DuplicateNight]
+        if let spill {
+            do throws(IndexBuilderError) {
+                (index, duplicates) = try (consume builder).buildUsingStore()
+            } catch {
+                throw spill.failure ?? .cannotWrite(path: "a temporary file", reason: error.description)
+            }
+        } else {
+            (index, duplicates) = builder.build()
+        }
         for entry in aliasLines where index.regions.nodes(of: entry.alias).isEmpty {
             let reason = "'\(entry.alias.region)' is not a region of \(entry.alias.city); the alias '\(entry.alias.alias)' is left out"
             if isStrict { throw .rejectedRecord(path: entry.path, line: entry.line, reason: reason) }

@@ -10,9 +10,18 @@
 ///
 /// Fragments go into chunks of a few MiB; a chunk is freed once every fragment in it has been
 /// read back for the last time (``release(_:)``), so that the nights shrink while the index grows.
+/// Given a ``SpillStore``, each chunk goes there as soon as it is full, and fragments are read back
+/// from it one at a time: the nights then take a few MiB of memory however many there are.
 struct CalendarFragments {
-    /// Chunks of sealed fragments; a released chunk is empty.
+    /// Chunks of sealed fragments; a released or spilled chunk is empty.
     private var chunks: [[UInt8]] = []
+    /// Where each chunk was spilled (-1: in memory), and its size in bytes.
+    private var spilledAt: [Int] = []
+    private var chunkSizes: [Int] = []
+    /// Where full chunks go, or nil to keep them in memory.
+    private let store: (any SpillStore)?
+    /// The first error the store gave; that chunk, and those after it, stayed in memory.
+    private(set) var spillFailure: (any Error)?
     /// The line shift of each chunk's origins (a part of a file read apart learns its first line later).
     private var lineShifts: [UInt64] = []
     /// The chunk new fragments go into.
@@ -29,8 +38,9 @@ struct CalendarFragments {
     let chunkSize: Int
 
     /// Creates an empty store with chunks of `chunkSize` bytes (4 MiB unless a test wants many).
-    init(chunkSize: Int = 1 << 22) {
+    init(chunkSize: Int = 1 << 22, store: (any SpillStore)? = nil) {
         self.chunkSize = chunkSize
+        self.store = store
     }
 
     /// The number of fragments.
@@ -49,21 +59,45 @@ struct CalendarFragments {
         scratch.removeAll(keepingCapacity: true)
         encode(runs, values: values, into: &scratch)
         if current < 0 || chunks[current].count + scratch.count > chunkSize {
+            spillCurrent()
             var chunk: [UInt8] = []
             chunk.reserveCapacity(max(chunkSize, scratch.count))
             chunks.append(chunk)
+            spilledAt.append(-1)
+            chunkSizes.append(0)
             lineShifts.append(0)
             current = chunks.count - 1
         }
         locations.append(UInt64(current) << 32 | UInt64(chunks[current].count))
         listings.append(listing)
         chunks[current].append(contentsOf: scratch)
+        chunkSizes[current] = chunks[current].count
+    }
+
+    /// Moves the chunk being filled to the store, if there is one (and it has not failed); no fragment
+    /// goes into it afterwards.
+    mutating func spillCurrent() {
+        guard current >= 0 else { return }
+        defer { current = -1 }
+        guard let store, spillFailure == nil, !chunks[current].isEmpty else { return }
+        do {
+            spilledAt[current] = try chunks[current].withUnsafeBytes { try store.append($0) }
+            chunks[current] = []
+        } catch {
+            spillFailure = error
+        }
     }
 
     /// Moves `other`'s fragments after these, their lines shifted by `lineShift`.
     mutating func append(_ other: CalendarFragments, shiftingLinesBy lineShift: UInt64) {
+        spillCurrent()
+        var other = other
+        other.spillCurrent()
+        if spillFailure == nil { spillFailure = other.spillFailure }
         let chunkShift = UInt64(chunks.count) << 32
         chunks.append(contentsOf: other.chunks)
+        spilledAt.append(contentsOf: other.spilledAt)
+        chunkSizes.append(contentsOf: other.chunkSizes)
         lineShifts.append(contentsOf: other.lineShifts.map { $0 &+ lineShift })
         locations.append(contentsOf: other.locations.map { $0 &+ chunkShift })
         listings.append(contentsOf: other.listings)
@@ -72,18 +106,37 @@ struct CalendarFragments {
     /// Frees a chunk whose fragments will not be read again.
     mutating func release(_ chunk: Int) {
         chunks[chunk] = []
+        if let store, spilledAt[chunk] >= 0 { store.discard(offset: spilledAt[chunk], byteCount: chunkSizes[chunk]) }
         if chunk == current { current = -1 }
     }
 
     /// Appends fragment `fragment`'s runs to `runs` and their night values to `values`, as they were
     /// added (origins shifted as appended), each run of `listing`.
-    func decode(_ fragment: Int, into runs: inout [NightRun], values: inout NightValues) {
+    /// - Parameter buffer: room for a fragment read back from the store, reused from call to call.
+    /// - Throws: the store's error when the fragment cannot be read back.
+    func decode(_ fragment: Int, into runs: inout [NightRun], values: inout NightValues, buffer: inout [UInt8]) throws {
         let location = locations[fragment]
         let chunk = Int(location >> 32)
+        let start = Int(location & 0xFFFF_FFFF)
+        guard let store, spilledAt[chunk] >= 0 else {
+            chunks[chunk].withUnsafeBufferPointer { decode(fragment, from: $0, at: start, into: &runs, values: &values) }
+            return
+        }
+        let next = fragment + 1
+        let end = next < locations.count && Int(locations[next] >> 32) == chunk ? Int(locations[next] & 0xFFFF_FFFF) : chunkSizes[chunk]
+        if buffer.count < end - start { buffer = [UInt8](repeating: 0, count: max(end - start, 2 * buffer.count)) }
+        try buffer.withUnsafeMutableBytes { try store.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<(end - start)]), at: spilledAt[chunk] + start) }
+        buffer.withUnsafeBufferPointer { decode(fragment, from: $0, at: 0, into: &runs, values: &values) }
+    }
+
+    /// Decodes fragment `fragment` from `bytes`, where it starts at `position`.
+    private func decode(_ fragment: Int, from bytes: UnsafeBufferPointer<UInt8>, at position: Int, into runs: inout [NightRun],
+                        values: inout NightValues) {
+        let chunk = Int(locations[fragment] >> 32)
         let listing = listings[fragment]
         let shift = lineShifts[chunk]
-        chunks[chunk].withUnsafeBufferPointer { bytes in
-            var reader = ByteReader(bytes: bytes, position: Int(location & 0xFFFF_FFFF))
+        do {
+            var reader = ByteReader(bytes: bytes, position: position)
             let runCount = Int(reader.varint())
             var day: Int32 = 0
             var origin: UInt64 = 0

@@ -4,8 +4,8 @@
 ///
 /// A column is immutable once made, so it is safe to share between threads.
 package struct Column<Element: BitwiseCopyable>: @unchecked Sendable {
-    /// Keeps the memory alive; never read.
-    private let owner: AnyObject
+    /// Keeps the memory alive; never read through.
+    package let owner: AnyObject
     /// The first element.
     @usableFromInline let base: UnsafePointer<Element>
     /// The number of elements.

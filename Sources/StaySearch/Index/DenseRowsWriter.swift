@@ -1,40 +1,75 @@
 /// Collects the day-by-day price codes of dense rows as they come, row after row, and lays them out
 /// day-major at the end (see ``NightPrices``) with little more memory than the result: rows wait in
 /// row-major chunks, and each chunk is freed as soon as it is copied into place.
+///
+/// Given a ``SpillStore``, each full chunk goes to the store instead of waiting in memory, and the
+/// day-major table is written there and mapped: the rows never take memory of their own beyond a few
+/// chunks, however many there are.
 struct DenseRowsWriter {
     let dayCount: Int
-    /// Full chunks of ``rowsPerChunk`` rows each, and the chunk being filled.
+    /// Where full chunks go, or nil to keep them in memory.
+    private let store: (any SpillStore)?
+    /// Full chunks of ``rowsPerChunk`` rows each: in memory (empty once spilled), and where each was
+    /// spilled (-1: in memory).
     private var chunks: [[UInt16]] = []
+    private var spilledAt: [Int] = []
+    /// How many rows each full chunk holds (``rowsPerChunk`` but for the last).
+    private var chunkRowCounts: [Int] = []
+    /// The chunk being filled.
     private var current: [UInt16] = []
     /// How many rows have been appended.
     private(set) var rowCount = 0
+    /// The first error the store gave while chunks were spilled; the chunk stayed in memory.
+    private(set) var spillFailure: (any Error)?
 
     /// Rows per chunk: large enough that copying a chunk reads long stretches, small enough to be a
-    /// small share of the result.
-    static let rowsPerChunk = 4_096
+    /// small share of the result (4,096 unless a test wants many chunks).
+    let rowsPerChunk: Int
 
-    init(dayCount: Int) {
+    /// Chunks laid out together when the table is written to a store: 8, day stripes of 64 KiB a write.
+    let chunksPerGroup: Int
+
+    init(dayCount: Int, store: (any SpillStore)? = nil, rowsPerChunk: Int = 4_096, chunksPerGroup: Int = 8) {
         self.dayCount = dayCount
+        self.store = store
+        self.rowsPerChunk = rowsPerChunk
+        self.chunksPerGroup = chunksPerGroup
     }
 
     /// Appends the next dense row: `dayCount` codes, day 0 first.
     mutating func append(_ codes: [UInt16]) {
         precondition(codes.count == dayCount, "a dense row is one code a day")
-        if current.isEmpty { current.reserveCapacity(DenseRowsWriter.rowsPerChunk * dayCount) }
+        if current.isEmpty { current.reserveCapacity(rowsPerChunk * dayCount) }
         current.append(contentsOf: codes)
         rowCount += 1
-        if rowCount % DenseRowsWriter.rowsPerChunk == 0 {
-            chunks.append(current)
-            current = []
-        }
+        if rowCount % rowsPerChunk == 0 { closeChunk() }
     }
 
-    /// The codes day-major: day *d* of row *k* at `d × rowCount + k`. Leaves the writer empty.
-    mutating func finish() -> Column<UInt16> {
-        if !current.isEmpty {
-            chunks.append(current)
-            current = []
+    /// Moves the chunk being filled to the full ones, spilled when there is a store.
+    private mutating func closeChunk() {
+        guard !current.isEmpty else { return }
+        chunkRowCounts.append(current.count / dayCount)
+        if let store, spillFailure == nil {
+            do {
+                let offset = try current.withUnsafeBytes { try store.append($0) }
+                chunks.append([])
+                spilledAt.append(offset)
+                current = []
+                return
+            } catch {
+                spillFailure = error
+            }
         }
+        chunks.append(current)
+        spilledAt.append(-1)
+        current = []
+    }
+
+    /// The codes day-major in memory: day *d* of row *k* at `d × rowCount + k`. Leaves the writer
+    /// empty. For a writer without a store.
+    mutating func finish() -> Column<UInt16> {
+        precondition(store == nil, "a writer with a store finishes with finish(in:)")
+        closeChunk()
         let rows = rowCount
         let total = rows * dayCount
         guard total > 0 else {
@@ -61,5 +96,72 @@ struct DenseRowsWriter {
         }
         chunks = []
         return Column(owning: buffer, count: total)
+    }
+
+    /// The codes day-major, written to the writer's store and mapped from it: a group of chunks at a time
+    /// is read back, turned day-major and written as one stripe a day. Leaves the writer empty.
+    /// - Throws: the store's first error (also one met while spilling).
+    mutating func finishInStore() throws -> Column<UInt16> {
+        guard let store else { return finish() }
+        closeChunk()
+        if let spillFailure { throw spillFailure }
+        let rows = rowCount
+        let total = rows * dayCount
+        guard total > 0 else {
+            chunks = []
+            return Column([])
+        }
+        let stride = MemoryLayout<UInt16>.stride
+        let tableOffset = try store.reserve(byteCount: total * stride, alignment: 4096)
+        let groupRows = rowsPerChunk * chunksPerGroup
+        var rowMajor = [UInt16](repeating: 0, count: groupRows * dayCount)
+        var dayMajor = [UInt16](repeating: 0, count: groupRows * dayCount)
+        var firstRow = 0
+        var chunk = 0
+        while chunk < chunks.count {
+            // Gather the group's rows, row-major.
+            var groupRowCount = 0
+            let groupEnd = min(chunk + chunksPerGroup, chunks.count)
+            for index in chunk..<groupEnd {
+                let chunkRows = chunkRowCounts[index]
+                let codes = chunkRows * dayCount
+                try rowMajor.withUnsafeMutableBufferPointer { buffer in
+                    let target = UnsafeMutableBufferPointer(rebasing: buffer[(groupRowCount * dayCount)..<(groupRowCount * dayCount + codes)])
+                    if spilledAt[index] >= 0 {
+                        try store.read(into: UnsafeMutableRawBufferPointer(target), at: spilledAt[index])
+                        store.discard(offset: spilledAt[index], byteCount: codes * stride)
+                    } else {
+                        _ = target.initialize(from: chunks[index])
+                        chunks[index] = []
+                    }
+                }
+                groupRowCount += chunkRows
+            }
+            // Day-major within the group, then one write a day.
+            rowMajor.withUnsafeBufferPointer { source in
+                dayMajor.withUnsafeMutableBufferPointer { target in
+                    for row in 0..<groupRowCount {
+                        var position = row
+                        for day in 0..<dayCount {
+                            target[position] = source[row * dayCount + day]
+                            position += groupRowCount
+                        }
+                    }
+                }
+            }
+            try dayMajor.withUnsafeBytes { bytes in
+                for day in 0..<dayCount {
+                    let stripe = UnsafeRawBufferPointer(rebasing: bytes[(day * groupRowCount * stride)..<((day + 1) * groupRowCount * stride)])
+                    try store.write(stripe, at: tableOffset + (day * rows + firstRow) * stride)
+                }
+            }
+            firstRow += groupRowCount
+            chunk = groupEnd
+        }
+        chunks = []
+        spilledAt = []
+        chunkRowCounts = []
+        let (base, owner) = try store.map(offset: tableOffset, byteCount: total * stride)
+        return Column(borrowing: base, count: total, owner: owner)
     }
 }

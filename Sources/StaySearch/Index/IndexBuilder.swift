@@ -32,8 +32,26 @@ public struct IndexBuilder {
     private var firstDay = Int32.max
     private var lastDay = Int32.min
 
+    /// Where sealed nights and the dense price table go until the index is built, or nil for memory.
+    private let store: (any SpillStore)?
+
     /// Creates an empty builder.
-    public init() {}
+    /// - Parameter store: where to keep the nights added, and the table of day-by-day prices while it is
+    ///   laid out, instead of memory (build it with ``buildUsingStore()``); nil keeps them in memory.
+    public init(spillingTo store: (any SpillStore)? = nil) {
+        self.init(spillingTo: store, fragmentChunkSize: 1 << 22, denseRowsPerChunk: 4_096)
+    }
+
+    /// Creates an empty builder that spills in pieces of the sizes given (tests use small ones, to spill
+    /// many): chunks of sealed nights of `fragmentChunkSize` bytes, dense rows `denseRowsPerChunk` at a time.
+    package init(spillingTo store: (any SpillStore)?, fragmentChunkSize: Int, denseRowsPerChunk: Int) {
+        self.store = store
+        self.denseRowsPerChunk = denseRowsPerChunk
+        fragments = CalendarFragments(chunkSize: fragmentChunkSize, store: store)
+    }
+
+    /// How many dense rows go to the store at a time.
+    private let denseRowsPerChunk: Int
 
     /// The number of listings added.
     public var listingCount: Int { listings.count }
@@ -157,7 +175,31 @@ public struct IndexBuilder {
     /// - Complexity: O(*n* log *n*) for *n* listings, plus O(*m*) for *m* nights when each listing's
     ///   nights were added in date order.
     public consuming func build() -> (index: ListingIndex, duplicateNights: [DuplicateNight]) {
+        precondition(store == nil, "a builder with a spill store builds with buildUsingStore()")
+        do {
+            return try (consume self).assemble()
+        } catch {
+            preconditionFailure("building in memory reads no store: \(error)")
+        }
+    }
+
+    /// Freezes everything added into an index, as ``build()`` does, reading the nights back from the
+    /// builder's store and writing the table of day-by-day prices there (the index maps it from the
+    /// store, which must outlive it).
+    /// - Throws: ``IndexBuilderError/storeFailed(_:)`` when the store could not write or read.
+    public consuming func buildUsingStore() throws(IndexBuilderError) -> (index: ListingIndex, duplicateNights: [DuplicateNight]) {
+        if let failure = fragments.spillFailure { throw .storeFailed(String(describing: failure)) }
+        do {
+            return try (consume self).assemble()
+        } catch {
+            throw .storeFailed(String(describing: error))
+        }
+    }
+
+    /// What ``build()`` and ``buildUsingStore()`` do.
+    private consuming func assemble() throws -> (index: ListingIndex, duplicateNights: [DuplicateNight]) {
         sealPendingNights()
+        handlesByID = [:]                 // not needed to build
         let layout = RegionLayout(listings: listings)
         let rowCount = listings.count
         let roomTypeNames = roomTypeCodes.sorted { $0.value < $1.value }.map(\.key)
@@ -185,7 +227,9 @@ public struct IndexBuilder {
         }
         fill = []
 
-        var assembler = RowAssembler(firstDay: spanStart, dayCount: dayCount, rowCount: rowCount)
+        var assembler = RowAssembler(firstDay: spanStart, dayCount: dayCount, rowCount: rowCount, store: store,
+                                     denseRowsPerChunk: denseRowsPerChunk)
+        var fragmentBytes: [UInt8] = []    // a fragment read back from the store
         var duplicates: [DuplicateNight] = []
         var added: [NightRun] = []          // a row's runs as added
         var values = NightValues()          // their night values
@@ -196,7 +240,7 @@ public struct IndexBuilder {
             values.removeAll()
             for position in fragmentStart[row]..<fragmentStart[row + 1] {
                 let fragment = Int(fragmentsByRow[position])
-                fragments.decode(fragment, into: &added, values: &values)
+                try fragments.decode(fragment, into: &added, values: &values, buffer: &fragmentBytes)
                 let chunk = fragments.chunk(ofFragment: fragment)
                 fragmentsLeft[chunk] -= 1
                 if fragmentsLeft[chunk] == 0 { fragments.release(chunk) }
@@ -238,8 +282,10 @@ public struct IndexBuilder {
             }
             assembler.appendRow(listing, runs: rowRuns, values: values)
         }
-        return (assembler.finish(listings: listings, amenities: amenities, shapes: shapes, aliases: aliases, layout: layout,
-                                 roomTypeNames: roomTypeNames),
+        fragments = CalendarFragments()
+        let dense = store == nil ? nil : try assembler.densePrices.finishInStore()
+        return (assembler.finish(listings: listings, amenities: &amenities, shapes: shapes, aliases: aliases, layout: layout,
+                                 roomTypeNames: roomTypeNames, densePrices: dense),
                 duplicates)
     }
 
@@ -286,7 +332,7 @@ public struct IndexBuilder {
             }
             assembler.appendRow(listings[position], runs: runs, values: NightValues())
         }
-        return assembler.finish(listings: listings, amenities: amenities, shapes: neighbourhoods, aliases: aliases, layout: layout,
+        return assembler.finish(listings: listings, amenities: &amenities, shapes: neighbourhoods, aliases: aliases, layout: layout,
                                 roomTypeNames: roomTypeNames)
     }
 }
@@ -307,7 +353,7 @@ extension IndexBuilder {
             let position = Int(layout.listingOfRow[row])
             assembler.appendRow(listings[position], days: listingAt(position))
         }
-        return assembler.finish(listings: listings, amenities: amenities, shapes: neighbourhoods, aliases: aliases, layout: layout,
+        return assembler.finish(listings: listings, amenities: &amenities, shapes: neighbourhoods, aliases: aliases, layout: layout,
                                 roomTypeNames: roomTypeNames)
     }
 }
@@ -328,11 +374,14 @@ public enum IndexBuilderError: Error, Equatable, CustomStringConvertible {
     case duplicateListingID(Int64)
     /// An index holds at most 255 room types.
     case tooManyRoomTypes(String)
+    /// The builder's ``SpillStore`` could not write or read back what it was given (its words).
+    case storeFailed(String)
 
     public var description: String {
         switch self {
         case .duplicateListingID(let id): return "duplicate listing id \(id)"
         case .tooManyRoomTypes(let name): return "too many room types (255 at most), \(name) is one too many"
+        case .storeFailed(let reason): return reason
         }
     }
 }

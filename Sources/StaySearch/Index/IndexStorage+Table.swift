@@ -122,10 +122,13 @@ extension IndexStorage {
 package struct ColumnBytes {
     /// The number of elements.
     package let count: Int
+    /// What keeps the bytes alive: a buffer, a mapped index file, a spill store's mapping.
+    package let owner: AnyObject
     private let provider: ((UnsafeRawBufferPointer) -> Void) -> Void
 
     init<Element: BitwiseCopyable>(_ column: Column<Element>) {
         count = column.count
+        owner = column.owner
         provider = { body in column.withUnsafeBytes { body($0) } }
     }
 

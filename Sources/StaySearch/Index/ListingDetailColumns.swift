@@ -32,8 +32,9 @@ enum ListingDetailColumns {
     }
 
     /// Sets the detail columns of `storage` for `listings` placed in rows by `listingOfRow`, their
-    /// amenities from `amenities` (one entry per listing, in the same order).
-    static func fill(_ storage: inout IndexStorage, listings: [ListingRecord], amenities amenityStore: NameStore, listingOfRow: [Int32]) {
+    /// amenities from `amenityStore` (one entry per listing, in the same order), which is emptied once
+    /// read: at the peak of a large import it is one of the largest things held.
+    static func fill(_ storage: inout IndexStorage, listings: [ListingRecord], amenities amenityStore: inout NameStore, listingOfRow: [Int32]) {
         let rows = listingOfRow.count
         let wordsPerDay = (rows + 63) / 64
         func count(_ value: Int?) -> UInt8 { value.map { UInt8(clamping: min(max($0, 0), 254)) } ?? ListingIndex.unknownCount }
@@ -60,7 +61,11 @@ enum ListingDetailColumns {
         let amenityLimit = Int(UInt16.max) - 1
         var offsets: [UInt32] = [0]
         offsets.reserveCapacity(rows + 1)
-        var codes: [UInt16] = []
+        // Room for every code given, which is at least the codes kept: grown by doubling, the array
+        // would hold twice its size at the peak of an import, and once more as its column.
+        let codeRoom = ColumnBuffer(byteCount: max(1, amenityStore.codes.count) * MemoryLayout<UInt16>.stride, alignment: 8)
+        let codes = codeRoom.pointer.bindMemory(to: UInt16.self, capacity: max(1, amenityStore.codes.count))
+        var codeCount = 0
         var rowCodes: [UInt16] = []
         let bitSetCount = min(maximumAmenityBitSets, amenities.counts.prefix { $0 * amenityBitSetShare >= rows && $0 > 0 }.count)
         var bitSets = [UInt64](repeating: 0, count: bitSetCount * wordsPerDay)
@@ -73,14 +78,16 @@ enum ListingDetailColumns {
             rowCodes.sort()
             var previous = -1
             for code in rowCodes where Int(code) != previous {
-                codes.append(code)
+                codes[codeCount] = code
+                codeCount += 1
                 previous = Int(code)
                 if Int(code) < bitSetCount { bitSets[Int(code) * wordsPerDay + row >> 6] |= 1 << UInt64(row & 63) }
             }
-            offsets.append(UInt32(codes.count))
+            offsets.append(UInt32(codeCount))
         }
+        amenityStore = NameStore()
         storage.amenityOffsets = Column(offsets)
-        storage.amenityCodes = Column(codes)
+        storage.amenityCodes = Column(owning: codeRoom, count: codeCount)
         storage.amenityBitSets = Column(bitSets)
         let amenityNames = StringColumn(Array(amenities.names.prefix(amenityLimit)))
         storage.amenityNameBytes = amenityNames.bytes

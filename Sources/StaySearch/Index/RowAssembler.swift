@@ -19,13 +19,17 @@ struct RowAssembler {
     private var dayPrices: [Int32] = []
     private var dayRules: [UInt32] = []
 
-    init(firstDay: Int32, dayCount: Int, rowCount: Int) {
+    /// - Parameters:
+    ///   - store: where dense rows go while the index is built (see ``DenseRowsWriter``); nil keeps them
+    ///     in memory.
+    ///   - denseRowsPerChunk: the dense rows spilled at a time (see ``DenseRowsWriter``).
+    init(firstDay: Int32, dayCount: Int, rowCount: Int, store: (any SpillStore)? = nil, denseRowsPerChunk: Int = 4_096) {
         self.firstDay = firstDay
         self.dayCount = dayCount
         wordsPerDay = (rowCount + 63) / 64
         bookable = [UInt64](repeating: 0, count: dayCount * wordsPerDay)
         pricedWithoutDates = [UInt64](repeating: 0, count: wordsPerDay)
-        densePrices = DenseRowsWriter(dayCount: dayCount)
+        densePrices = DenseRowsWriter(dayCount: dayCount, store: store, rowsPerChunk: denseRowsPerChunk)
         basePrices.reserveCapacity(rowCount)
         let firstWeekday = Day(daysSinceEpoch: firstDay).weekdayFromMonday
         prices = RunsWriter(rowCount: rowCount, firstWeekday: firstWeekday)
@@ -145,8 +149,12 @@ struct RowAssembler {
 
     /// The index of the rows appended, in the order of `layout`.
     /// Aliases whose region the listings do not have are left out.
-    mutating func finish(listings: [ListingRecord], amenities: NameStore, shapes: [NeighbourhoodShape] = [],
-                         aliases: [RegionAlias] = [], layout: RegionLayout, roomTypeNames: [String]) -> ListingIndex {
+    /// - Parameter dense: the dense price table when it was finished already (in a store); nil finishes
+    ///   it in memory.
+    /// - Parameter amenities: the listings' amenities, emptied once read.
+    mutating func finish(listings: [ListingRecord], amenities: inout NameStore, shapes: [NeighbourhoodShape] = [],
+                         aliases: [RegionAlias] = [], layout: RegionLayout, roomTypeNames: [String],
+                         densePrices dense: Column<UInt16>? = nil) -> ListingIndex {
         var roomTypeCodes: [String: UInt8] = [:]
         for (code, name) in roomTypeNames.enumerated() { roomTypeCodes[name] = UInt8(code) }
         func column<T: BitwiseCopyable>(_ value: (ListingRecord) -> T) -> Column<T> {
@@ -169,12 +177,12 @@ struct RowAssembler {
         storage.recentReviewCounts = column { UInt16(clamping: $0.recentReviewCount) }
         storage.latitudes = column { IndexBuilder.storedCoordinate($0.latitude) }
         storage.longitudes = column { IndexBuilder.storedCoordinate($0.longitude) }
-        ListingDetailColumns.fill(&storage, listings: listings, amenities: amenities, listingOfRow: layout.listingOfRow)
+        ListingDetailColumns.fill(&storage, listings: listings, amenities: &amenities, listingOfRow: layout.listingOfRow)
         ListingDetailColumns.fill(&storage, shapes: shapes)
         storage.bookable = Column(bookable)
         storage.pricedWithoutDates = Column(pricedWithoutDates)
         (storage.priceRunOffsets, storage.priceRunStarts, storage.priceRunValues, storage.pricePatterns) = prices.finish()
-        storage.densePrices = densePrices.finish()
+        storage.densePrices = dense ?? densePrices.finish()
         (storage.ruleRunOffsets, storage.ruleRunStarts, storage.ruleRunValues, storage.rulePatterns) = rules.finish()
         let roomTypes = StringColumn(roomTypeNames)
         storage.roomTypeNameBytes = roomTypes.bytes
