@@ -22,6 +22,9 @@ struct CalendarFragments {
     private let store: (any SpillStore)?
     /// The first error the store gave; that chunk, and those after it, stayed in memory.
     private(set) var spillFailure: (any Error)?
+    /// The buffer of the chunk spilled last, emptied, for the next chunk: a fresh one would cost a page
+    /// fault every 4 KiB.
+    private var spare: [UInt8] = []
     /// The line shift of each chunk's origins (a part of a file read apart learns its first line later).
     private var lineShifts: [UInt64] = []
     /// The chunk new fragments go into.
@@ -61,6 +64,7 @@ struct CalendarFragments {
         if current < 0 || chunks[current].count + scratch.count > chunkSize {
             spillCurrent()
             var chunk: [UInt8] = []
+            swap(&chunk, &spare)            // the chunk spilled last, its pages already in memory
             chunk.reserveCapacity(max(chunkSize, scratch.count))
             chunks.append(chunk)
             spilledAt.append(-1)
@@ -82,7 +86,8 @@ struct CalendarFragments {
         guard let store, spillFailure == nil, !chunks[current].isEmpty else { return }
         do {
             spilledAt[current] = try chunks[current].withUnsafeBytes { try store.append($0) }
-            chunks[current] = []
+            swap(&spare, &chunks[current])
+            spare.removeAll(keepingCapacity: true)
         } catch {
             spillFailure = error
         }

@@ -54,7 +54,7 @@ struct DenseRowsWriter {
                 let offset = try current.withUnsafeBytes { try store.append($0) }
                 chunks.append([])
                 spilledAt.append(offset)
-                current = []
+                current.removeAll(keepingCapacity: true)      // filled again: no fresh pages to fault in
                 return
             } catch {
                 spillFailure = error
