@@ -9,9 +9,33 @@ enum Checksum {
     /// The checksum of `bytes`.
     /// - Complexity: O(*n*).
     static func of(_ bytes: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
-        var stream = Stream(seed: seed)
-        stream.add(bytes)
-        return stream.checksum()
+        // One pass, no allocation (a journal checks a checksum per record): the same result as a Stream's.
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return finish(seed &+ prime3) }
+        let count = bytes.count
+        var lane1 = seed &+ prime1 &+ prime2, lane2 = seed &+ prime2, lane3 = seed, lane4 = seed &- prime1
+        var offset = 0
+        while offset + 32 <= count {
+            lane1 = round(lane1, base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            lane2 = round(lane2, base.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self))
+            lane3 = round(lane3, base.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self))
+            lane4 = round(lane4, base.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self))
+            offset += 32
+        }
+        var hash = lane1 ^ (lane2 &* prime3) ^ (lane3 &* prime1) ^ (lane4 &* prime2) ^ UInt64(count)
+        while offset + 8 <= count {
+            hash = round(hash, base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            offset += 8
+        }
+        while offset < count {
+            hash = round(hash, UInt64(base.load(fromByteOffset: offset, as: UInt8.self)) | 0x100)
+            offset += 1
+        }
+        return finish(hash)
+    }
+
+    @inline(__always) fileprivate static func round(_ lane: UInt64, _ word: UInt64) -> UInt64 {
+        let mixed = lane &+ word &* prime2
+        return ((mixed << 31) | (mixed >> 33)) &* prime1
     }
 
     /// The checksum of bytes given a piece at a time: the same as ``of(_:seed:)`` of all of them, for
@@ -27,11 +51,6 @@ enum Checksum {
             lane2 = seed &+ prime2
             lane3 = seed
             lane4 = seed &- prime1
-        }
-
-        @inline(__always) private static func round(_ lane: UInt64, _ word: UInt64) -> UInt64 {
-            let mixed = lane &+ word &* prime2
-            return ((mixed << 31) | (mixed >> 33)) &* prime1
         }
 
         /// Adds the next bytes.
@@ -57,10 +76,10 @@ enum Checksum {
         private mutating func addBlocks(_ base: UnsafeRawPointer, _ byteCount: Int) {
             var offset = 0
             while offset + 32 <= byteCount {
-                lane1 = Self.round(lane1, base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-                lane2 = Self.round(lane2, base.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self))
-                lane3 = Self.round(lane3, base.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self))
-                lane4 = Self.round(lane4, base.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self))
+                lane1 = Checksum.round(lane1, base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                lane2 = Checksum.round(lane2, base.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self))
+                lane3 = Checksum.round(lane3, base.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self))
+                lane4 = Checksum.round(lane4, base.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self))
                 offset += 32
             }
         }
@@ -72,11 +91,11 @@ enum Checksum {
             tail.withUnsafeBytes { rest in
                 var offset = 0
                 while offset + 8 <= rest.count {
-                    hash = Self.round(hash, rest.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                    hash = Checksum.round(hash, rest.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
                     offset += 8
                 }
                 while offset < rest.count {
-                    hash = Self.round(hash, UInt64(rest.load(fromByteOffset: offset, as: UInt8.self)) | 0x100)
+                    hash = Checksum.round(hash, UInt64(rest.load(fromByteOffset: offset, as: UInt8.self)) | 0x100)
                     offset += 1
                 }
             }
