@@ -4,7 +4,8 @@ import Glibc
 import Darwin
 #endif
 
-/// A mutual-exclusion lock around progress reports that several reading threads make.
+/// A mutual-exclusion lock: around progress reports that several reading threads make, and a spill file's
+/// end as several threads reserve room in it.
 final class ProgressLock: @unchecked Sendable {
     private var mutex = pthread_mutex_t()
 

@@ -83,19 +83,23 @@ struct DenseRowsWriter {
             let chunk = chunks[index]
             chunks[index] = []          // the last reference: the chunk is freed after this copy
             let chunkRows = chunk.count / dayCount
-            chunk.withUnsafeBufferPointer { source in
-                for row in 0..<chunkRows {
-                    var position = firstRow + row
-                    for day in 0..<dayCount {
-                        target[position] = source[row * dayCount + day]
-                        position += rows
-                    }
-                }
-            }
+            chunk.withUnsafeBufferPointer { layOut($0, rowCount: chunkRows, into: target + firstRow, stride: rows) }
             firstRow += chunkRows
         }
         chunks = []
         return Column(owning: buffer, count: total)
+    }
+
+    /// Copies `rowCount` rows of ``dayCount`` codes, row-major in `source`, day-major into `target`: day *d*
+    /// of row *k* at `target[d × stride + k]`.
+    private func layOut(_ source: UnsafeBufferPointer<UInt16>, rowCount: Int, into target: UnsafeMutablePointer<UInt16>, stride: Int) {
+        for row in 0..<rowCount {
+            var position = row
+            for day in 0..<dayCount {
+                target[position] = source[row * dayCount + day]
+                position += stride
+            }
+        }
     }
 
     /// The codes day-major, written to the writer's store and mapped from it: a group of chunks at a time
@@ -139,15 +143,7 @@ struct DenseRowsWriter {
             }
             // Day-major within the group, then one write a day.
             rowMajor.withUnsafeBufferPointer { source in
-                dayMajor.withUnsafeMutableBufferPointer { target in
-                    for row in 0..<groupRowCount {
-                        var position = row
-                        for day in 0..<dayCount {
-                            target[position] = source[row * dayCount + day]
-                            position += groupRowCount
-                        }
-                    }
-                }
+                dayMajor.withUnsafeMutableBufferPointer { layOut(source, rowCount: groupRowCount, into: $0.baseAddress!, stride: groupRowCount) }
             }
             try dayMajor.withUnsafeBytes { bytes in
                 for day in 0..<dayCount {
