@@ -13,7 +13,9 @@ struct ImportCommand: ParsableCommand {
             The saved index loads in milliseconds (it is mapped, not parsed); use it with --index on \
             search, batch and regions. Records that cannot be used are counted and reported with file, \
             line and reason; --strict stops at the first one instead. The file is written under a \
-            temporary name and renamed into place, so an earlier file survives a failed import.
+            temporary name and renamed into place, so an earlier file survives a failed import. The calendars \
+            read wait for the build in a temporary file in the same folder (never seen there: it is removed \
+            as soon as it is made); leave room there for about twice the index.
 
             With --from, the index is made from a staysearch database (see 'staysearch db') at one \
             consistent point, whose change-log position is recorded in the file: a replica started on it \
