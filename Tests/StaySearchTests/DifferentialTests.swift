@@ -78,10 +78,19 @@ import Testing
             let parallel: Result<ReferenceAnswer, QueryError> = Result { () throws(QueryError) in
                 ReferenceAnswer(try index.search(query, threads: threads, minimumRowsPerPart: 1))
             }
+            // And with the histogram counted into price slots during the scan, on one thread and on several.
+            let counted: Result<ReferenceAnswer, QueryError> = Result { () throws(QueryError) in
+                ReferenceAnswer(try index.search(query, threads: 1, minimumRowsPerPart: 1, minimumRowsForPriceSlots: 0))
+            }
+            let countedInParts: Result<ReferenceAnswer, QueryError> = Result { () throws(QueryError) in
+                ReferenceAnswer(try index.search(query, threads: threads, minimumRowsPerPart: 1, minimumRowsForPriceSlots: 0))
+            }
             switch (expected, actual) {
             case let (.success(want), .success(got)):
                 #expect(got == want, "seed \(seed) query \(queryNumber): \(query)\n got \(got)\nwant \(want)")
                 #expect(try parallel.get() == want, "seed \(seed) query \(queryNumber), \(threads) threads: \(query)")
+                #expect(try counted.get() == want, "seed \(seed) query \(queryNumber), price slots: \(query)")
+                #expect(try countedInParts.get() == want, "seed \(seed) query \(queryNumber), price slots, \(threads) threads: \(query)")
             case let (.failure(want), .failure(got)):
                 #expect(sameKind(want, got), "seed \(seed) query \(queryNumber): \(want) vs \(got)")
             default:

@@ -1,3 +1,4 @@
+import Foundation
 @testable import StaySearch
 import StaySearchTestSupport
 import Testing
@@ -173,5 +174,84 @@ import Testing
             #expect(single == double)
             #expect(single.counts.reduce(0, +) + single.underflow + single.overflow == count)
         }
+    }
+
+    /// Each value's price slot holds it, slots rise with values, and a slot's values share their bin of
+    /// any histogram with whole-unit ends and their whole units rounded up, for one to 365 nights and
+    /// 1 to 64 bins, at the edges of units and slots.
+    @Test func priceSlotsHoldTheirValuesInOrder() throws {
+        var random = SeededGenerator(seed: 43)
+        for round in 0..<40 {
+            let nights = Int64([1, 2, 3, 7, 30, 365][round % 6]), bins = [1, 7, 30, 64][round % 4]
+            let slots = try #require(PriceSlots(nights: nights, bins: bins))
+            let unit = slots.unit
+            var values: [Int64] = [0, 1, unit - 1, unit, unit + 1, slots.end - 1, slots.end, slots.end + 1, Int64.max / 2]
+            values += (0..<3_000).map { _ in
+                let whole = Int64.random(in: 0..<Int64(slots.units), using: &random)
+                return whole * unit + (random.chance(0.3) ? 0 : Int64.random(in: 0..<unit, using: &random))
+            }
+            values.sort()
+            var previous = 0
+            for value in values {
+                let slot = slots.slot(of: value)
+                #expect(slot >= previous, "nights \(nights), bins \(bins), value \(value)")
+                previous = slot
+                guard slot < slots.aboveSlot else {
+                    #expect(value >= slots.end)
+                    continue
+                }
+                let held = slots.values(inSlot: slot)
+                #expect(held.lowest <= value && value <= held.highest, "nights \(nights), bins \(bins), value \(value), slot \(slot): \(held)")
+                #expect(slots.roundedUnits(ofSlot: slot) == (value + unit - 1) / unit)
+                #expect((held.lowest + unit - 1) / unit == (held.highest + unit - 1) / unit)
+                if value % unit == 0 { #expect(slot == slots.slot(ofWholeUnits: Int(value / unit))) }
+                // A histogram from a whole unit lo over a whole number of units: every value of the slot in one
+                // bin, or all below or all above.
+                let lo = Int64.random(in: 0...(held.lowest / unit), using: &random) * unit
+                let width = Int64.random(in: 1...2_048, using: &random) * unit
+                func bin(_ value: Int64) -> Int64 { value > lo + width ? Int64(bins) : min(Int64(bins) - 1, (value - lo) * Int64(bins) / width) }
+                #expect(bin(held.lowest) == bin(held.highest), "nights \(nights), bins \(bins), slot \(slot): \(held), lo \(lo), width \(width)")
+            }
+        }
+    }
+
+    /// The histogram from price slots is the one from the values whenever the slots can tell it, on
+    /// random values with heavy tails, outliers past the slots, whole-unit and odd totals, given and
+    /// default ends; and the slots tell it for most of them.
+    @Test func histogramFromSlotsIsTheHistogramOfTheValues() throws {
+        var random = SeededGenerator(seed: 47)
+        var told = 0, rounds = 0
+        for round in 0..<300 {
+            let nights = Int64([1, 2, 4, 7, 14][round % 5]), bins = [1, 10, 30, 64][(round / 5) % 4]
+            let slots = try #require(PriceSlots(nights: nights, bins: bins))
+            let count = [1, 10, 500, 5_000, 20_000][round % 5 == 0 ? 4 : Int.random(in: 0...4, using: &random)]
+            let wholeNights = random.chance(0.5)
+            let values = (0..<count).map { _ -> Int64 in
+                // Log-normal nightly prices around 100 (two uniform draws, Box–Muller).
+                let normal = (-2 * log(Double.random(in: 0.000_001..<1, using: &random))).squareRoot()
+                    * cos(2 * Double.pi * Double.random(in: 0..<1, using: &random))
+                let nightly = Int64((exp(4.6 + 0.8 * normal) * 100).rounded()) / (wholeNights ? 100 : 1) * (wholeNights ? 100 : 1)
+                let outlier: Int64 = random.chance(0.01) ? Int64.random(in: 10...5_000, using: &random) : 1
+                return nightly * nights * outlier + (wholeNights ? 0 : Int64.random(in: 0...nights, using: &random))
+            }
+            let counts = UnsafeMutableBufferPointer<Int32>.allocate(capacity: slots.count)
+            defer { counts.deallocate() }
+            counts.initialize(repeating: 0)
+            values.withUnsafeBufferPointer { slots.add($0.baseAddress!, count: $0.count, to: counts.baseAddress!) }
+            let sum = values.reduce(Int128(0)) { $0 + Int128($1) }
+            let ends: [(Money?, Money?)] = [(nil, nil), (Money(major: 50), nil), (nil, Money(major: 300)), (Money(major: 20), Money(major: 180)),
+                                            (Money(minorUnits: 2_050), Money(major: 400)), (nil, Money(major: 3_000))]
+            let (lo, hi) = ends[round % ends.count]
+            var copy = values
+            let expected = PriceHistogram.make(values: &copy, sum: sum, nights: nights, bins: bins, lo: lo, hi: hi)
+            let found = PriceHistogram.make(slots: slots, counts: counts.baseAddress!, valueCount: values.count, sum: sum,
+                                             bounds: values.min()!...values.max()!, nights: nights, bins: bins, lo: lo, hi: hi)
+            rounds += 1
+            if let found {
+                told += 1
+                #expect(found == expected, "round \(round): nights \(nights), bins \(bins), \(count) values, ends \(String(describing: lo)) \(String(describing: hi))")
+            }
+        }
+        #expect(told > rounds * 3 / 5, "the slots told \(told) of \(rounds)")
     }
 }

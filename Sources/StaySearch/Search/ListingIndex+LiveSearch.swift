@@ -34,20 +34,25 @@ extension ListingIndex {
             ? ValueRowSlots.allocate(capacity: baseRows + overlayRows, withCheckIns: query.isFlexible) : nil
         defer { valueRows?.deallocate() }
 
+        // The frozen rows' parts have the first tables, the overlay the last.
+        let basePartCount = basePlan == nil ? 0 : split.parts(of: baseRows)
+        let slotTables = PriceSlotTables(query: query, rows: baseRows + overlayRows, parts: basePartCount + (overlayPlan == nil ? 0 : 1),
+                                         minimumRows: split.minimumRowsForPriceSlots)
+        defer { slotTables?.giveBack() }
         var parts: [ScanOutcome.Part] = []
         if let plan = basePlan {
-            let partCount = split.parts(of: baseRows)
+            let partCount = basePartCount
             if partCount > 1 {
                 let split = ScanParts(ranges: plan.ranges, rowCount: baseRows, count: partCount)
                 let scans = split.scanInParallel(index: self, query: query, roomCode: plan.roomCode, filter: plan.filter,
                                                  values: UnsafeMutableBufferPointer(rebasing: values[0..<max(1, baseRows)]),
                                                  rowSlots: rowSlots.map { UnsafeMutableBufferPointer(rebasing: $0[0..<max(1, baseRows)]) },
-                                                 valueRows: valueRows)
+                                                 valueRows: valueRows, slotTables: slotTables)
                 for (scan, start) in zip(scans, split.valueStarts) { parts.append(ScanOutcome.Part(scan: scan, start: start)) }
             } else {
                 var scan = Scan(index: self, query: query, roomCode: plan.roomCode, filter: plan.filter,
                                 values: UnsafeMutableBufferPointer(rebasing: values[0..<baseRows]), rowSlots: rowSlots?.baseAddress,
-                                valueRows: valueRows)
+                                valueRows: valueRows, slotTables: slotTables)
                 for range in plan.ranges { scan.visit(range) }
                 parts.append(ScanOutcome.Part(scan: scan, start: 0))
             }
@@ -55,12 +60,14 @@ extension ListingIndex {
         if let plan = overlayPlan, let overlay {
             var scan = Scan(index: overlay, query: query, roomCode: plan.roomCode, filter: plan.filter,
                             values: UnsafeMutableBufferPointer(rebasing: values[baseRows..<(baseRows + overlayRows)]),
-                            rowSlots: rowSlots.map { $0.baseAddress! + baseRows }, valueRows: valueRows?.advanced(by: baseRows))
+                            rowSlots: rowSlots.map { $0.baseAddress! + baseRows }, valueRows: valueRows?.advanced(by: baseRows),
+                            slotTables: slotTables, part: basePartCount)
             for range in plan.ranges { scan.visit(range) }
             parts.append(ScanOutcome.Part(scan: scan, start: baseRows, rowShift: Int32(count)))
         }
         var outcome = ScanOutcome(merging: parts, values: values, rowSlots: rowSlots, valueRows: valueRows, threads: split.threads)
         if let valueRows {
+            outcome.gatherValues(in: values)
             outcome.page = recommendedPage(query, values: UnsafeBufferPointer(rebasing: values[0..<outcome.valueCount]), slots: valueRows,
                                            overlay: overlay, hiddenRatings: live.frozenNames?.hiddenRatings, threads: split.threads)
         }

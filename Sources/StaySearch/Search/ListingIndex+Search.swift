@@ -24,12 +24,14 @@ extension ListingIndex {
         try search(query, threads: threads, minimumRowsPerPart: ListingIndex.rowsPerParallelPart)
     }
 
-    /// Runs a query with at most `threads` parts of at least `minimumRowsPerPart` rows each (tests cut
-    /// small data into parts with this).
-    package func search(_ query: SearchQuery, threads: Int, minimumRowsPerPart: Int, live: LiveParts? = nil) throws(QueryError) -> SearchResult {
+    /// Runs a query with at most `threads` parts of at least `minimumRowsPerPart` rows each, counting
+    /// price slots for the histogram from `minimumRowsForPriceSlots` rows (tests cut small data into parts
+    /// and count its slots with these).
+    package func search(_ query: SearchQuery, threads: Int, minimumRowsPerPart: Int,
+                        minimumRowsForPriceSlots: Int = PriceSlotTables.minimumRows, live: LiveParts? = nil) throws(QueryError) -> SearchResult {
         try query.validate()
         let facets = query.facets
-        let split = PartSplit(threads: threads, minimumRowsPerPart: minimumRowsPerPart)
+        let split = PartSplit(threads: threads, minimumRowsPerPart: minimumRowsPerPart, minimumRowsForPriceSlots: minimumRowsForPriceSlots)
         var (result, matchedRows) = try scan(query, split: split, collectsRows: !facets.isEmpty, live: live) { outcome, values in
             self.result(of: query, outcome: outcome, values: values, overlay: live?.overlay)
         }
@@ -87,21 +89,24 @@ extension ListingIndex {
             ? ValueRowSlots.allocate(capacity: rowCount, withCheckIns: query.isFlexible) : nil
         defer { valueRows?.deallocate() }
         let partCount = split.parts(of: rowCount)
+        let slotTables = PriceSlotTables(query: query, rows: rowCount, parts: partCount, minimumRows: split.minimumRowsForPriceSlots)
+        defer { slotTables?.giveBack() }
         var outcome: ScanOutcome
         if partCount > 1 {
-            // Parts scanned at once; their values moved together, every collector merged.
+            // Parts scanned at once, every collector merged.
             let parts = ScanParts(ranges: plan.ranges, rowCount: rowCount, count: partCount)
             let scans = parts.scanInParallel(index: self, query: query, roomCode: plan.roomCode, filter: plan.filter, values: values,
-                                             rowSlots: rowSlots, valueRows: valueRows)
+                                             rowSlots: rowSlots, valueRows: valueRows, slotTables: slotTables)
             outcome = ScanOutcome(merging: zip(scans, parts.valueStarts).map { ScanOutcome.Part(scan: $0, start: $1) },
                                   values: values, rowSlots: rowSlots, valueRows: valueRows, threads: partCount)
         } else {
             var scan = Scan(index: self, query: query, roomCode: plan.roomCode, filter: plan.filter, values: values,
-                            rowSlots: rowSlots?.baseAddress, valueRows: valueRows)
+                            rowSlots: rowSlots?.baseAddress, valueRows: valueRows, slotTables: slotTables)
             for range in plan.ranges { scan.visit(range) }
             outcome = ScanOutcome(scan, rowSlots: rowSlots)
         }
         if let valueRows {
+            outcome.gatherValues(in: values)
             outcome.page = recommendedPage(query, values: UnsafeBufferPointer(rebasing: values[0..<outcome.valueCount]), slots: valueRows,
                                            overlay: nil, hiddenRatings: nil, threads: split.threads)
         }
@@ -115,9 +120,19 @@ extension ListingIndex {
                 overlay: ListingIndex? = nil) -> SearchResult {
         let page = outcome.page
         let nights = Int64(query.nights ?? 1)
-        let histogram = PriceHistogram.make(values: UnsafeMutableBufferPointer(rebasing: values[0..<outcome.valueCount]),
+        var histogram: PriceHistogram
+        if let slots = outcome.priceSlots, let counts = outcome.slotCounts,
+           let counted = PriceHistogram.make(slots: slots, counts: counts, valueCount: outcome.valueCount, sum: outcome.valueSum,
+                                             bounds: outcome.bounds, nights: nights, bins: query.bins, lo: query.histogramMinimum,
+                                             hi: query.histogramMaximum) {
+            histogram = counted
+        } else {
+            var outcome = outcome
+            outcome.gatherValues(in: values)
+            histogram = PriceHistogram.make(values: UnsafeMutableBufferPointer(rebasing: values[0..<outcome.valueCount]),
                                             sum: outcome.valueSum, bounds: outcome.bounds, nights: nights, bins: query.bins,
                                             lo: query.histogramMinimum, hi: query.histogramMaximum, threads: outcome.threads)
+        }
         let flexibleNights = query.isFlexible ? query.nights : nil
         let matches = page.prefix(query.offset + query.limit).dropFirst(query.offset).map { ranked in
             var match: ListingMatch

@@ -63,8 +63,6 @@ public struct PriceHistogram: Sendable, Equatable {
         lo requestedLo: Money?, hi requestedHi: Money?, threads: Int = 1
     ) -> PriceHistogram {
         let unit = nights * 100
-        var lo = requestedLo?.minorUnits ?? 0
-        var hi = requestedHi?.minorUnits ?? 0
         var bounds = bounds
         if bounds == nil, !values.isEmpty {
             var smallest = Int64.max, largest = Int64.min
@@ -74,19 +72,9 @@ public struct PriceHistogram: Sendable, Equatable {
             }
             bounds = smallest...largest
         }
-        if requestedLo == nil, let bounds {
-            lo = bounds.lowerBound / unit * 100
-        }
-        if requestedHi == nil {
-            if let bounds {
-                hi = defaultHighUnits(values, bounds: bounds, unit: unit, threads: threads) * 100
-            } else {
-                hi = lo + 100
-            }
-            if hi <= lo { hi = lo + 100 }
-        } else if requestedLo == nil, lo >= hi {
-            lo = max(0, hi - 100)
-        }
+        let (lo, hi) = ends(lo: requestedLo, hi: requestedHi, bounds: bounds, unit: unit) { bounds in
+            defaultHighUnits(values, bounds: bounds, unit: unit, threads: threads)
+        }!
         // Each part counts into its own bins + 2 slots (then underflow, overflow); the first part's get the sums.
         let low = lo * nights
         let binning = ExactBinning(low: low, width: (hi - lo) * nights, bins: bins)
@@ -115,6 +103,31 @@ public struct PriceHistogram: Sendable, Equatable {
 }
 
 extension PriceHistogram {
+    /// The histogram's ends in minor units: those requested, else lo the smallest value's nightly price
+    /// rounded down to a whole unit, and hi the default high end (`highUnits`, in whole units, from the
+    /// values' bounds; nil when it cannot tell, and then so is this), at least lo + 1 unit.
+    /// - Parameter bounds: the smallest and largest value, nil when there are none.
+    static func ends(lo requestedLo: Money?, hi requestedHi: Money?, bounds: ClosedRange<Int64>?, unit: Int64,
+                     highUnits: (ClosedRange<Int64>) -> Int64?) -> (lo: Int64, hi: Int64)? {
+        var lo = requestedLo?.minorUnits ?? 0
+        var hi = requestedHi?.minorUnits ?? 0
+        if requestedLo == nil, let bounds {
+            lo = bounds.lowerBound / unit * 100
+        }
+        if requestedHi == nil {
+            if let bounds {
+                guard let units = highUnits(bounds) else { return nil }
+                hi = units * 100
+            } else {
+                hi = lo + 100
+            }
+            if hi <= lo { hi = lo + 100 }
+        } else if requestedLo == nil, lo >= hi {
+            lo = max(0, hi - 100)
+        }
+        return (lo, hi)
+    }
+
     /// The nearest-rank percentile `percent` of `count` values: its rank counting from 0.
     static func rank(ofPercentile percent: Int, count: Int) -> Int {
         max(0, (percent * count + 99) / 100 - 1)
@@ -148,20 +161,27 @@ extension PriceHistogram {
     ///   - values: not empty; reordered in place.
     ///   - bounds: the smallest and largest of `values` (none negative).
     static func defaultHighUnits(_ values: UnsafeMutableBufferPointer<Int64>, bounds: ClosedRange<Int64>, unit: Int64, threads: Int = 1) -> Int64 {
-        let count = values.count
-        func units(_ value: Int64) -> Int64 { (value + unit - 1) / unit }
-        let (exact, decided) = Selection.elements(
-            atRanks: (rank(ofPercentile: 25, count: count), rank(ofPercentile: 75, count: count),
-                      rank(ofPercentile: defaultHighPercentile, count: count)), in: values, bounds: bounds, threads: threads, unit: unit
-        ) { q1, q3, p95 -> Int64? in
-            // The fence is at least Q3 whatever Q1 is within its range (Q1 ≤ Q3).
-            let lowestFence = max(q3.lowerBound, q3.lowerBound + outlierFenceWidth * (q3.lowerBound - q1.upperBound))
-            let highestFence = q3.upperBound + outlierFenceWidth * (q3.upperBound - q1.lowerBound)
-            let least = min(units(p95.lowerBound), units(lowestFence)), most = min(units(p95.upperBound), units(highestFence))
-            return least == most ? least : nil
-        }
+        let (exact, decided) = Selection.elements(atRanks: highEndRanks(count: values.count), in: values, bounds: bounds,
+                                                  threads: threads, unit: unit) { highUnits(decidedBy: $0, unit: unit) }
         if let decided { return decided }
         let (q1, q3, p95) = exact!
-        return units(min(p95, q3 + outlierFenceWidth * (q3 - q1)))
+        return (min(p95, q3 + outlierFenceWidth * (q3 - q1)) + unit - 1) / unit
+    }
+
+    /// The ranks of Q1, Q3 and the 95th percentile among `count` values, counting from 0.
+    static func highEndRanks(count: Int) -> (Int, Int, Int) {
+        (rank(ofPercentile: 25, count: count), rank(ofPercentile: 75, count: count), rank(ofPercentile: defaultHighPercentile, count: count))
+    }
+
+    /// The default high end in whole `unit`s when the ranges of values holding Q1, Q3 and the 95th
+    /// percentile fix it, else nil.
+    static func highUnits(decidedBy ranges: Selection.RankRanges, unit: Int64) -> Int64? {
+        let (q1, q3, p95) = ranges
+        func units(_ value: Int64) -> Int64 { (value + unit - 1) / unit }
+        // The fence is at least Q3 whatever Q1 is within its range (Q1 ≤ Q3).
+        let lowestFence = max(q3.lowerBound, q3.lowerBound + outlierFenceWidth * (q3.lowerBound - q1.upperBound))
+        let highestFence = q3.upperBound + outlierFenceWidth * (q3.upperBound - q1.lowerBound)
+        let least = min(units(p95.lowerBound), units(lowestFence)), most = min(units(p95.upperBound), units(highestFence))
+        return least == most ? least : nil
     }
 }

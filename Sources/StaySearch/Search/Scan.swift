@@ -59,12 +59,19 @@ struct Scan {
     let valueRows: UnsafeMutablePointer<Int32>?
     /// For the `recommended` order with flexible dates: the check-in of each value written, beside it.
     let valueCheckIns: UnsafeMutablePointer<Int32>?
+    /// Where the values are counted into price slots as they are settled, for the histogram
+    /// (``PriceSlotTables``); nil when the histogram will read the values.
+    let priceSlots: PriceSlots?
+    let slotCounts: UnsafeMutablePointer<Int32>?
 
     static let blockWords = 64
 
     init(index: ListingIndex, query: SearchQuery, roomCode: Int, filter: ListingFilter, values: UnsafeMutableBufferPointer<Int64>,
-         rowSlots: UnsafeMutablePointer<Int32>? = nil, valueRows: ValueRowSlots? = nil) {
+         rowSlots: UnsafeMutablePointer<Int32>? = nil, valueRows: ValueRowSlots? = nil,
+         slotTables: PriceSlotTables? = nil, part: Int = 0) {
         self.values = values
+        priceSlots = slotTables?.slots
+        slotCounts = slotTables?.table(part)
         self.filter = filter
         self.rowSlots = rowSlots
         self.valueRows = valueRows?.rows
@@ -311,6 +318,7 @@ struct Scan {
         var sum: Int64 = 0
         staysearch_fold(values, count, &sum, &tally.smallest, &tally.largest)
         valueSum += Int128(sum)
+        if let slotCounts { priceSlots!.add(values, count: count, to: slotCounts) }
         let lowest = lowestValue, highest = highestValue
         if lowest <= tally.smallest, tally.largest <= highest {
             // Every value is in the price range.

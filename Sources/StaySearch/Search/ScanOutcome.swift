@@ -1,5 +1,7 @@
-/// What the parts of one query's scan collected, merged: the values side by side at the front of the
-/// shared buffer, the collectors summed, the pages merged in order, and the matched rows when kept.
+/// What the parts of one query's scan collected, merged: the collectors summed, the pages merged in
+/// order, the matched rows when kept, the price slot counts summed when counted, and the values side by
+/// side at the front of the shared buffer once ``gatherValues(in:)`` has moved them there (only a
+/// histogram the slots cannot tell, or the recommended order, needs them).
 struct ScanOutcome {
     /// One part: its scan, where its values (and matched rows) start in the shared buffers, and what its
     /// rows add to become rows of the answer (a live overlay's rows come after the frozen index's).
@@ -19,6 +21,12 @@ struct ScanOutcome {
     var matchedRows: [Int32] = []
     /// The parts scanned at once.
     var threads = 1
+    /// The price slots the values were counted into, with every part's counts summed (the first part's
+    /// table), or nil.
+    var priceSlots: PriceSlots?
+    var slotCounts: UnsafePointer<Int32>?
+    /// The moves of parts' values still to make, in order, to put them side by side.
+    private var pendingMoves: [(from: Int, to: Int, count: Int)] = []
 
     /// What one scan over the whole of `values` (and `rowSlots`) collected.
     init(_ scan: Scan, rowSlots: UnsafeMutableBufferPointer<Int32>?) {
@@ -28,9 +36,11 @@ struct ScanOutcome {
         bounds = scan.bounds
         page = scan.page.sorted()
         if let rowSlots { matchedRows = Array(rowSlots.prefix(scan.total)) }
+        priceSlots = scan.priceSlots
+        slotCounts = scan.slotCounts.map { UnsafePointer($0) }
     }
 
-    /// Merges `parts`, moving their values together at the front of `values`.
+    /// Merges `parts`; their values are moved together by ``gatherValues(in:)``.
     init(merging parts: [Part], values: UnsafeMutableBufferPointer<Int64>, rowSlots: UnsafeMutableBufferPointer<Int32>?,
          valueRows: ValueRowSlots? = nil, threads: Int) {
         self.threads = threads
@@ -38,7 +48,7 @@ struct ScanOutcome {
             let scan = part.scan
             valueRows?.move(from: part.start, to: valueCount, count: scan.valueCount, rowShift: part.rowShift)
             if part.start != valueCount, scan.valueCount > 0 {
-                (values.baseAddress! + valueCount).update(from: values.baseAddress! + part.start, count: scan.valueCount)
+                pendingMoves.append((from: part.start, to: valueCount, count: scan.valueCount))
             }
             valueCount += scan.valueCount
             valueSum += scan.valueSum
@@ -61,5 +71,29 @@ struct ScanOutcome {
             }
         }
         if parts.count > 1 { page.sort() }
+        sumSlotCounts(of: parts)
+    }
+
+    /// Sums the parts' price slot counts into the first part's table, over the slots of the values
+    /// seen; none when any part did not count them.
+    private mutating func sumSlotCounts(of parts: [Part]) {
+        guard let first = parts.first, let slots = first.scan.priceSlots, let counts = first.scan.slotCounts,
+              parts.allSatisfy({ $0.scan.slotCounts != nil }) else { return }
+        priceSlots = slots
+        slotCounts = UnsafePointer(counts)
+        guard let bounds else { return }
+        let seen = slots.slot(of: bounds.lowerBound)...slots.slot(of: bounds.upperBound)
+        for part in parts.dropFirst() {
+            let own = part.scan.slotCounts!
+            for slot in seen { counts[slot] &+= own[slot] }
+        }
+    }
+
+    /// Moves the parts' values side by side at the front of `values` (once; later calls do nothing).
+    mutating func gatherValues(in values: UnsafeMutableBufferPointer<Int64>) {
+        for move in pendingMoves {
+            (values.baseAddress! + move.to).update(from: values.baseAddress! + move.from, count: move.count)
+        }
+        pendingMoves = []
     }
 }

@@ -47,7 +47,8 @@ struct ScanParts {
     /// Scans every part at once, each on its own thread.
     /// - Returns: the scans, in part order.
     func scanInParallel(index: ListingIndex, query: SearchQuery, roomCode: Int, filter: ListingFilter, values: UnsafeMutableBufferPointer<Int64>,
-                        rowSlots: UnsafeMutableBufferPointer<Int32>?, valueRows: ValueRowSlots? = nil) -> [Scan] {
+                        rowSlots: UnsafeMutableBufferPointer<Int32>?, valueRows: ValueRowSlots? = nil,
+                        slotTables: PriceSlotTables? = nil) -> [Scan] {
         let results = ScanResults(count: count)
         let shared = SharedValues(buffer: values)
         let sharedRows = SharedRows(buffer: rowSlots)
@@ -57,7 +58,7 @@ struct ScanParts {
             let stretch = UnsafeMutableBufferPointer(rebasing: shared.buffer[starts[part]..<(starts[part] + rows)])
             var scan = Scan(index: index, query: query, roomCode: roomCode, filter: filter, values: stretch,
                             rowSlots: sharedRows.buffer.map { $0.baseAddress! + starts[part] },
-                            valueRows: valueRows?.advanced(by: starts[part]))
+                            valueRows: valueRows?.advanced(by: starts[part]), slotTables: slotTables, part: part)
             for range in ranges[part] { scan.visit(range) }
             results.store(scan, at: part)
         }

@@ -1,0 +1,93 @@
+/// Slots that a large scan counts its values into while they are in cache, fine enough to give the
+/// price histogram exactly without reading the values again: the default high end's three ranks and
+/// every bin's count.
+///
+/// A stay of *n* nights has a unit *u* = 100 · *n* minor units (one currency unit a night). The
+/// values below ``end`` are cut at the multiples of *u* ÷ `bins`: slot 2*k* holds the value *k* · *u* ÷
+/// `bins` exactly (when it is a whole number), slot 2*k* + 1 the values strictly between it and the next
+/// cut. One last slot holds every value from ``end`` up. Slots rise with values.
+///
+/// Why that is enough: a histogram with whole-unit ends lo and hi puts a total *t* in bin ⌊*y* ÷ *h*⌋,
+/// *y* = (*t* − lo · *n*) · bins ÷ *u* and *h* = hi − lo in units, except hi · *n* itself, which goes to
+/// the last bin. The cuts are the values where *y* is a whole number, so the values between two cuts
+/// share their bin, and a cut, alone in its slot, is never mixed with them. The high end is rounded up to
+/// whole units, ⌈*t* ÷ *u*⌉, and the multiples of *u* are cuts too. So the histogram is found from the
+/// slots alone whenever its ends are whole units below ``end`` and the ranks of the default high end lie
+/// below it (``PriceHistogram/make(slots:counts:valueCount:sum:bounds:nights:bins:lo:hi:)``).
+///
+/// Finding a value's slot is two multiplications by ⌈2^64 ÷ *u*⌉ (Granlund and Montgomery) and no
+/// branch: ⌊*z* ÷ *u*⌋ + ⌈*z* ÷ *u*⌉ with *z* = *t* · bins.
+struct PriceSlots {
+    /// How many slots there are below ``end`` (the table is half a megabyte whatever the bins).
+    static let slotsBelowEnd = 131_072
+    /// The most bins the slots serve: with more, the units with slots would reach only $1,024 a night.
+    static let largestBins = 64
+
+    /// One currency unit a night times the nights, in minor units.
+    let unit: Int64
+    /// The histogram's bins.
+    let bins: Int
+    /// ⌈2^64 ÷ unit⌉: ⌊*x* ÷ unit⌋ = ⌊*x* · magic ÷ 2^64⌋ while *x* · unit < 2^64.
+    let magic: UInt64
+    /// How many whole units a night have slots below ``end``.
+    let units: Int
+    /// The first value past the slots of their own: ``units`` · unit.
+    let end: Int64
+
+    /// The slots of a stay of `nights` nights for a histogram of `bins` bins, or nil when `bins` is
+    /// beyond ``largestBins``.
+    init?(nights: Int64, bins: Int) {
+        guard (1...PriceSlots.largestBins).contains(bins), nights >= 1, nights <= 100_000 else { return nil }
+        unit = nights * 100
+        self.bins = bins
+        magic = UInt64.max / UInt64(unit) + 1
+        units = PriceSlots.slotsBelowEnd / (2 * bins)
+        end = Int64(units) * unit
+    }
+
+    /// The slot of every value from ``end`` up: the last.
+    var aboveSlot: Int { 2 * bins * units }
+
+    /// How many slots there are.
+    var count: Int { aboveSlot + 1 }
+
+    /// The slot of `value` (not negative).
+    @inline(__always)
+    func slot(of value: Int64) -> Int {
+        // Below `end`, (z + unit) · unit < 2^64 (bins · units ≤ 65,536, unit ≤ 10^7): both quotients are exact.
+        let scaled = UInt64(bitPattern: value) &* UInt64(truncatingIfNeeded: bins)
+        let floor = scaled.multipliedFullWidth(by: magic).high
+        let ceiling = (scaled &+ UInt64(bitPattern: unit) &- 1).multipliedFullWidth(by: magic).high
+        return value < end ? Int(truncatingIfNeeded: floor &+ ceiling) : aboveSlot
+    }
+
+    /// Adds `values` to `counts` (``count`` slots).
+    @inline(__always)
+    func add(_ values: UnsafePointer<Int64>, count: Int, to counts: UnsafeMutablePointer<Int32>) {
+        for position in 0..<count { counts[slot(of: values[position])] &+= 1 }
+    }
+
+    /// The smallest and largest value slot `slot` (below ``aboveSlot``) can hold; empty (lower bound
+    /// above upper) when it holds none.
+    func values(inSlot slot: Int) -> (lowest: Int64, highest: Int64) {
+        let cut = Int64(slot / 2), bins = Int64(self.bins)
+        if slot % 2 == 0 {
+            // The cut cut · unit ÷ bins, when a whole number.
+            guard (cut * unit) % bins == 0 else { return (1, 0) }
+            return (cut * unit / bins, cut * unit / bins)
+        }
+        // Strictly between two cuts.
+        return (cut * unit / bins + 1, ((cut + 1) * unit + bins - 1) / bins - 1)
+    }
+
+    /// ⌈value ÷ unit⌉, the same for every value of slot `slot` (below ``aboveSlot``).
+    func roundedUnits(ofSlot slot: Int) -> Int64 {
+        let cut = Int64(slot / 2), bins = Int64(self.bins)
+        return slot % 2 == 0 ? (cut + bins - 1) / bins : cut / bins + 1
+    }
+
+    /// The slot of the cut where whole unit `units` starts (the value `units` · unit).
+    func slot(ofWholeUnits units: Int) -> Int {
+        2 * units * bins
+    }
+}
