@@ -20,6 +20,8 @@ public struct ListingIndex: Sendable {
     package let stayRules: DayRuns<UInt32>
     /// Each row's stay rule as a class when one rule holds all year (derived from the rule runs).
     package let ruleClasses: RuleClasses
+    /// Each block of rows' best keys of the rating and reviews orders.
+    package let sortKeyBlocks: SortKeyBlocks
     /// Room type names, by code.
     package let roomTypeNames: [String]
     /// Cities, neighbourhood groups and neighbourhoods with their row ranges.
@@ -74,13 +76,15 @@ public struct ListingIndex: Sendable {
         precondition(bookable.count == storage.bookable.count)
         var storage = self.storage
         storage.bookable = bookable
-        return ListingIndex(checkedStorage: storage, shape: shape, ruleClasses: ruleClasses,
+        return ListingIndex(checkedStorage: storage, shape: shape, ruleClasses: ruleClasses, sortKeyBlocks: sortKeyBlocks,
                             cityRatings: (cityNodeOfNode, cityRatings))
     }
 
-    /// - Parameter ruleClasses: the rule classes of `storage` when the caller has them.
+    /// - Parameters:
+    ///   - ruleClasses: the rule classes of `storage` when the caller has them.
+    ///   - sortKeyBlocks: its sort key blocks when the caller has them.
     private init(checkedStorage storage: IndexStorage, shape: IndexShape, ruleClasses: RuleClasses? = nil,
-                 cityRatings: (cityNodeOfNode: [Int32], tallies: [String: RatingTally])? = nil) {
+                 sortKeyBlocks: SortKeyBlocks? = nil, cityRatings: (cityNodeOfNode: [Int32], tallies: [String: RatingTally])? = nil) {
         self.storage = storage
         self.shape = shape
         wordsPerDay = shape.wordsPerDay
@@ -93,6 +97,7 @@ public struct ListingIndex: Sendable {
         stayRules = DayRuns(offsets: storage.ruleRunOffsets, starts: storage.ruleRunStarts, values: storage.ruleRunValues,
                             patterns: storage.rulePatterns, firstWeekday: firstWeekday)
         self.ruleClasses = ruleClasses ?? RuleClasses(offsets: storage.ruleRunOffsets, runValues: storage.ruleRunValues, rows: shape.rows)
+        self.sortKeyBlocks = sortKeyBlocks ?? SortKeyBlocks(ratings: storage.ratings, reviewCounts: storage.reviewCounts, rows: shape.rows)
         let roomTypes = StringColumn(bytes: storage.roomTypeNameBytes, offsets: storage.roomTypeNameOffsets)
         roomTypeNames = (0..<roomTypes.count).map { roomTypes[$0] }
         propertyTypes = NameTable(StringColumn(bytes: storage.propertyTypeNameBytes, offsets: storage.propertyTypeNameOffsets))

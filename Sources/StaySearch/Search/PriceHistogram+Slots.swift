@@ -17,29 +17,24 @@ extension PriceHistogram {
         guard lo >= 0, hi > lo, lo % 100 == 0, hi % 100 == 0, hi / 100 < Int64(slots.units) else { return nil }
 
         // Each slot's values fall in one bin, or all below lo, or all above hi (see PriceSlots): with
-        // y = (t − lo · n) · bins ÷ unit, a cut has y whole, the values between cuts k and k + 1 have
-        // y strictly between.
-        let firstCut = Int(lo / 100) * bins, span = Int(hi - lo) / 100, lastCut = bins * span
-        var binCounts = [Int](repeating: 0, count: bins + 2)
-        let below = bins, above = bins + 1
-        let first = slots.slot(of: bounds.lowerBound), last = slots.slot(of: bounds.upperBound)
-        binCounts[above] += last == slots.aboveSlot ? Int(counts[last]) : 0
-        for slot in first..<max(first, min(last + 1, slots.aboveSlot)) where counts[slot] != 0 {
-            let cut = slot / 2 - firstCut
-            let bin: Int
-            if cut < 0 {
-                bin = below
-            } else if cut > lastCut || (cut == lastCut && slot % 2 == 1) {
-                bin = above
-            } else {
-                bin = min(bins - 1, cut / span)     // hi itself goes to the last bin
-            }
-            binCounts[bin] += Int(counts[slot])
+        // y = (t − lo · n) · bins ÷ unit, a cut has y whole, the values between cuts k and k + 1 have y
+        // strictly between. So each bin is a run of slots: bin j the cuts from j · span up to the next
+        // bin's, the last bin also the cut of hi itself. (Sums over runs: no division per slot.)
+        let firstCut = Int(lo / 100) * bins, span = Int(hi - lo) / 100
+        let first = slots.slot(of: bounds.lowerBound), end = slots.slot(of: bounds.upperBound) + 1
+        func counted(from start: Int, to stop: Int) -> Int {
+            let low = max(first, start)
+            return PriceHistogram.sum(counts, low..<max(low, min(end, stop)))
         }
+        let binCounts = (0..<bins).map { bin in
+            counted(from: 2 * (firstCut + bin * span), to: 2 * (firstCut + (bin + 1) * span) + (bin == bins - 1 ? 1 : 0))
+        }
+        let underflow = counted(from: first, to: 2 * firstCut)
+        let overflow = counted(from: 2 * (firstCut + bins * span) + 1, to: end)
         let covered = Int128(valueCount) * Int128(nights)
         return PriceHistogram(
-            lo: Money(minorUnits: lo), hi: Money(minorUnits: hi), counts: Array(binCounts[0..<bins]), underflow: binCounts[below],
-            overflow: binCounts[above], count: valueCount, averageNightlyPrice: Money(minorUnits: Int64((2 * sum + covered) / (2 * covered))))
+            lo: Money(minorUnits: lo), hi: Money(minorUnits: hi), counts: binCounts, underflow: underflow, overflow: overflow,
+            count: valueCount, averageNightlyPrice: Money(minorUnits: Int64((2 * sum + covered) / (2 * covered))))
     }
 
     /// The default high end in whole units from the slots of Q1, Q3 and the 95th percentile, when they
@@ -47,9 +42,16 @@ extension PriceHistogram {
     /// - Parameter first: the slot of the smallest value (none below it).
     private static func highUnits(slots: PriceSlots, counts: UnsafePointer<Int32>, from first: Int, valueCount: Int) -> Int64? {
         let ranks = highEndRanks(count: valueCount)
-        // Each rank's slot, walking the counts once (ranks rise, so do their slots).
+        // Each rank's slot, walking the counts once (ranks rise, so do their slots), 64 slots at a time
+        // up to the one holding it.
         var slot = first, below = 0
         func place(_ rank: Int) -> Int {
+            while slot + 64 <= slots.count {
+                let group = PriceHistogram.sum(counts, slot..<(slot + 64))
+                if below + group > rank { break }
+                below += group
+                slot += 64
+            }
             while below + Int(counts[slot]) <= rank {
                 below += Int(counts[slot])
                 slot += 1
@@ -63,5 +65,13 @@ extension PriceHistogram {
             return values.lowest...values.highest      // a rank's slot holds values: not empty
         }
         return highUnits(decidedBy: (range(q1), range(q3), range(p95)), unit: slots.unit)
+    }
+
+    /// The sum of `counts` over `range`.
+    @inline(__always)
+    private static func sum(_ counts: UnsafePointer<Int32>, _ range: Range<Int>) -> Int {
+        var total: UInt64 = 0
+        for slot in range { total &+= UInt64(UInt32(bitPattern: counts[slot])) }
+        return Int(total)
     }
 }

@@ -335,16 +335,46 @@ struct Scan {
             tally.total &+= staysearch_count_in_range(values, count, lowest, highest)
         }
         guard pageSize > 0 else { return }
+        let columns = self.columns
         switch sort {
         case .price, .priceDescending: offerByPrice(values, pending, count, descending: sort == .priceDescending)
-        default:
-            let sort = self.sort, columns = self.columns, filter = self.filter
-            var cutoff = pageCutoff
-            for i in 0..<count where values[i] >= lowest && values[i] <= highest {
-                let row = Int(pending[i])
-                let key = Scan.key(sort: sort, row: row, value: values[i], columns: columns, filter: filter)
-                if key <= cutoff { cutoff = offerToPage(RankedRow(key: key, id: columns.ids[row], row: Int32(row), value: values[i])) }
+        case .rating:
+            let ratings = columns.ratings, reviews = columns.reviewCounts
+            offerByKey(values, pending, count, blockKeys: columns.ratingBlockKeys) { row in
+                SortKeyBlocks.ratingKey(rating: ratings[row], reviews: reviews[row])
             }
+        case .reviews:
+            let reviews = columns.reviewCounts
+            offerByKey(values, pending, count, blockKeys: columns.reviewBlockKeys) { SortKeyBlocks.reviewsKey(reviews: reviews[$0]) }
+        default:
+            let sort = self.sort, filter = self.filter
+            offerByKey(values, pending, count, blockKeys: nil) { Scan.key(sort: sort, row: $0, value: 0, columns: columns, filter: filter) }
+        }
+    }
+
+    /// Offers the settled values whose price is in the range and whose row's key (`key`, for an order
+    /// that is not by price) does not exceed the page's cutoff. Once the page is full, values whose rows'
+    /// blocks (`blockKeys`, per block of ``SortKeyBlocks``) have no key that could enter it are passed
+    /// over at once: after the first blocks of a scan of many rows, nearly all of them (callgrind, the
+    /// rating-ordered queries of the mix without a region: about 30 instructions a value when each was
+    /// keyed).
+    @inline(__always)
+    private mutating func offerByKey(_ values: UnsafePointer<Int64>, _ rows: UnsafePointer<Int32>, _ count: Int,
+                                     blockKeys: UnsafePointer<Int64>?, key: (Int) -> Int64) {
+        if let blockKeys, pageCutoff != Int64.max {
+            // Rows are in order: the blocks of the first and the last, and any between.
+            var best = Int64.max
+            for block in (Int(rows[0]) &>> SortKeyBlocks.blockShift)...(Int(rows[count &- 1]) &>> SortKeyBlocks.blockShift) {
+                best = min(best, blockKeys[block])
+            }
+            if best > pageCutoff { return }
+        }
+        let lowest = lowestValue, highest = highestValue, ids = columns.ids
+        var cutoff = pageCutoff
+        for i in 0..<count where values[i] >= lowest && values[i] <= highest {
+            let row = Int(rows[i])
+            let key = key(row)
+            if key <= cutoff { cutoff = offerToPage(RankedRow(key: key, id: ids[row], row: Int32(row), value: values[i])) }
         }
     }
 
@@ -491,8 +521,8 @@ struct Scan {
         switch sort {
         case .price: return value
         case .priceDescending: return -value
-        case .rating: return -((Int64(columns.ratings[row]) + 1) << 32 | Int64(columns.reviewCounts[row]))
-        case .reviews: return -Int64(columns.reviewCounts[row])
+        case .rating: return SortKeyBlocks.ratingKey(rating: columns.ratings[row], reviews: columns.reviewCounts[row])
+        case .reviews: return SortKeyBlocks.reviewsKey(reviews: columns.reviewCounts[row])
         case .distance: return Int64(bitPattern: filter.distance(row: row).bitPattern)   // ≥ 0: bits order as values
         case .recommended: return 0                         // ranked after the scan (no page is kept during it)
         }

@@ -16,6 +16,9 @@ struct ScanColumns {
     let rulePatterns: UnsafePointer<UInt32>
     /// Each row's stay rule class (``RuleClasses``).
     let ruleClasses: UnsafePointer<UInt8>
+    /// Per block of 2^``SortKeyBlocks/blockShift`` rows, the best rating-order and reviews-order keys.
+    let ratingBlockKeys: UnsafePointer<Int64>
+    let reviewBlockKeys: UnsafePointer<Int64>
     let priceOffsets: UnsafePointer<UInt32>
     let priceStarts: UnsafePointer<Int32>
     let priceValues: UnsafePointer<Int32>
@@ -39,6 +42,8 @@ struct ScanColumns {
         ruleValues = storage.ruleRunValues.base
         rulePatterns = storage.rulePatterns.base
         ruleClasses = index.ruleClasses.classes.base
+        ratingBlockKeys = index.sortKeyBlocks.ratingKeys.base
+        reviewBlockKeys = index.sortKeyBlocks.reviewKeys.base
         priceOffsets = storage.priceRunOffsets.base
         priceStarts = storage.priceRunStarts.base
         priceValues = storage.priceRunValues.base

@@ -1,0 +1,41 @@
+import StayData
+import StaySearch
+import StaySearchTestSupport
+import Testing
+
+/// Scans over many blocks of rows against the brute-force reference: where the page passes over blocks
+/// none of whose rows could enter it, and where the histogram is counted into price slots.
+@Suite struct LargeScanTests {
+    /// 12,500 generated listings (four blocks of 4,096 rows) with calibrated and dynamic prices, queries
+    /// over every region and over one city, each order, pages of 1 to 40, on one thread and two, with the
+    /// histogram from the values and from price slots: every answer the reference's.
+    @Test(arguments: SyntheticDataset.Pricing.allCases)
+    func pagesSkippingBlocksAgreeWithTheReference(pricing: SyntheticDataset.Pricing) throws {
+        let synthetic = SyntheticDataset(listingCount: 12_500, seed: 21, dayCount: 45, pricing: pricing)
+        var nights: [(listingID: Int64, night: CalendarNight)] = []
+        for (position, listing) in synthetic.listings.enumerated() {
+            nights.append(contentsOf: synthetic.calendar(ofListingAt: position).map { (listing.id, $0) })
+        }
+        let data = TestDataset(listings: synthetic.listings, nights: nights)
+        let index = synthetic.makeIndex()
+        #expect(index.count > 3 * 4_096)
+        var random = SeededGenerator(seed: 5)
+        for queryNumber in 0..<24 {
+            var query = SearchQuery(region: random.chance(0.25) ? synthetic.listings[0].region.city : nil, adults: random.pick([1, 2, 4]))
+            let checkIn = Int.random(in: 0...35, using: &random)
+            query.checkIn = synthetic.firstDay.advanced(by: checkIn)
+            query.checkOut = synthetic.firstDay.advanced(by: checkIn + random.pick([1, 2, 3, 7]))
+            if random.chance(0.3) { query.maximumPrice = Money(major: random.pick([80, 150, 400])) }
+            if random.chance(0.2) { query.minimumPrice = Money(major: random.pick([40, 90])) }
+            query.sort = [SortOrder.rating, .reviews, .price, .priceDescending, .distance][queryNumber % 5]
+            if query.sort == .distance { query.near = GeoPoint(latitude: synthetic.listings[7].latitude, longitude: synthetic.listings[7].longitude) }
+            query.limit = random.pick([1, 5, 20, 40])
+            query.offset = random.pick([0, 0, 3])
+            let want = try ReferenceSearch.search(query, in: data)
+            for (threads, slotRows) in [(1, Int.max), (2, Int.max), (1, 0), (2, 0)] {
+                let got = ReferenceAnswer(try index.search(query, threads: threads, minimumRowsPerPart: 1_000, minimumRowsForPriceSlots: slotRows))
+                #expect(got == want, "query \(queryNumber), \(threads) threads, slots from \(slotRows) rows: \(query)")
+            }
+        }
+    }
+}
