@@ -1,6 +1,6 @@
 /// The price slot counts of one query's scan (``PriceSlots``): a table per part, from the scratch pool.
 ///
-/// Taken for a stay on exact dates over many rows, where reading the values again for the histogram
+/// Taken for a query on exact dates or none over many rows, where reading the values again for the histogram
 /// costs more than counting them as they are written; given back when the query is answered. Parts
 /// scanned at once each write their own table only.
 struct PriceSlotTables: @unchecked Sendable {
@@ -14,11 +14,11 @@ struct PriceSlotTables: @unchecked Sendable {
     static let minimumRows = 65_536
 
     /// Zeroed tables for `parts` parts of a scan of `rows` rows for `query`, or nil when the query is
-    /// not one whose histogram the slots serve (no dates, flexible dates, more than
-    /// ``PriceSlots/largestBins`` bins) or the rows are fewer than `minimumRows`.
+    /// not one whose histogram the slots serve (flexible dates, more than ``PriceSlots/largestBins``
+    /// bins) or the rows are fewer than `minimumRows`.
     init?(query: SearchQuery, rows: Int, parts: Int, minimumRows: Int = PriceSlotTables.minimumRows) {
-        guard rows >= minimumRows, rows > 0, !query.isFlexible, let nights = query.nights,
-              let slots = PriceSlots(nights: Int64(nights), bins: query.bins) else { return nil }
+        guard rows >= minimumRows, rows > 0, !query.isFlexible,
+              let slots = PriceSlots(nights: Int64(query.nights ?? 1), bins: query.bins) else { return nil }
         self.slots = slots
         self.parts = parts
         // At least what the pool keeps between queries (a fresh allocation would fault in every page).

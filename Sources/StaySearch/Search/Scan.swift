@@ -199,10 +199,10 @@ struct Scan {
                 } else if hasDates {
                     visitStay(word: word + position, candidates: block[position], verdicts: stayVerdicts, pending: pending!)
                 } else {
-                    visitWithoutDates(word: word + position, candidates: block[position])
+                    visitWithoutDates(word: word + position, candidates: block[position], pending: pending!)
                 }
             }
-            if !isFlexible, hasDates { settle(pending: pending!) }
+            if !isFlexible { settle(pending: pending!) }
             valueSum += Int128(tally.blockSum)
             tally.blockSum = 0
             word = blockEnd
@@ -404,18 +404,30 @@ struct Scan {
         return pageCutoff
     }
 
-    /// Considers the candidates of one word without dates: listing filters, then the price without dates.
-    private mutating func visitWithoutDates(word: Int, candidates: UInt64) {
-        var tally = tally
+    /// Considers the candidates of one word without dates: listing filters, then the price without
+    /// dates, written to `values` with the row beside it in `pending`, settled with the block as a stay's
+    /// totals are.
+    private mutating func visitWithoutDates(word: Int, candidates: UInt64, pending: UnsafeMutablePointer<Int32>) {
         let base = word << 6
         var bits = candidates
+        if filter.checksRows {
+            var rest = bits
+            while rest != 0 {
+                let bit = rest.trailingZeroBitCount
+                rest &= rest &- 1
+                if !filter.passes(row: base &+ bit) { bits &= ~(1 &<< UInt64(bit)) }
+            }
+        }
+        let prices = columns.basePrices, values = self.values.baseAddress!, rows = pending - settledCount
+        var written = tally.valueCount
         while bits != 0 {
             let row = base &+ bits.trailingZeroBitCount
             bits &= bits &- 1
-            guard passesDetailFilters(row: row) else { continue }
-            collect(row: row, value: Int64(columns.basePrices[row]), into: &tally)
+            values[written] = Int64(prices[row])
+            rows[written] = Int32(truncatingIfNeeded: row)
+            written &+= 1
         }
-        self.tally = tally
+        tally.valueCount = written
     }
 
     /// Whether row `row` passes the listing-detail filters that are tested row by row (the guests and
