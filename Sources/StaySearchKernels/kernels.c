@@ -54,7 +54,57 @@ static uint64_t verdicts_portable(const uint8_t *classes, const uint8_t *allowed
     return bits;
 }
 
+static void add_slots_portable(const int64_t *values, long count, int32_t *counts, long bins, int64_t unit, uint64_t magic,
+                               int64_t end, long above) {
+    for (long i = 0; i < count; i++) {
+        uint64_t scaled = (uint64_t)values[i] * (uint64_t)bins;
+        uint64_t floor = (uint64_t)(((unsigned __int128)scaled * magic) >> 64);
+        uint64_t ceiling = (uint64_t)(((unsigned __int128)(scaled + (uint64_t)unit - 1) * magic) >> 64);
+        counts[values[i] < end ? (long)(floor + ceiling) : above] += 1;
+    }
+}
+
 #if defined(__x86_64__)
+/// The largest unit the AVX2 slots take: below it, z = value · bins < 2^31 for every value below `end`
+/// (bins · units ≤ 65,536 slots' worth), and the quotients in doubles are exact (see add_slots_avx2).
+#define STAYSEARCH_SLOTS_LARGEST_UNIT 30000
+
+/// Four values at a time in doubles: a value below 2^52 becomes a double exactly (its bits under those of
+/// 2^52, less 2^52), z = value · bins exactly (z < 2^31), and ⌊z ÷ u⌋ = ⌊(z + ½) · fl(1 ÷ u)⌋,
+/// ⌈z ÷ u⌉ = ⌊(z + u − ½) · fl(1 ÷ u)⌋: the true quotients lie at least ½ ÷ u ≥ 2^-16 from the next whole
+/// number, the rounding errors of the products below z · 2^-52 < 2^-21. The counts are added one by one.
+STAYSEARCH_AVX2 static void add_slots_avx2(const int64_t *values, long count, int32_t *counts, long bins, int64_t unit,
+                                           uint64_t magic, int64_t end, long above) {
+    if (unit > STAYSEARCH_SLOTS_LARGEST_UNIT) {
+        add_slots_portable(values, count, counts, bins, unit, magic, end, above);
+        return;
+    }
+    const __m256d inverse = _mm256_set1_pd(1.0 / (double)unit), half = _mm256_set1_pd(0.5);
+    const __m256d upper = _mm256_set1_pd((double)unit - 0.5), scale = _mm256_set1_pd((double)bins);
+    const __m256i exponent = _mm256_set1_epi64x(0x4330000000000000LL);       // the bits of 2^52
+    const __m256d shift = _mm256_set1_pd(4503599627370496.0);                  // 2^52
+    const __m256i last = _mm256_set1_epi64x(end - 1);
+    long i = 0;
+    for (; i + 4 <= count; i += 4) {
+        __m256i lanes = _mm256_loadu_si256((const __m256i *)(values + i));
+        __m256i past = _mm256_cmpgt_epi64(lanes, last);
+        // Values from `end` up count as 0 here and go to `above` after.
+        __m256d value = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(_mm256_andnot_si256(past, lanes), exponent)), shift);
+        __m256d z = _mm256_mul_pd(value, scale);
+        __m256d low = _mm256_floor_pd(_mm256_mul_pd(_mm256_add_pd(z, half), inverse));
+        __m256d high = _mm256_floor_pd(_mm256_mul_pd(_mm256_add_pd(z, upper), inverse));
+        __m128i slots = _mm256_cvttpd_epi32(_mm256_add_pd(low, high));
+        // Lanes from `end` up take `above` (their 64-bit masks narrowed to 32 bits).
+        __m128i pastLanes = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(past, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6)));
+        slots = _mm_blendv_epi8(slots, _mm_set1_epi32((int)above), pastLanes);
+        counts[_mm_cvtsi128_si32(slots)] += 1;
+        counts[_mm_extract_epi32(slots, 1)] += 1;
+        counts[_mm_extract_epi32(slots, 2)] += 1;
+        counts[_mm_extract_epi32(slots, 3)] += 1;
+    }
+    add_slots_portable(values + i, count - i, counts, bins, unit, magic, end, above);
+}
+
 STAYSEARCH_AVX2 static void fold_avx2(const int64_t *values, long count, int64_t *sum, int64_t *smallest, int64_t *largest) {
     __m256i sums = _mm256_setzero_si256();
     __m256i lows = _mm256_set1_epi64x(*smallest), highs = _mm256_set1_epi64x(*largest);
@@ -152,6 +202,14 @@ long staysearch_first_in_range(const int64_t *values, long start, long count, in
     if (has_avx2()) return first_avx2(values, start, count, lowest, highest);
 #endif
     return first_portable(values, start, count, lowest, highest);
+}
+
+void staysearch_add_slots(const int64_t *values, long count, int32_t *counts, long bins, int64_t unit, uint64_t magic, int64_t end,
+                          long above) {
+#if defined(__x86_64__)
+    if (has_avx2()) { add_slots_avx2(values, count, counts, bins, unit, magic, end, above); return; }
+#endif
+    add_slots_portable(values, count, counts, bins, unit, magic, end, above);
 }
 
 uint64_t staysearch_verdict_bits(const uint8_t *classes, const uint8_t *allowed, uint64_t *check) {

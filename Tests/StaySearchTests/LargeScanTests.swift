@@ -40,4 +40,36 @@ import Testing
             }
         }
     }
+
+    /// Calendars far dearer than the listings' own prices (which the engine samples to decide whether
+    /// to count slots): the stays' 95th percentile is past the slots, and the scan is made again keeping
+    /// the values. Answers are the reference's all the same.
+    @Test func pricesPastTheSlotsAreScannedAgain() throws {
+        let synthetic = SyntheticDataset(listingCount: 3_000, seed: 8, dayCount: 30)
+        var nights: [(listingID: Int64, night: CalendarNight)] = []
+        for (position, listing) in synthetic.listings.enumerated() {
+            nights.append(contentsOf: synthetic.calendar(ofListingAt: position).map { night in
+                var night = night
+                if let price = night.price, position % 10 != 0 { night.price = Money(minorUnits: price.minorUnits * 60) }
+                return (listing.id, night)
+            })
+        }
+        var listings = synthetic.listings
+        for position in listings.indices { listings[position].price = Money(major: 80) }
+        let data = TestDataset(listings: listings, nights: nights)
+        let index = data.makeIndex().index
+        #expect(index.sampledHighPrice == 8_000)
+        for (checkIn, length) in [(0, 1), (3, 4), (10, 2), (nil, nil)] as [(Int?, Int?)] {
+            var query = SearchQuery(adults: 1)
+            if let checkIn, let length {
+                query.checkIn = synthetic.firstDay.advanced(by: checkIn)
+                query.checkOut = synthetic.firstDay.advanced(by: checkIn + length)
+            }
+            let want = try ReferenceSearch.search(query, in: data)
+            for threads in [1, 2] {
+                let got = ReferenceAnswer(try index.search(query, threads: threads, minimumRowsPerPart: 500, minimumRowsForPriceSlots: 0))
+                #expect(got == want, "\(threads) threads: \(query)")
+            }
+        }
+    }
 }

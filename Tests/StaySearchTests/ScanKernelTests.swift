@@ -1,3 +1,4 @@
+@testable import StaySearch
 import StaySearchKernels
 import StaySearchTestSupport
 import Testing
@@ -69,5 +70,34 @@ import Testing
             #expect(found == allowed)
             #expect(foundCheck == check)
         }
+    }
+
+    /// The price slots counted by the kernel (four values at a time in doubles with AVX2) are those of
+    /// ``PriceSlots/slot(of:)`` in integers, for one to 400 nights (past the kernel's largest unit) and
+    /// 1 to 64 bins, on values at and around the cuts, the units and the end of the slots.
+    @Test(arguments: 0..<24)
+    func priceSlotsAgreeWithIntegerArithmetic(seed: Int) throws {
+        var random = SeededGenerator(seed: UInt64(seed) + 2_000)
+        let nights = Int64([1, 2, 3, 7, 30, 299, 300, 301, 400][seed % 9]), bins = [1, 7, 30, 64][seed % 4]
+        let slots = try #require(PriceSlots(nights: nights, bins: bins))
+        let unit = slots.unit
+        let values: [Int64] = (0..<(999 + seed)).map { _ in
+            switch Int.random(in: 0..<6, using: &random) {
+            case 0: return Int64.random(in: 0..<Int64(slots.units), using: &random) * unit                   // a whole unit
+            case 1:                                                                                         // at or beside a cut
+                let cut = Int64.random(in: 0..<(Int64(slots.units) * Int64(bins)), using: &random) * unit
+                return max(0, cut / Int64(bins) + Int64.random(in: -1...1, using: &random))
+            case 2: return slots.end + Int64.random(in: -2...2, using: &random)
+            case 3: return random.pick([0, 1, Int64.max, Int64.max - 1, 1 << 52, (1 << 52) - 1, 1 << 53])
+            default: return Int64.random(in: 0..<slots.end, using: &random)
+            }
+        }
+        var expected = [Int32](repeating: 0, count: slots.count)
+        for value in values { expected[slots.slot(of: value)] += 1 }
+        var counted = [Int32](repeating: 0, count: slots.count)
+        values.withUnsafeBufferPointer { values in
+            counted.withUnsafeMutableBufferPointer { slots.add(values.baseAddress!, count: values.count, to: $0.baseAddress!) }
+        }
+        #expect(counted == expected, "nights \(nights), bins \(bins)")
     }
 }

@@ -22,6 +22,9 @@ public struct ListingIndex: Sendable {
     package let ruleClasses: RuleClasses
     /// Each block of rows' best keys of the rating and reviews orders.
     package let sortKeyBlocks: SortKeyBlocks
+    /// The 95th percentile of the prices without dates of up to 4,096 rows evenly spaced (minor units;
+    /// 0 without prices): how high this index's prices run, before a query counts them.
+    package let sampledHighPrice: Int64
     /// Room type names, by code.
     package let roomTypeNames: [String]
     /// Cities, neighbourhood groups and neighbourhoods with their row ranges.
@@ -98,6 +101,7 @@ public struct ListingIndex: Sendable {
                             patterns: storage.rulePatterns, firstWeekday: firstWeekday)
         self.ruleClasses = ruleClasses ?? RuleClasses(offsets: storage.ruleRunOffsets, runValues: storage.ruleRunValues, rows: shape.rows)
         self.sortKeyBlocks = sortKeyBlocks ?? SortKeyBlocks(ratings: storage.ratings, reviewCounts: storage.reviewCounts, rows: shape.rows)
+        sampledHighPrice = ListingIndex.sampledHighPrice(of: storage.basePrices, rows: shape.rows)
         let roomTypes = StringColumn(bytes: storage.roomTypeNameBytes, offsets: storage.roomTypeNameOffsets)
         roomTypeNames = (0..<roomTypes.count).map { roomTypes[$0] }
         propertyTypes = NameTable(StringColumn(bytes: storage.propertyTypeNameBytes, offsets: storage.propertyTypeNameOffsets))
@@ -115,6 +119,13 @@ public struct ListingIndex: Sendable {
         let cities = cityRatings ?? ListingIndex.cityRatings(regions: regions, ratings: storage.ratings)
         cityNodeOfNode = cities.cityNodeOfNode
         self.cityRatings = cities.tallies
+    }
+
+    /// The 95th percentile of the prices (``noPrice`` left out) of up to 4,096 rows evenly spaced.
+    private static func sampledHighPrice(of prices: Column<Int32>, rows: Int) -> Int64 {
+        let step = max(1, rows / 4_096)
+        let sample = stride(from: 0, to: rows, by: step).map { Int64(prices[$0]) }.filter { $0 >= 0 }.sorted()
+        return sample.isEmpty ? 0 : sample[PriceHistogram.rank(ofPercentile: 95, count: sample.count)]
     }
 
     /// The number of listings.

@@ -36,8 +36,10 @@ extension ListingIndex {
 
         // The frozen rows' parts have the first tables, the overlay the last.
         let basePartCount = basePlan == nil ? 0 : split.parts(of: baseRows)
-        let slotTables = PriceSlotTables(query: query, rows: baseRows + overlayRows, parts: basePartCount + (overlayPlan == nil ? 0 : 1),
-                                         minimumRows: split.minimumRowsForPriceSlots)
+        // Values counted into price slots are not kept (the recommended order ranks them after the scan).
+        let slotTables = query.sort == .recommended ? nil
+            : PriceSlotTables(query: query, rows: baseRows + overlayRows, parts: basePartCount + (overlayPlan == nil ? 0 : 1), index: self,
+                              minimumRows: split.minimumRowsForPriceSlots)
         defer { slotTables?.giveBack() }
         var parts: [ScanOutcome.Part] = []
         if let plan = basePlan {
@@ -70,6 +72,12 @@ extension ListingIndex {
             outcome.gatherValues(in: values)
             outcome.page = recommendedPage(query, values: UnsafeBufferPointer(rebasing: values[0..<outcome.valueCount]), slots: valueRows,
                                            overlay: overlay, hiddenRatings: live.frozenNames?.hiddenRatings, threads: split.threads)
+        }
+        if slotTables != nil, !outcome.countHistogram(of: query) {
+            // The slots could not tell the histogram, and the values were not kept: the scan again, keeping them.
+            var keeping = split
+            keeping.minimumRowsForPriceSlots = Int.max
+            return try scanWithOverlay(query, split: keeping, collectsRows: collectsRows, live: live, use)
         }
         return (use(outcome, values), outcome.matchedRows)
     }

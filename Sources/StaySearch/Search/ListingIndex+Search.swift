@@ -80,17 +80,19 @@ extension ListingIndex {
                                     _ use: (ScanOutcome, UnsafeMutableBufferPointer<Int64>) -> Answer) throws(QueryError) -> (answer: Answer, rows: [Int32]) {
         let plan = try ScanPlan(query, index: self)
         let rowCount = plan.rowCount
-        let values = ScratchPool.shared.take(Int64.self, count: rowCount)
-        defer { ScratchPool.shared.giveBack(values) }
+        let partCount = split.parts(of: rowCount)
+        // Values counted into price slots are not kept (the recommended order ranks them after the scan).
+        let slotTables = query.sort == .recommended ? nil
+            : PriceSlotTables(query: query, rows: rowCount, parts: partCount, index: self, minimumRows: split.minimumRowsForPriceSlots)
+        defer { slotTables?.giveBack() }
+        let values = slotTables == nil ? ScratchPool.shared.take(Int64.self, count: rowCount) : UnsafeMutableBufferPointer(start: nil, count: 0)
+        defer { if slotTables == nil { ScratchPool.shared.giveBack(values) } }
         // Room for every row that may match, when they are collected (a store per match, no array growth).
         let rowSlots = collectsRows ? ScratchPool.shared.take(Int32.self, count: rowCount) : nil
         defer { rowSlots.map { ScratchPool.shared.giveBack($0) } }
         let valueRows = query.sort == .recommended && query.limit > 0
             ? ValueRowSlots.allocate(capacity: rowCount, withCheckIns: query.isFlexible) : nil
         defer { valueRows?.deallocate() }
-        let partCount = split.parts(of: rowCount)
-        let slotTables = PriceSlotTables(query: query, rows: rowCount, parts: partCount, minimumRows: split.minimumRowsForPriceSlots)
-        defer { slotTables?.giveBack() }
         var outcome: ScanOutcome
         if partCount > 1 {
             // Parts scanned at once, every collector merged.
@@ -110,21 +112,24 @@ extension ListingIndex {
             outcome.page = recommendedPage(query, values: UnsafeBufferPointer(rebasing: values[0..<outcome.valueCount]), slots: valueRows,
                                            overlay: nil, hiddenRatings: nil, threads: split.threads)
         }
+        if slotTables != nil, !outcome.countHistogram(of: query) {
+            // The slots could not tell the histogram, and the values were not kept: the scan again, keeping them.
+            var keeping = split
+            keeping.minimumRowsForPriceSlots = Int.max
+            return try scanFrozen(query, split: keeping, collectsRows: collectsRows, use)
+        }
         return (use(outcome, values), outcome.matchedRows)
     }
 
-    /// The answer from what the scan collected: the histogram of the outcome's values (the front of
-    /// `values`), and the page cut from its best rows (rows past this index's own are rows of `overlay`);
+    /// The answer from what the scan collected: the histogram the outcome counted, or else that of its
+    /// values (the front of `values` once gathered), and the page cut from its best rows (rows past this index's own are rows of `overlay`);
     /// the histogram's passes over the values use as many threads as the scan did.
     func result(of query: SearchQuery, outcome: ScanOutcome, values: UnsafeMutableBufferPointer<Int64>,
                 overlay: ListingIndex? = nil) -> SearchResult {
         let page = outcome.page
         let nights = Int64(query.nights ?? 1)
         var histogram: PriceHistogram
-        if let slots = outcome.priceSlots, let counts = outcome.slotCounts,
-           let counted = PriceHistogram.make(slots: slots, counts: counts, valueCount: outcome.valueCount, sum: outcome.valueSum,
-                                             bounds: outcome.bounds, nights: nights, bins: query.bins, lo: query.histogramMinimum,
-                                             hi: query.histogramMaximum) {
+        if let counted = outcome.histogram {
             histogram = counted
         } else {
             var outcome = outcome

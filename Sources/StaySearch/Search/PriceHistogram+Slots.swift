@@ -1,6 +1,6 @@
 extension PriceHistogram {
     /// The histogram of values counted into `slots` (``PriceSlots``), without the values: nil when the
-    /// slots cannot tell it exactly (no values; an end between whole units, or at ``PriceSlots/units``
+    /// slots cannot tell it exactly (an end between whole units, or at ``PriceSlots/units``
     /// units or more; the default high end's 95th percentile at or above ``PriceSlots/end``; or the
     /// ranks' slots not fixing the rounded high end), and then the values must be binned.
     /// - Parameters:
@@ -9,7 +9,11 @@ extension PriceHistogram {
     ///   - sum: their sum; `bounds`: their smallest and largest.
     static func make(slots: PriceSlots, counts: UnsafePointer<Int32>, valueCount: Int, sum: Int128, bounds: ClosedRange<Int64>?,
                      nights: Int64, bins: Int, lo requestedLo: Money?, hi requestedHi: Money?) -> PriceHistogram? {
-        guard valueCount > 0, let bounds, bins == slots.bins, nights * 100 == slots.unit else { return nil }
+        guard bins == slots.bins, nights * 100 == slots.unit else { return nil }
+        guard valueCount > 0, let bounds else {
+            return make(values: UnsafeMutableBufferPointer(start: nil, count: 0), sum: 0, bounds: nil, nights: nights, bins: bins,
+                        lo: requestedLo, hi: requestedHi)
+        }
         let unit = slots.unit
         guard let (lo, hi) = ends(lo: requestedLo, hi: requestedHi, bounds: bounds, unit: unit, highUnits: { _ in
             highUnits(slots: slots, counts: counts, from: slots.slot(of: bounds.lowerBound), valueCount: valueCount)

@@ -1,35 +1,56 @@
-/// The price slot counts of one query's scan (``PriceSlots``): a table per part, from the scratch pool.
+/// What one query's scan needs to count its values into price slots (``PriceSlots``) instead of keeping
+/// them: per part, a table of slot counts and room for one block's values. From the scratch pool.
 ///
-/// Taken for a query on exact dates or none over many rows, where reading the values again for the histogram
-/// costs more than counting them as they are written; given back when the query is answered. Parts
-/// scanned at once each write their own table only.
+/// Taken for a query on exact dates or none over many rows, where writing every value to memory and
+/// reading it again for the histogram costs more than counting the values while they are in cache;
+/// given back when the query is answered. Parts scanned at once each write their own table and block
+/// only.
 struct PriceSlotTables: @unchecked Sendable {
     let slots: PriceSlots
-    /// `parts` tables of ``PriceSlots/count`` counts, zeroed.
-    private let buffer: UnsafeMutableBufferPointer<Int32>
     let parts: Int
+    /// `parts` blocks of ``blockCapacity`` values, then `parts` tables of ``PriceSlots/count`` counts, zeroed.
+    private let buffer: UnsafeMutableBufferPointer<Int64>
+    private let tables: UnsafeMutablePointer<Int32>
 
-    /// The fewest rows a scan counts price slots for: below it, zeroing the tables (a quarter of a
-    /// megabyte each at 30 bins) costs more than a second pass over the values.
+    /// The fewest rows a scan counts price slots for: below it, zeroing the tables (half a megabyte a
+    /// part) costs more than a second pass over the values.
     static let minimumRows = 65_536
 
-    /// Zeroed tables for `parts` parts of a scan of `rows` rows for `query`, or nil when the query is
-    /// not one whose histogram the slots serve (flexible dates, more than ``PriceSlots/largestBins``
-    /// bins) or the rows are fewer than `minimumRows`.
-    init?(query: SearchQuery, rows: Int, parts: Int, minimumRows: Int = PriceSlotTables.minimumRows) {
+    /// The most values one block of a scan settles at once.
+    static let blockCapacity = Scan.blockWords * 64
+
+    /// Zeroed tables for `parts` parts of a scan of `rows` rows of `index` for `query`, or nil when the
+    /// slots would not tell its histogram: flexible dates, more than ``PriceSlots/largestBins`` bins,
+    /// an end asked for between whole units or past the slots, or prices in `index` so high (the 95th
+    /// percentile of a sample of its rows' prices past half the slots' reach, as in currencies of many
+    /// units to the dollar) that the default high end would be past them; or when the rows are fewer
+    /// than `minimumRows`.
+    init?(query: SearchQuery, rows: Int, parts: Int, index: ListingIndex, minimumRows: Int = PriceSlotTables.minimumRows) {
         guard rows >= minimumRows, rows > 0, !query.isFlexible,
               let slots = PriceSlots(nights: Int64(query.nights ?? 1), bins: query.bins) else { return nil }
+        let reach = Int64(slots.units) * 100
+        for end in [query.histogramMinimum, query.histogramMaximum] {
+            if let end, end.minorUnits % 100 != 0 || end.minorUnits >= reach { return nil }
+        }
+        if query.histogramMaximum == nil, index.sampledHighPrice * 2 >= reach { return nil }
         self.slots = slots
         self.parts = parts
         // At least what the pool keeps between queries (a fresh allocation would fault in every page).
-        let count = parts * slots.count
-        buffer = ScratchPool.shared.take(Int32.self, count: max(count, ScratchPool.smallestPooledBytes / MemoryLayout<Int32>.stride))
-        UnsafeMutableBufferPointer(rebasing: buffer[0..<count]).initialize(repeating: 0)
+        let blockCount = parts * PriceSlotTables.blockCapacity, countCount = parts * slots.count
+        buffer = ScratchPool.shared.take(Int64.self, count: max(blockCount + (countCount + 1) / 2,
+                                                                ScratchPool.smallestPooledBytes / MemoryLayout<Int64>.stride))
+        tables = UnsafeMutableRawPointer(buffer.baseAddress! + blockCount).bindMemory(to: Int32.self, capacity: countCount)
+        tables.initialize(repeating: 0, count: countCount)
     }
 
-    /// The table of part `part`.
+    /// The slot counts of part `part`.
     func table(_ part: Int) -> UnsafeMutablePointer<Int32> {
-        buffer.baseAddress! + part * slots.count
+        tables + part * slots.count
+    }
+
+    /// Room for one block's values of part `part`.
+    func blockValues(_ part: Int) -> UnsafeMutablePointer<Int64> {
+        buffer.baseAddress! + part * PriceSlotTables.blockCapacity
     }
 
     /// Returns the tables to the pool; they must not be used after.

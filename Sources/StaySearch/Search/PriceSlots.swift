@@ -1,3 +1,5 @@
+import StaySearchKernels
+
 /// Slots that a large scan counts its values into while they are in cache, fine enough to give the
 /// price histogram exactly without reading the values again: the default high end's three ranks and
 /// every bin's count.
@@ -61,10 +63,12 @@ struct PriceSlots {
         return value < end ? Int(truncatingIfNeeded: floor &+ ceiling) : aboveSlot
     }
 
-    /// Adds `values` to `counts` (``count`` slots).
+    /// Adds `values` to `counts` (``count`` slots): ``slot(of:)`` of each, four at a time in AVX2 where
+    /// the processor has it (`staysearch_add_slots`; callgrind, the 100 queries without a region of the
+    /// mix on 1M calibrated listings: 15 → 7 instructions a value).
     @inline(__always)
     func add(_ values: UnsafePointer<Int64>, count: Int, to counts: UnsafeMutablePointer<Int32>) {
-        for position in 0..<count { counts[slot(of: values[position])] &+= 1 }
+        staysearch_add_slots(values, count, counts, bins, unit, magic, end, aboveSlot)
     }
 
     /// The smallest and largest value slot `slot` (below ``aboveSlot``) can hold; empty (lower bound

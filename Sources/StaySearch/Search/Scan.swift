@@ -37,8 +37,14 @@ struct Scan {
     let highestValue: Int64
 
     /// The values of the rows that pass every filter but price, room for every row visited (owned by
-    /// the caller).
+    /// the caller); empty when the values are counted into price slots and not kept.
     let values: UnsafeMutableBufferPointer<Int64>
+    /// Where value *i* of the scan is written: the front of `values`, or with price slots a block's
+    /// buffer, less the values settled before the block (so that the block's first value lands at its
+    /// start; nothing before it is read).
+    private var valueBase: UnsafeMutablePointer<Int64>
+    /// With price slots, the block's buffer (room for a block's values), else nil.
+    private let blockValues: UnsafeMutablePointer<Int64>?
     var tally = ScanTally()
     var valueSum: Int128 = 0
     var page: BoundedHeap<RankedRow>
@@ -72,6 +78,8 @@ struct Scan {
         self.values = values
         priceSlots = slotTables?.slots
         slotCounts = slotTables?.table(part)
+        blockValues = slotTables?.blockValues(part)
+        valueBase = blockValues ?? values.baseAddress ?? UnsafeMutablePointer(bitPattern: MemoryLayout<Int64>.alignment)!
         self.filter = filter
         self.rowSlots = rowSlots
         self.valueRows = valueRows?.rows
@@ -266,7 +274,7 @@ struct Scan {
         guard bits != 0 else { return }
         let valueCount = tally.valueCount
         tally.valueCount &+= Scan.price(rows: bits, base: base, columns: columns, nights: nights, from: stayStart, to: stayEnd,
-                                        into: values.baseAddress! + valueCount, rows: pending + (valueCount &- settledCount))
+                                        into: valueBase + valueCount, rows: pending + (valueCount &- settledCount))
     }
 
     /// Writes the stay's total of each row of `bits` (rows `base` + bit) to `values`, and the row to `rows`,
@@ -313,7 +321,9 @@ struct Scan {
         let start = settledCount, count = tally.valueCount &- start
         guard count > 0 else { return }
         settledCount = tally.valueCount
-        let values = UnsafePointer(self.values.baseAddress! + start)
+        let values = UnsafePointer(valueBase + start)
+        // With price slots, the next block's values go to the start of the block's buffer again.
+        if let blockValues { valueBase = blockValues - settledCount }
         if let valueRows { (valueRows + start).update(from: pending, count: count) }
         var sum: Int64 = 0
         staysearch_fold(values, count, &sum, &tally.smallest, &tally.largest)
@@ -418,7 +428,7 @@ struct Scan {
                 if !filter.passes(row: base &+ bit) { bits &= ~(1 &<< UInt64(bit)) }
             }
         }
-        let prices = columns.basePrices, values = self.values.baseAddress!, rows = pending - settledCount
+        let prices = columns.basePrices, values = valueBase, rows = pending - settledCount
         var written = tally.valueCount
         while bits != 0 {
             let row = base &+ bits.trailingZeroBitCount
@@ -505,7 +515,7 @@ struct Scan {
     /// offers it to the page when its price is in range.
     @inline(__always)
     mutating func collect(row: Int, value: Int64, checkIn: Int32 = 0, into tally: inout ScanTally) {
-        values[tally.valueCount] = value
+        valueBase[tally.valueCount] = value
         if let valueRows {
             valueRows[tally.valueCount] = Int32(truncatingIfNeeded: row)
             valueCheckIns?[tally.valueCount] = checkIn

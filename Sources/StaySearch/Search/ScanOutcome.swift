@@ -25,6 +25,8 @@ struct ScanOutcome {
     /// table), or nil.
     var priceSlots: PriceSlots?
     var slotCounts: UnsafePointer<Int32>?
+    /// The histogram, when counted from the price slots (``countHistogram(of:)``).
+    var histogram: PriceHistogram?
     /// The moves of parts' values still to make, in order, to put them side by side.
     private var pendingMoves: [(from: Int, to: Int, count: Int)] = []
 
@@ -87,6 +89,16 @@ struct ScanOutcome {
             let own = part.scan.slotCounts!
             for slot in seen { counts[slot] &+= own[slot] }
         }
+    }
+
+    /// Counts the histogram of `query` from the price slots into ``histogram``; false when there are
+    /// no slots or they cannot tell it.
+    mutating func countHistogram(of query: SearchQuery) -> Bool {
+        guard let priceSlots, let slotCounts else { return false }
+        histogram = PriceHistogram.make(slots: priceSlots, counts: slotCounts, valueCount: valueCount, sum: valueSum, bounds: bounds,
+                                        nights: Int64(query.nights ?? 1), bins: query.bins, lo: query.histogramMinimum,
+                                        hi: query.histogramMaximum)
+        return histogram != nil
     }
 
     /// Moves the parts' values side by side at the front of `values` (once; later calls do nothing).

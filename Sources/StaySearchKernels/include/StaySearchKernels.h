@@ -28,4 +28,10 @@ uint64_t staysearch_bytes_at_least(const uint8_t *bytes, int threshold);
 /// The rows among the 64 bytes from `bytes` whose value is `value` (0 ... 255), as bits.
 uint64_t staysearch_bytes_equal(const uint8_t *bytes, int value);
 
+/// Adds each of `values[0 ..< count]` (none negative) to its price slot's count in `counts`: below `end`,
+/// slot ⌊z ÷ unit⌋ + ⌈z ÷ unit⌉ with z = value · `bins`, else slot `above`. `magic` is ⌈2^64 ÷ unit⌉, and
+/// `end` · `bins` · `unit` + `unit`² stays below 2^64 (see PriceSlots).
+void staysearch_add_slots(const int64_t *values, long count, int32_t *counts, long bins, int64_t unit, uint64_t magic, int64_t end,
+                          long above);
+
 #endif
