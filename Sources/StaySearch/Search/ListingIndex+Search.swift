@@ -122,8 +122,9 @@ extension ListingIndex {
     }
 
     /// The answer from what the scan collected: the histogram the outcome counted, or else that of its
-    /// values (the front of `values` once gathered), and the page cut from its best rows (rows past this index's own are rows of `overlay`);
-    /// the histogram's passes over the values use as many threads as the scan did.
+    /// values (the front of `values` once gathered), and the page cut from its best rows (rows past this
+    /// index's own are rows of `overlay`); the histogram's passes over the values use as many threads as
+    /// the scan did.
     func result(of query: SearchQuery, outcome: ScanOutcome, values: UnsafeMutableBufferPointer<Int64>,
                 overlay: ListingIndex? = nil) -> SearchResult {
         let page = outcome.page

@@ -83,15 +83,4 @@ struct PriceSlots {
         // Strictly between two cuts.
         return (cut * unit / bins + 1, ((cut + 1) * unit + bins - 1) / bins - 1)
     }
-
-    /// ⌈value ÷ unit⌉, the same for every value of slot `slot` (below ``aboveSlot``).
-    func roundedUnits(ofSlot slot: Int) -> Int64 {
-        let cut = Int64(slot / 2), bins = Int64(self.bins)
-        return slot % 2 == 0 ? (cut + bins - 1) / bins : cut / bins + 1
-    }
-
-    /// The slot of the cut where whole unit `units` starts (the value `units` · unit).
-    func slot(ofWholeUnits units: Int) -> Int {
-        2 * units * bins
-    }
 }
