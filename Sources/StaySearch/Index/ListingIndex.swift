@@ -20,6 +20,8 @@ public struct ListingIndex: Sendable {
     package let stayRules: DayRuns<UInt32>
     /// Each row's stay rule as a class when one rule holds all year (derived from the rule runs).
     package let ruleClasses: RuleClasses
+    /// Each row's price runs as a shape when its shape is common (derived from the price runs).
+    package let priceShapes: PriceShapes
     /// Each block of rows' best keys of the rating and reviews orders.
     package let sortKeyBlocks: SortKeyBlocks
     /// The 95th percentile of the prices without dates of up to 4,096 rows evenly spaced (minor units;
@@ -79,15 +81,16 @@ public struct ListingIndex: Sendable {
         precondition(bookable.count == storage.bookable.count)
         var storage = self.storage
         storage.bookable = bookable
-        return ListingIndex(checkedStorage: storage, shape: shape, ruleClasses: ruleClasses, sortKeyBlocks: sortKeyBlocks,
-                            cityRatings: (cityNodeOfNode, cityRatings))
+        return ListingIndex(checkedStorage: storage, shape: shape, ruleClasses: ruleClasses, priceShapes: priceShapes,
+                            sortKeyBlocks: sortKeyBlocks, cityRatings: (cityNodeOfNode, cityRatings))
     }
 
     /// - Parameters:
     ///   - ruleClasses: the rule classes of `storage` when the caller has them.
+    ///   - priceShapes: its price shapes when the caller has them.
     ///   - sortKeyBlocks: its sort key blocks when the caller has them.
     private init(checkedStorage storage: IndexStorage, shape: IndexShape, ruleClasses: RuleClasses? = nil,
-                 sortKeyBlocks: SortKeyBlocks? = nil, cityRatings: (cityNodeOfNode: [Int32], tallies: [String: RatingTally])? = nil) {
+                 priceShapes: PriceShapes? = nil, sortKeyBlocks: SortKeyBlocks? = nil, cityRatings: (cityNodeOfNode: [Int32], tallies: [String: RatingTally])? = nil) {
         self.storage = storage
         self.shape = shape
         wordsPerDay = shape.wordsPerDay
@@ -100,6 +103,8 @@ public struct ListingIndex: Sendable {
         stayRules = DayRuns(offsets: storage.ruleRunOffsets, starts: storage.ruleRunStarts, values: storage.ruleRunValues,
                             patterns: storage.rulePatterns, firstWeekday: firstWeekday)
         self.ruleClasses = ruleClasses ?? RuleClasses(offsets: storage.ruleRunOffsets, runValues: storage.ruleRunValues, rows: shape.rows)
+        self.priceShapes = priceShapes ?? PriceShapes(offsets: storage.priceRunOffsets, starts: storage.priceRunStarts,
+                                                      values: storage.priceRunValues, rows: shape.rows)
         self.sortKeyBlocks = sortKeyBlocks ?? SortKeyBlocks(ratings: storage.ratings, reviewCounts: storage.reviewCounts, rows: shape.rows)
         sampledHighPrice = ListingIndex.sampledHighPrice(of: storage.basePrices, rows: shape.rows)
         let roomTypes = StringColumn(bytes: storage.roomTypeNameBytes, offsets: storage.roomTypeNameOffsets)

@@ -35,6 +35,8 @@ struct Scan {
     var loadedAhead: UInt16 = 0
     let lowestValue: Int64
     let highestValue: Int64
+    /// For exact dates, how each price shape's rows take the stay's total.
+    let pricePlans: PricePlans?
 
     /// The values of the rows that pass every filter but price, room for every row visited (owned by
     /// the caller); empty when the values are counted into price slots and not kept.
@@ -123,6 +125,9 @@ struct Scan {
         if let maximum = query.maximumPrice { highestValue = maximum.minorUnits * nights } else { highestValue = Int64.max }
         block = [UInt64](repeating: 0, count: Scan.blockWords)
         columns = ScanColumns(index)
+        pricePlans = hasDates && !isFlexible && !isImpossible
+            ? PricePlans(shapes: index.priceShapes, from: stayStart, to: stayEnd, firstWeekday: index.nightPrices.runs.firstWeekday)
+            : nil
         if isFlexible, !isImpossible {
             stayBlocks = [UInt64](repeating: 0, count: checkIns.count * Scan.blockWords)
             spanWords = [UInt64](repeating: 0, count: (Int(checkIns.last!) - stayStart + Int(nights)) * Scan.blockWords)
@@ -273,29 +278,34 @@ struct Scan {
         }
         guard bits != 0 else { return }
         let valueCount = tally.valueCount
-        tally.valueCount &+= Scan.price(rows: bits, base: base, columns: columns, nights: nights, from: stayStart, to: stayEnd,
+        tally.valueCount &+= Scan.price(rows: bits, base: base, columns: columns, plans: pricePlans!.view, nights: nights,
+                                        from: stayStart, to: stayEnd,
                                         into: valueBase + valueCount, rows: pending + (valueCount &- settledCount))
     }
 
     /// Writes the stay's total of each row of `bits` (rows `base` + bit) to `values`, and the row to `rows`,
-    /// in row order; returns how many. Apart from the caller so that its few locals stay in registers
-    /// (callgrind, the no-region queries of the mix: 33 → 20 instructions a row with one price all year);
-    /// rows priced by runs are summed out of line.
+    /// in row order; returns how many. A row whose price shape has one run holding the whole stay
+    /// (`plans`, by shape) is priced from that run: one price all year, or a season's (callgrind, the
+    /// no-region queries of the mix on 1M calibrated listings: rows whose price changes by season took
+    /// about 60 instructions each when their runs were searched); a dense row from its day codes; any
+    /// other out of line. Apart from the caller so that its few locals stay in registers (33 → 20
+    /// instructions a row with one price all year).
     @inline(never)
-    private static func price(rows bits: UInt64, base: Int, columns: ScanColumns, nights: Int64, from stayStart: Int, to stayEnd: Int,
+    private static func price(rows bits: UInt64, base: Int, columns: ScanColumns, plans: PricePlans.View,
+                              nights: Int64, from stayStart: Int, to stayEnd: Int,
                               into values: UnsafeMutablePointer<Int64>, rows: UnsafeMutablePointer<Int32>) -> Int {
-        let offsets = columns.priceOffsets, references = columns.priceValues
+        let shapes = columns.priceShapes, offsets = columns.priceOffsets, references = columns.priceValues, byShape = plans.plans
         let stride = columns.denseRows, codes = columns.dense + stayStart &* stride, nightCount = Int(nights)
         var bits = bits, written = 0
         while bits != 0 {
             let row = base &+ bits.trailingZeroBitCount
             bits &= bits &- 1
-            let first = offsets[row]
-            let reference = references[Int(first)]
+            let plan = Int(byShape[Int(shapes[row])])
+            let first = Int(offsets[row])
             let value: Int64
-            if reference >= 0, offsets[row &+ 1] &- first == 1 {
-                value = Int64(reference) &* nights          // one price all year
-            } else if let rank = reference.denseIndex {
+            if plan >= 0 {
+                value = Int64(references[first &+ plan]) &* nights      // one run holds the stay
+            } else if let rank = references[first].denseIndex {
                 // A price most days: the stay's day codes, one row of the day-major table a night.
                 var code = codes + rank
                 var units: Int64 = 0
@@ -304,6 +314,8 @@ struct Scan {
                     code += stride
                 }
                 value = units &* 100
+            } else if plan == Int(PricePlans.bySegments) {
+                value = columns.segmentsTotal(row: row, plans: plans)
             } else {
                 value = columns.runPriceTotal(row: row, from: stayStart, to: stayEnd)
             }

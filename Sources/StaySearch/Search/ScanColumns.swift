@@ -19,6 +19,8 @@ struct ScanColumns {
     /// Per block of 2^``SortKeyBlocks/blockShift`` rows, the best rating-order and reviews-order keys.
     let ratingBlockKeys: UnsafePointer<Int64>
     let reviewBlockKeys: UnsafePointer<Int64>
+    /// Each row's price shape (``PriceShapes``).
+    let priceShapes: UnsafePointer<UInt8>
     let priceOffsets: UnsafePointer<UInt32>
     let priceStarts: UnsafePointer<Int32>
     let priceValues: UnsafePointer<Int32>
@@ -44,6 +46,7 @@ struct ScanColumns {
         ruleClasses = index.ruleClasses.classes.base
         ratingBlockKeys = index.sortKeyBlocks.ratingKeys.base
         reviewBlockKeys = index.sortKeyBlocks.reviewKeys.base
+        priceShapes = index.priceShapes.shapes.base
         priceOffsets = storage.priceRunOffsets.base
         priceStarts = storage.priceRunStarts.base
         priceValues = storage.priceRunValues.base
@@ -92,6 +95,26 @@ struct ScanColumns {
     @inline(never)
     func runPriceTotal(row: Int, from start: Int, to end: Int) -> Int64 {
         runPriceTotal(runs: Int(priceOffsets[row])..<Int(priceOffsets[row &+ 1]), from: start, to: end)
+    }
+
+    /// The total of a stay for row `row`, whose price shape's plan sums the segments of the runs the stay
+    /// crosses (`plans`): each plain run's price times its nights, each weekly pattern's prices times
+    /// its nights on their weekday.
+    @inline(never)
+    func segmentsTotal(row: Int, plans: PricePlans.View) -> Int64 {
+        let shape = Int(priceShapes[row]), first = Int(priceOffsets[row])
+        var total: Int64 = 0
+        for segment in Int(plans.segmentOffsets[shape])..<Int(plans.segmentOffsets[shape &+ 1]) {
+            let words = plans.segments + segment &* PricePlans.segmentWords
+            let value = priceValues[first &+ Int(words[0])]
+            if let pattern = value.patternIndex {
+                let base = pattern &* 7
+                for slot in 0..<7 { total &+= Int64(pricePatterns[base &+ slot]) &* words[2 &+ slot] }
+            } else {
+                total &+= Int64(value) &* words[1]
+            }
+        }
+        return total
     }
 
     /// The sum of weekly price pattern `pattern` over `count` days from day offset `day`.
