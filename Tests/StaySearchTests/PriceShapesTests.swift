@@ -58,19 +58,22 @@ import Testing
         try Self.expectEveryStayAgrees(index, data, days: days)
     }
 
-    /// Past 254 shapes besides one price all year, the rarest rows are read run by run; every row's
-    /// stays still agree with the reference, in one part and in several.
+    /// Past 254 shapes besides one price all year, the rarest rows are read run by run, and so are the rows
+    /// of shapes whose segments a long stay would take past the plans' room; every row's stays still agree
+    /// with the reference, in one part and in several.
     @Test func rowsPastTheShapeTableAgreeWithTheReference() throws {
-        let days = 60, count: Int64 = 400
+        let days = 60, count: Int64 = 600
         var nights: [(listingID: Int64, night: CalendarNight)] = []
         for id in 1...count {
-            // Listing id changes its price on days 1 + id % 29 and 30 + (id / 29) % 29: 400 shapes, one each;
-            // one in three has a weekend uplift from the second change on.
+            // Listing id changes its price on days 1 + id % 29 and 30 + (id / 29) % 29, and every 6 days:
+            // more shapes than the table holds, of about 12 runs each; one in three has a weekend uplift
+            // from the second change on.
             let first = 1 + Int(id % 29), second = 30 + Int((id / 29) % 29)
             nights += Self.nights(id, days: days) { offset in
-                if offset < first { return 90 + id % 7 }
-                if offset < second { return 120 }
-                return id % 3 == 0 && Self.isWeekend(offset) ? 170 : 130
+                let step = Int64(offset / 6) * 3
+                if offset < first { return 90 + id % 7 + step }
+                if offset < second { return 120 + step }
+                return (id % 3 == 0 && Self.isWeekend(offset) ? 170 : 130) + step
             }
         }
         let data = TestDataset(listings: (1...count).map(Self.listing), nights: nights)
@@ -79,9 +82,10 @@ import Testing
         let unshaped = (0..<index.count).filter { index.priceShapes.shapes[$0] == PriceShapes.readRow }.count
         #expect(unshaped > 0)
         var random = SeededGenerator(seed: 11)
-        for _ in 0..<200 {
-            let checkIn = Int.random(in: 0..<(days - 1), using: &random)
-            let length = Int.random(in: 1...min(25, days - checkIn), using: &random)
+        for round in 0..<200 {
+            // The first stays cross most of the calendar: more segments than the plans hold.
+            let checkIn = round < 6 ? round : Int.random(in: 0..<(days - 1), using: &random)
+            let length = round < 6 ? days - checkIn : Int.random(in: 1...min(25, days - checkIn), using: &random)
             var query = SearchQuery(checkIn: Self.start.advanced(by: checkIn), checkOut: Self.start.advanced(by: checkIn + length))
             query.limit = 10
             query.sort = random.pick([SortOrder.price, .priceDescending, .rating])

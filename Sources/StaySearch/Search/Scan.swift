@@ -35,8 +35,6 @@ struct Scan {
     var loadedAhead: UInt16 = 0
     let lowestValue: Int64
     let highestValue: Int64
-    /// For exact dates, how each price shape's rows take the stay's total.
-    let pricePlans: PricePlans?
 
     /// The values of the rows that pass every filter but price, room for every row visited (owned by
     /// the caller); empty when the values are counted into price slots and not kept.
@@ -125,9 +123,6 @@ struct Scan {
         if let maximum = query.maximumPrice { highestValue = maximum.minorUnits * nights } else { highestValue = Int64.max }
         block = [UInt64](repeating: 0, count: Scan.blockWords)
         columns = ScanColumns(index)
-        pricePlans = hasDates && !isFlexible && !isImpossible
-            ? PricePlans(shapes: index.priceShapes, from: stayStart, to: stayEnd, firstWeekday: index.nightPrices.runs.firstWeekday)
-            : nil
         if isFlexible, !isImpossible {
             stayBlocks = [UInt64](repeating: 0, count: checkIns.count * Scan.blockWords)
             spanWords = [UInt64](repeating: 0, count: (Int(checkIns.last!) - stayStart + Int(nights)) * Scan.blockWords)
@@ -159,14 +154,20 @@ struct Scan {
                 withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 256) { masks in
                     fillClassCheckIns(masks)
                     visit(range, stayVerdicts: UnsafePointer(verdicts.baseAddress!), classCheckIns: UnsafePointer(masks.baseAddress!),
-                          pending: nil)
+                          pending: nil, plans: nil)
                 }
             } else {
                 if hasDates { fillStayVerdicts(verdicts) }
-                // The rows of a block's values until they are settled (16 KiB: one allocation a scan, as
-                // temporary allocations stay on the stack only up to 1 KiB).
-                withUnsafeTemporaryAllocation(of: Int32.self, capacity: Scan.blockWords * 64) { pending in
-                    visit(range, stayVerdicts: UnsafePointer(verdicts.baseAddress!), classCheckIns: nil, pending: pending.baseAddress!)
+                // The rows of a block's values until they are settled (16 KiB), then room for the price
+                // plans: one allocation a scan, as temporary allocations stay on the stack only up to 1 KiB.
+                let pendingCount = Scan.blockWords * 64
+                withUnsafeTemporaryAllocation(of: Int32.self, capacity: pendingCount + PricePlans.wordCount) { memory in
+                    let pending = memory.baseAddress!
+                    let plans = hasDates
+                        ? PricePlans(shapes: index.priceShapes, from: stayStart, to: stayEnd,
+                                     firstWeekday: index.nightPrices.runs.firstWeekday, memory: pending + pendingCount)
+                        : nil
+                    visit(range, stayVerdicts: UnsafePointer(verdicts.baseAddress!), classCheckIns: nil, pending: pending, plans: plans)
                 }
             }
         }
@@ -193,7 +194,7 @@ struct Scan {
     }
 
     private mutating func visit(_ range: Range<Int>, stayVerdicts: UnsafePointer<UInt8>, classCheckIns: UnsafePointer<UInt64>?,
-                                pending: UnsafeMutablePointer<Int32>?) {
+                                pending: UnsafeMutablePointer<Int32>?, plans: PricePlans?) {
         let firstWord = range.lowerBound >> 6
         let endWord = (range.upperBound + 63) >> 6
         var word = firstWord
@@ -210,7 +211,7 @@ struct Scan {
                     visitFlexibleStays(word: word + position, position: position, candidates: block[position],
                                        classCheckIns: classCheckIns!)
                 } else if hasDates {
-                    visitStay(word: word + position, candidates: block[position], verdicts: stayVerdicts, pending: pending!)
+                    visitStay(word: word + position, candidates: block[position], verdicts: stayVerdicts, pending: pending!, plans: plans!)
                 } else {
                     visitWithoutDates(word: word + position, candidates: block[position], pending: pending!)
                 }
@@ -230,8 +231,9 @@ struct Scan {
     /// - Parameters:
     ///   - verdicts: each stay rule class's verdict on the stay (``fillStayVerdicts(_:)``).
     ///   - pending: the rows of the values written since the last ``settle(pending:)``, from its start.
+    ///   - plans: how each price shape's rows take the stay's total.
     private mutating func visitStay(word: Int, candidates: UInt64, verdicts: UnsafePointer<UInt8>,
-                                    pending: UnsafeMutablePointer<Int32>) {
+                                    pending: UnsafeMutablePointer<Int32>, plans: PricePlans) {
         let columns = self.columns
         let nights = self.nights, nightCount = Int(nights)
         let stayStart = self.stayStart, checkInWeekday = self.checkInWeekday
@@ -278,7 +280,7 @@ struct Scan {
         }
         guard bits != 0 else { return }
         let valueCount = tally.valueCount
-        tally.valueCount &+= Scan.price(rows: bits, base: base, columns: columns, plans: pricePlans!.view, nights: nights,
+        tally.valueCount &+= Scan.price(rows: bits, base: base, columns: columns, plans: plans, nights: nights,
                                         from: stayStart, to: stayEnd,
                                         into: valueBase + valueCount, rows: pending + (valueCount &- settledCount))
     }
@@ -291,7 +293,7 @@ struct Scan {
     /// other out of line. Apart from the caller so that its few locals stay in registers (33 → 20
     /// instructions a row with one price all year).
     @inline(never)
-    private static func price(rows bits: UInt64, base: Int, columns: ScanColumns, plans: PricePlans.View,
+    private static func price(rows bits: UInt64, base: Int, columns: ScanColumns, plans: PricePlans,
                               nights: Int64, from stayStart: Int, to stayEnd: Int,
                               into values: UnsafeMutablePointer<Int64>, rows: UnsafeMutablePointer<Int32>) -> Int {
         let shapes = columns.priceShapes, offsets = columns.priceOffsets, references = columns.priceValues, byShape = plans.plans

@@ -101,7 +101,7 @@ struct ScanColumns {
     /// crosses (`plans`): each plain run's price times its nights, each weekly pattern's prices times
     /// its nights on their weekday.
     @inline(never)
-    func segmentsTotal(row: Int, plans: PricePlans.View) -> Int64 {
+    func segmentsTotal(row: Int, plans: PricePlans) -> Int64 {
         let shape = Int(priceShapes[row]), first = Int(priceOffsets[row])
         var total: Int64 = 0
         for segment in Int(plans.segmentOffsets[shape])..<Int(plans.segmentOffsets[shape &+ 1]) {
@@ -109,9 +109,9 @@ struct ScanColumns {
             let value = priceValues[first &+ Int(words[0])]
             if let pattern = value.patternIndex {
                 let base = pattern &* 7
-                for slot in 0..<7 { total &+= Int64(pricePatterns[base &+ slot]) &* words[2 &+ slot] }
+                for slot in 0..<7 { total &+= Int64(pricePatterns[base &+ slot]) &* Int64(words[2 &+ slot]) }
             } else {
-                total &+= Int64(value) &* words[1]
+                total &+= Int64(value) &* Int64(words[1])
             }
         }
         return total
