@@ -90,7 +90,8 @@ public struct ListingIndex: Sendable {
     ///   - priceShapes: its price shapes when the caller has them.
     ///   - sortKeyBlocks: its sort key blocks when the caller has them.
     private init(checkedStorage storage: IndexStorage, shape: IndexShape, ruleClasses: RuleClasses? = nil,
-                 priceShapes: PriceShapes? = nil, sortKeyBlocks: SortKeyBlocks? = nil, cityRatings: (cityNodeOfNode: [Int32], tallies: [String: RatingTally])? = nil) {
+                 priceShapes: PriceShapes? = nil, sortKeyBlocks: SortKeyBlocks? = nil,
+                 cityRatings: (cityNodeOfNode: [Int32], tallies: [String: RatingTally])? = nil) {
         self.storage = storage
         self.shape = shape
         wordsPerDay = shape.wordsPerDay
