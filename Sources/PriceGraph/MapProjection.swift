@@ -52,6 +52,13 @@ public struct MapProjection: Equatable, Sendable {
         return (Int(x.rounded()), Int(y.rounded()))
     }
 
+    /// The point drawn at a pixel: the inverse of ``pixel(of:)``. On a map across the antimeridian the
+    /// longitudes east of it come out above 180°.
+    public func point(atX x: Double, y: Double) -> GeoPoint {
+        GeoPoint(latitude: centreY - (y - pixelCentreY) / pixelsPerDegree,
+                 longitude: (centreX + (x - pixelCentreX) / pixelsPerDegree) / cosine)
+    }
+
     /// Kilometres a pixel spans (the same across and up and down at the middle latitude).
     public var kilometresPerPixel: Double { GeoPoint.earthRadiusKilometres * Double.pi / 180 / pixelsPerDegree }
 }

@@ -17,8 +17,8 @@ struct BatchCommand: ParsableCommand {
             infants, min_price, max_price, room_type, sort, limit, offset, bins, hist_min, hist_max, bedrooms, \
             beds, bathrooms, property_type, amenities, instant_bookable, superhost, bbox, near, radius_km, \
             facets, facet_limit, flexible_days, checkin_from, checkin_to, nights, checkin_weekdays, and map (a PNG file to draw the results on a map into). Each output \
-            line is the search JSON plus "took_us" (engine time in microseconds), or {"error": "…"} for a \
-            bad line; the run goes on.
+            line is the search JSON plus "took_us" (engine time in microseconds), or an error object \
+            ({"error": "…", "message": "…", "code": "…", "type": "…"}, docs/errors.md) for a bad line; the run goes on.
 
             Example:
               echo '{"region": "Zuid", "checkin": "2024-07-12", "checkout": "2024-07-15", "adults": 2}' > q.jsonl
@@ -51,10 +51,8 @@ struct BatchCommand: ParsableCommand {
         let mapPath: String?
         do {
             (query, mapPath) = try QueryReader.batchLine(line)
-        } catch let error as InputError {
-            return ResultFormatting.jsonError(error.message)
         } catch {
-            return ResultFormatting.jsonError("\(error)")
+            return APIError(error, revealing: true).json
         }
         let start = Standard.now()
         do {
@@ -66,12 +64,8 @@ struct BatchCommand: ParsableCommand {
                                        threads: threads.count)
             }
             return ResultFormatting.json(result, tookMicroseconds: micros)
-        } catch let error as QueryError {
-            return ResultFormatting.jsonError(error.description)
-        } catch let failure as CommandFailure {
-            return ResultFormatting.jsonError(failure.message)
         } catch {
-            return ResultFormatting.jsonError("\(error)")
+            return APIError(error, revealing: true).json
         }
     }
 

@@ -17,13 +17,15 @@ struct ServeCommand: ParsableCommand {
             Routes: GET /v1/search?… (the batch keys; repeat a key for a list; bbox=s,w,n,e, near=lat,lon), \
             POST /v1/search/batch (JSON lines), GET /v1/regions?prefix=P&limit=N, GET /v1/listings/ID?checkin=…&\
             checkout=…&adults=…, POST /v1/changes (JSON lines, with --index: journalled beside it; needs \
-            Authorization: Bearer KEY with a key of --write-key-file), GET /healthz. Errors: {"error": "…"} with \
-            400 for bad input, 401/403 for a write without a valid key, 404 for an unknown listing or route, 405 \
-            for a wrong method, 413 for a body over 10 MiB. SIGTERM or SIGINT: requests in flight finish, then \
-            the journal is closed.
+            Authorization: Bearer KEY with a key of --write-key-file), GET /healthz; /openapi.json lists them all. \
+            Errors: {"error": "…", "message": "…", "code": "…", "type": "…"} (codes in docs/errors.md) with 400 \
+            for bad input, 401/403 for a write without a valid key, 404 for an unknown listing or route, 405 for a \
+            wrong method, 409 for nights that cannot be had, 413 for a body over 10 MiB, 503 for a database away. \
+            SIGTERM or SIGINT: requests in flight finish, then the journal is closed.
 
             Examples:
               staysearch serve --index antwerp.ssx --port 8080 --write-key-file keys.txt
+              staysearch serve --index antwerp.ssx --cors-origin https://app.example.com
               curl 'http://127.0.0.1:8080/v1/search?region=zuid&checkin=2024-07-12&checkout=2024-07-15&adults=2'
             """)
 
@@ -43,6 +45,11 @@ struct ServeCommand: ParsableCommand {
                                + "here in commit order; needs --index FILE made by 'import --from'.", valueName: "URL"))
     var follow: String?
 
+    @Option(help: ArgumentHelp("Let pages of this origin (scheme://host[:port]) call the API from a browser (CORS); repeat for "
+                               + "several, '*' for any. Without it browsers keep the answers from pages of other origins.",
+                               valueName: "ORIGIN"))
+    var corsOrigin: [String] = []
+
     @OptionGroup var display: DisplayOptions
 
     @Option(help: ArgumentHelp("With --follow: the most seconds this replica may be behind the log and still answer /healthz as ready.",
@@ -52,6 +59,12 @@ struct ServeCommand: ParsableCommand {
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("port must be from 0 to 65535") }
         if follow != nil, data.indexPath == nil { throw ValidationError("--follow needs --index FILE (made by 'staysearch import --from')") }
+        for origin in corsOrigin where origin != "*" {
+            let parts = origin.split(separator: "://", maxSplits: 1)
+            guard parts.count == 2, ["http", "https"].contains(parts[0]), !parts[1].isEmpty, !parts[1].contains("/") else {
+                throw ValidationError("--cors-origin must be an origin such as https://app.example.com (scheme and host, no path) or * (got '\(origin)')")
+            }
+        }
         guard maxLag > 0, maxLag <= 86_400 else { throw ValidationError("max-lag must be from 0 to 86400 seconds (got \(maxLag))") }
     }
 
@@ -61,9 +74,9 @@ struct ServeCommand: ParsableCommand {
         let (service, replica, replicaJournal) = try follow.map { try makeReplica(following: $0) } ?? (try makeService(), nil, nil)
         let outcome = ServeOutcome()
         let done = DispatchSemaphore(value: 0)
-        let host = self.host, port = self.port
+        let host = self.host, port = self.port, origins = corsOrigin
         Task {
-            do { try await SearchServer.run(service, writeKeys: writeKeys, host: host, port: port, metrics: registry) } catch { outcome.failure = "\(error)" }
+            do { try await SearchServer.run(service, writeKeys: writeKeys, host: host, port: port, corsOrigins: origins, metrics: registry) } catch { outcome.failure = "\(error)" }
             done.signal()
         }
         done.wait()

@@ -12,9 +12,9 @@ final class ChangeWriter: Sendable {
         /// Committed as the change-log row `logID`; its position, given at commit, is learnt from the log
         /// (``ChangeFollower/position(ofLogID:timeout:)``) or read back (``positions(ofLogIDs:)``).
         case accepted(logID: Int64)
-        /// Refused: HTTP status (400 unreadable or invalid, 404 unknown listing, 409 conflicting, 503 no
-        /// database) and why.
-        case refused(status: Int, message: String)
+        /// Refused, with the error answered (its code's status: 400 unreadable or invalid, 404 unknown
+        /// listing, 409 conflicting, 503 no database, 500 a failure the log describes).
+        case refused(APIError)
     }
 
     let client: PostgresClient
@@ -32,12 +32,9 @@ final class ChangeWriter: Sendable {
     /// Writes one change line.
     func write(_ line: String) async -> Outcome {
         let change: CalendarChange
-        do {
-            change = try ChangeLine.parse(line)
-        } catch let error as InputError {
-            return .refused(status: 400, message: error.message)
-        } catch {
-            return .refused(status: 400, message: "\(error)")
+        switch ChangeLine.read(line) {
+        case .success(let read): change = read
+        case .failure(let error): return .refused(error)
         }
         // A new listing's id taken by a concurrent write, a deadlock or a serialisation failure: try again.
         var attempt = 0
@@ -50,18 +47,20 @@ final class ChangeWriter: Sendable {
                     }
                 }
             } catch is DeadlineExceeded {
-                return .refused(status: 503, message: "the database did not answer within \(ChangeWriter.deadline) (listing \(change.id)); "
-                    + "the change may have been made: a booking sent again is refused if it was")
+                return .refused(APIError(.databaseUnreachable, "the database did not answer within \(ChangeWriter.deadline) (listing \(change.id)); "
+                    + "the change may have been made: a booking sent again is refused if it was"))
             } catch {
                 let state = DatabaseError.sqlState(of: error)
                 if ["23505", "40P01", "40001"].contains(state), attempt < 4 { continue }
                 if state == "23P01" {
-                    return .refused(status: 409, message: "listing \(change.id): the stay overlaps a booking (the database refused it)")
+                    return .refused(APIError(.nightsNotAvailable, "listing \(change.id): the stay overlaps a booking (the database refused it)"))
                 }
                 if error is PSQLError, state == nil {
-                    return .refused(status: 503, message: "the database cannot be reached (\(DatabaseError.reason(of: error))); the change is not made")
+                    return .refused(APIError(.databaseUnreachable,
+                                             "the database cannot be reached (\(DatabaseError.reason(of: error))); the change is not made"))
                 }
-                return .refused(status: 500, message: "the database refused the change: \(DatabaseError.reason(of: error))")
+                Standard.error("staysearch: error: the database refused a change of listing \(change.id): \(DatabaseError.reason(of: error))")
+                return .refused(APIError(.internalError, "the database refused the change; it is not made (the server's log has the details)"))
             }
         }
     }
@@ -104,7 +103,7 @@ final class ChangeWriter: Sendable {
         let after: EditableListing?
         switch ListingChangeOutcome.applying(change, to: before, firstDay: calendar.first, dayCount: calendar.dayCount) {
         case .failure(let error):
-            return .refused(status: ChangeWriter.status(of: error), message: error.description)
+            return .refused(APIError(error))
         case .success(let listing):
             after = listing
         }
@@ -154,15 +153,6 @@ final class ChangeWriter: Sendable {
                 INSERT INTO bookings (listing, stay, guests) VALUES (\(id), \
                 daterange(DATE '1970-01-01' + \(lower), DATE '1970-01-01' + \(upper), '[)'), \(guests))
                 """, logger: logger)
-        }
-    }
-
-    /// The HTTP status of a refused change.
-    static func status(of error: ChangeError) -> Int {
-        switch error {
-        case .notBookable, .nightCannotOpen: return 409
-        case .unknownListing: return 404
-        default: return 400
         }
     }
 }

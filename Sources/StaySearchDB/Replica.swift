@@ -70,8 +70,8 @@ public final class Replica: SystemOfRecord, @unchecked Sendable {
         var outcomes: [ChangeWriter.Outcome] = []
         for line in lines {
             // Once the database has not answered, the rest of the body is not tried (each would wait as long).
-            if case .refused(503, _)? = outcomes.last {
-                outcomes.append(.refused(status: 503, message: "not attempted: the database did not answer an earlier change of this request"))
+            if case .refused(let error)? = outcomes.last, error.code == .databaseUnreachable {
+                outcomes.append(.refused(APIError(.databaseUnreachable, "not attempted: the database did not answer an earlier change of this request")))
                 continue
             }
             outcomes.append(await writer.write(line))
@@ -102,9 +102,9 @@ public final class Replica: SystemOfRecord, @unchecked Sendable {
                     output += "{\"ok\":true}\n"
                 }
                 single = 200
-            case let .refused(status, message):
-                output += ResultFormatting.jsonError(message) + "\n"
-                single = status
+            case let .refused(error):
+                output += error.json + "\n"
+                single = error.status
             }
         }
         return SearchService.Answer(status: lines.count == 1 ? single : 200, body: Array(output.utf8))
@@ -126,7 +126,13 @@ public final class Replica: SystemOfRecord, @unchecked Sendable {
         json.field("database", string: status.connected ? "connected" : "unreachable")
         json.field("reconnects", number: status.reconnects)
         json.field("refused_here", number: status.refusedHere)
-        if let failure = status.failure { json.field("error", string: failure) } else if let error = status.lastError { json.field("last_error", string: error) }
+        if let error = status.lastError { json.field("last_error", string: error) }
+        if !ready {
+            // Unhealthy: an error object (code replica_not_ready) with the figures above.
+            let why = status.failure.map { "this replica has stopped following the change log: \($0)" }
+                ?? "this replica is behind the change log (\(behind) positions, caught up \(status.caughtUpAt == 0 ? "never" : "\(String(format3: now - status.caughtUpAt)) s ago"); at most \(String(format3: maxLag)) s allowed)"
+            APIError(.replicaNotReady, why).fields(into: &json)
+        }
         json.endObject()
         return SearchService.Answer(status: ready ? 200 : 503, body: Array((json.text + "\n").utf8))
     }

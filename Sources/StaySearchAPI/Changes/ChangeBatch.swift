@@ -5,16 +5,10 @@ import StaySearch
 package enum ChangeBatch {
     /// Applies one group of lines and returns their answers once the accepted ones are durable.
     package static func answer(_ lines: [String], live: LiveIndex, journal: ChangeJournal) throws -> String {
-        var parsed: [Result<CalendarChange, ChangeLineError>] = []
+        var parsed: [Result<CalendarChange, APIError>] = []
         for line in lines {
             let trimmed = line.hasSuffix("\r") ? String(line.dropLast()) : line
-            do {
-                parsed.append(.success(try ChangeLine.parse(trimmed)))
-            } catch let error as InputError {
-                parsed.append(.failure(ChangeLineError(message: error.message)))
-            } catch {
-                parsed.append(.failure(ChangeLineError(message: "\(error)")))
-            }
+            parsed.append(ChangeLine.read(trimmed))
         }
         let changes = parsed.compactMap { try? $0.get() }
         var outcomes = live.apply(changes).makeIterator()
@@ -23,11 +17,11 @@ package enum ChangeBatch {
         for item in parsed {
             switch item {
             case .failure(let error):
-                output += ResultFormatting.jsonError(error.message) + "\n"
+                output += error.json + "\n"
                 sequences.append(nil)
             case .success(let change):
                 if let rejection = outcomes.next()! {
-                    output += ResultFormatting.jsonError(rejection.description) + "\n"
+                    output += APIError(rejection).json + "\n"
                 } else {
                     output += "{\"ok\":true,\"seq\":\(journal.append(change))}\n"
                 }
@@ -36,9 +30,4 @@ package enum ChangeBatch {
         try journal.commit()
         return output
     }
-}
-
-/// A change line that cannot be read.
-package struct ChangeLineError: Error {
-    package let message: String
 }

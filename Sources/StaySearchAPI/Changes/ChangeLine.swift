@@ -22,6 +22,17 @@ package enum ChangeLine {
 
     /// Parses one line.
     /// - Throws: ``InputError`` or ``QueryError`` (a malformed date), with a message for the answer.
+    /// The change of one line, or why it cannot be read (``ErrorCode/invalidChange``).
+    package static func read(_ line: String) -> Result<CalendarChange, APIError> {
+        do {
+            return .success(try parse(line))
+        } catch let error as InputError {
+            return .failure(APIError(.invalidChange, error.message))
+        } catch {
+            return .failure(APIError(.invalidChange, "\(error)"))
+        }
+    }
+
     package static func parse(_ line: String) throws -> CalendarChange {
         let object = try FlatJSONObject(parsing: line)
         var fields: [String: FlatJSONObject.Value] = [:]

@@ -27,11 +27,12 @@ package enum MapOutput {
                 scale: scale, style: style).png
     }
 
-    /// The map of `result` as PNG bytes, and where each result's pin is on it (output pixels, in the order of
-    /// `result.matches`).
+    /// The map of `result` as PNG bytes, where each result's pin is on it (output pixels, in the order of
+    /// `result.matches`), and the degrees its edges stand for (its projection is linear in both).
     package static func map(query: SearchQuery, result: SearchResult, matches: [(id: Int64, position: GeoPoint)],
                     boundaries: [NeighbourhoodShape], title: String, width: Int, height: Int,
-                    scale: Int, style: DisplayStyle = .standard) throws(GraphError) -> (png: [UInt8], pins: [(x: Int, y: Int)]) {
+                    scale: Int, style: DisplayStyle = .standard) throws(GraphError)
+        -> (png: [UInt8], pins: [(x: Int, y: Int)], view: (south: Double, west: Double, north: Double, east: Double)) {
         let pins = result.matches.map { match in
             MapChart.Pin(position: GeoPoint(latitude: match.latitude, longitude: match.longitude),
                          label: style.money(match.nightlyPrice, showsCents: false))
@@ -50,6 +51,9 @@ package enum MapOutput {
         chart.height = height
         chart.scale = scale
         let layout = try chart.layout()
-        return (try chart.render(layout).pngData(), layout.pins.map { ($0.x, $0.y) })
+        let northWest = layout.projection.point(atX: 0, y: 0)
+        let southEast = layout.projection.point(atX: Double(width * scale), y: Double(height * scale))
+        return (try chart.render(layout).pngData(), layout.pins.map { ($0.x, $0.y) },
+                (southEast.latitude, northWest.longitude, northWest.latitude, southEast.longitude))
     }
 }

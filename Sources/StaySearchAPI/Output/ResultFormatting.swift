@@ -88,15 +88,6 @@ package enum ResultFormatting {
         json.endObject()
     }
 
-    /// `{"error": "…"}`.
-    package static func jsonError(_ message: String) -> String {
-        var json = JSONWriter()
-        json.beginObject()
-        json.field("error", string: message)
-        json.endObject()
-        return json.text
-    }
-
     /// A rating in hundredths as a decimal: 485 → `4.85`, 500 → `5.0`, 490 → `4.9`.
     package static func ratingText(_ hundredths: Int32) -> String {
         let fraction = hundredths % 100

@@ -40,7 +40,7 @@ package enum QueryReader {
         var values: [(QueryParameter, QueryParameter.Value)] = []
         for (key, text) in items {
             guard let parameter = allowed.first(where: { $0.key == key }) else {
-                throw InputError("unknown key '\(key)'; keys are \(allowed.map(\.key).joined(separator: ", "))")
+                throw InputError("unknown key '\(key)'; keys are \(allowed.map(\.key).joined(separator: ", "))", code: .unknownParameter)
             }
             let value = try textValue(text, of: parameter)
             if let position = values.firstIndex(where: { $0.0.key == key }) {
@@ -61,7 +61,7 @@ package enum QueryReader {
     }
 
     private static func unknownKey(_ key: String, extraKeys: [String]) -> InputError {
-        InputError("unknown key '\(key)'; keys are \((QuerySchema.keys + extraKeys).joined(separator: ", "))")
+        InputError("unknown key '\(key)'; keys are \((QuerySchema.keys + extraKeys).joined(separator: ", "))", code: .unknownParameter)
     }
 
     /// A JSON value in the shape of `parameter`'s kind.

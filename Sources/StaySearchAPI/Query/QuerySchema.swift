@@ -94,7 +94,7 @@ package enum QuerySchema {
 
     /// The keys that say how a picture's words and prices are written (`GET /v1/histogram.png`, `/v1/map.png`,
     /// `/v1/listings/{id}/calendar.png`; `--locale` and `--currency` on the command line).
-    package static let displayKeys = ["locale", "currency"]
+    package static var displayKeys: [String] { display.map(\.key) }
 
     /// The keys that shape a chart (`GET /v1/histogram.png`, `/v1/map.png`, and the commands' PNG options),
     /// read into a ``ChartSize``.

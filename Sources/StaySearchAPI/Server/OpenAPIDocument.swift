@@ -72,15 +72,31 @@ package enum OpenAPIDocument {
         return writer.text
     }
 
+    /// A route's key besides a search's, in the document's form.
+    private static func parameter(_ parameter: RouteParameter) -> String {
+        var writer = JSONWriter()
+        writer.beginObject()
+        switch parameter.kind {
+        case let .text(pattern, _):
+            writer.field("type", string: "string")
+            if let pattern { writer.field("pattern", string: "^\(pattern)$") }
+        case let .whole(range):
+            writer.field("type", string: "integer")
+            writer.field("minimum", number: range.lowerBound)
+            if range.upperBound < Int.max { writer.field("maximum", number: range.upperBound) }
+        case let .choice(names):
+            writer.field("type", string: "string")
+            writer.key("enum")
+            strings(names, into: &writer)
+        }
+        writer.endObject()
+        return Self.parameter(parameter.key, writer.text, parameter.help)
+    }
+
     private static var search: [String] { QuerySchema.search.map(parameter) + [minimumPosition] }
     /// Read-your-writes on a replica (`serve --follow`).
-    private static let minimumPosition = parameter(
-        SearchServer.minimumPosition, #"{"type":"integer","minimum":0}"#,
-        "On a replica (serve --follow): answer once the changes up to this change-log position (a write's answer gives it) are applied here; waits up to 5 s, then 503. Refused without --follow.")
-    private static var display: [String] {
-        [parameter("locale", #"{"type":"string","enum":["en","ko"]}"#, "Language of the picture's words, dates and prices (default: the server's --locale, else the request's Accept-Language, else en)"),
-         parameter("currency", #"{"type":"string","pattern":"^[A-Za-z]{3}$"}"#, "Currency the prices are in, for display (default: the server's --currency, else the language's)")]
-    }
+    private static let minimumPosition = parameter(QuerySchema.minimumPosition)
+    private static var display: [String] { QuerySchema.display.map(parameter) }
 
     private static var chartSize: [String] {
         QuerySchema.chart.map { parameter($0.key, schema(of: .whole($0.range)), $0.help) } + display
@@ -88,59 +104,112 @@ package enum OpenAPIDocument {
     private static let listingID = parameter("id", #"{"type":"string","pattern":"^[0-9]{1,19}$"}"#, "Listing id", in: "path", required: true)
     private static let json = #"{"description":"JSON","content":{"application/json":{"schema":{"type":"object"}}}}"#
     private static let jsonArray = #"{"description":"JSON","content":{"application/json":{"schema":{"type":"array","items":{"type":"object"}}}}}"#
-    private static let lines = #"{"description":"JSON lines, one answer a line","content":{"application/json":{"schema":{"type":"string"}}}}"#
+    private static let geoJSON = #"{"description":"GeoJSON FeatureCollection of MultiLineStrings, properties city and name","content":{"application/geo+json":{"schema":{"type":"object"}}}}"#
+    private static let lines = #"{"description":"JSON lines, one answer a line (a refused line: an error object)","content":{"application/json":{"schema":{"type":"string"}}}}"#
     private static let png = #"{"description":"PNG","content":{"image/png":{"schema":{"type":"string","format":"binary"}}}}"#
-    private static let mapPNG = #"{"description":"PNG","headers":{"X-Map-Pins":{"description":"Where each result's pin is: id@x,y in logical pixels, space-separated, in the order of the results","schema":{"type":"string"}}},"content":{"image/png":{"schema":{"type":"string","format":"binary"}}}}"#
-    private static let bad = #"{"description":"Bad input: {\"error\": \"…\"}","content":{"application/json":{"schema":{"type":"object","properties":{"error":{"type":"string"}}}}}}"#
-    private static let notFound = #"{"description":"No such listing","content":{"application/json":{"schema":{"type":"object"}}}}"#
-    private static let tooLarge = #"{"description":"A body over 10 MiB"}"#
+    private static let mapPNG = #"{"description":"PNG","headers":{"X-Map-Pins":{"description":"Where each result's pin is: id@x,y in logical pixels, space-separated, in the order of the results","schema":{"type":"string"}},"X-Map-View":{"description":"The degrees of the picture's edges, SOUTH,WEST,NORTH,EAST (linear in both between them)","schema":{"type":"string"}}},"content":{"image/png":{"schema":{"type":"string","format":"binary"}}}}"#
     private static let linesBody = #"{"required":true,"content":{"text/plain":{"schema":{"type":"string"}}}}"#
+    private static let health = #"{"description":"Ready: {\"ok\": true, …}","content":{"application/json":{"schema":{"type":"object"}}}}"#
 
-    private static func get(_ summary: String, _ parameters: [String], _ ok: String, notFound: Bool = false) -> String {
-        #"{"get":{"summary":"\#(summary)","parameters":[\#(parameters.joined(separator: ","))],"responses":{"200":\#(ok),"400":\#(bad)\#(notFound ? #","404":"# + Self.notFound : "")}}}"#
+    /// The codes every route may answer: a body too large is answered before any route, a failure inside
+    /// the server by any.
+    private static let everywhere: [ErrorCode] = [.internalError]
+    /// The codes of a read: its keys, and a replica's read-your-writes.
+    private static let reads: [ErrorCode] = [.invalidParameter, .unknownParameter, .invalidPosition, .positionWithoutFollow, .positionNotReached]
+
+    /// The responses of `codes`, one a status, each naming its codes and pointing at the error object.
+    private static func errors(_ codes: [ErrorCode]) -> String {
+        let byStatus = Dictionary(grouping: codes + everywhere, by: \.status)
+        return byStatus.keys.sorted().map { status in
+            let names = byStatus[status]!.map(\.rawValue)
+            var writer = JSONWriter()
+            writer.beginObject()
+            writer.field("description", string: "An error object; code: \(names.joined(separator: ", "))")
+            writer.key("content")
+            writer.number(##"{"application/json":{"schema":{"$ref":"#/components/schemas/Error"}}}"##)
+            writer.endObject()
+            return #""\#(status)":\#(writer.text)"#
+        }.joined(separator: ",")
+    }
+
+    /// The error object's schema: every code and kind.
+    private static var errorSchema: String {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.field("type", string: "object")
+        writer.key("required")
+        strings(["error", "message", "code", "type"], into: &writer)
+        writer.key("properties")
+        writer.beginObject()
+        writer.key("error")
+        writer.number(#"{"type":"string","description":"The message again, for clients that read only this field"}"#)
+        writer.key("message")
+        writer.number(#"{"type":"string","description":"What is wrong, for people"}"#)
+        writer.key("code")
+        writer.beginObject()
+        writer.field("type", string: "string")
+        writer.field("description", string: "What is wrong, for programs: stable names, listed in docs/errors.md")
+        writer.key("enum")
+        strings(ErrorCode.allCases.map(\.rawValue), into: &writer)
+        writer.endObject()
+        writer.key("type")
+        writer.beginObject()
+        writer.field("type", string: "string")
+        writer.key("enum")
+        strings(ErrorKind.allCases.map(\.rawValue), into: &writer)
+        writer.endObject()
+        writer.endObject()
+        writer.endObject()
+        return writer.text
+    }
+
+    private static func get(_ summary: String, _ parameters: [String], _ ok: String, _ codes: [ErrorCode] = reads) -> String {
+        #"{"get":{"summary":"\#(summary)","parameters":[\#(parameters.joined(separator: ","))],"responses":{"200":\#(ok),\#(errors(codes))}}}"#
     }
 
     private static func post(_ summary: String, _ ok: String, writes: Bool = false) -> String {
         let security = writes ? #","security":[{"writeKey":[]}]"# : ""
-        let refusals = writes ? #","401":\#(noKey),"403":\#(wrongKey)"# : ""
-        return #"{"post":{"summary":"\#(summary)","requestBody":\#(linesBody)\#(security),"responses":{"200":\#(ok),"400":\#(bad)\#(refusals),"413":\#(tooLarge)}}}"#
+        let codes: [ErrorCode] = writes
+            ? [.invalidChange, .nightsOutsideCalendar, .invalidStayRule, .listingIncomplete, .changesNeedSavedIndex, .missingWriteKey,
+               .invalidWriteKey, .writesDisabled, .listingNotFound, .nightsNotAvailable, .bodyTooLarge, .databaseUnreachable]
+            : [.invalidParameter, .unknownParameter, .invalidPosition, .positionWithoutFollow, .positionNotReached, .bodyTooLarge]
+        return #"{"post":{"summary":"\#(summary)","requestBody":\#(linesBody)\#(security),"responses":{"200":\#(ok),\#(errors(codes))}}}"#
     }
 
-    private static let noKey = #"{"description":"No Authorization: Bearer header","content":{"application/json":{"schema":{"type":"object","properties":{"error":{"type":"string"}}}}}}"#
-    private static let wrongKey = #"{"description":"A key that is not accepted, or writes disabled (no --write-key-file)","content":{"application/json":{"schema":{"type":"object","properties":{"error":{"type":"string"}}}}}}"#
+    /// The document's path of a route's (`:id` → `{id}`).
+    package static func path(of route: Route) -> String {
+        route.path.split(separator: "/", omittingEmptySubsequences: false)
+            .map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }.joined(separator: "/")
+    }
 
     /// The document.
     package static let text: String = {
+        let listing: [ErrorCode] = reads + [.invalidListingID, .listingNotFound]
         let paths = [
-            ("/v1/search", get("Search listings: the search object", search, json)),
+            ("/v1/search", get("Search listings: the search object", search, json, reads + [.unknownRegion])),
             ("/v1/search/batch", post("Many searches: JSON lines of queries in, of answers out", lines)),
-            ("/v1/histogram.png", get("The price histogram of a search", search + chartSize, png)),
-            ("/v1/map.png", get("The results of a search on a map", search + chartSize, mapPNG)),
-            ("/v1/regions", get("Region suggestions", [
-                parameter("prefix", #"{"type":"string"}"#, "Start (or part) of a name, folded"),
-                parameter("limit", #"{"type":"integer","minimum":1,"maximum":100}"#, "Suggestions at most"),
-            ], jsonArray)),
+            ("/v1/histogram.png", get("The price histogram of a search", search + chartSize, png, reads + [.unknownRegion])),
+            ("/v1/map.png", get("The results of a search on a map", search + chartSize, mapPNG, reads + [.unknownRegion])),
+            ("/v1/regions", get("Region suggestions", QuerySchema.regions.map(parameter) + [minimumPosition], jsonArray)),
+            ("/v1/neighbourhoods.geojson", get("The neighbourhoods' outlines the index keeps", [minimumPosition], geoJSON)),
             ("/v1/listings/{id}", get("A listing, with a quote for a stay", [
                 listingID,
-            ] + QuerySchema.stay.map(parameter) + [minimumPosition], json, notFound: true)),
-            ("/v1/listings/{id}/calendar", get("A listing's calendar by month", [
-                listingID,
-                parameter("month", #"{"type":"string","pattern":"^[0-9]{4}-[0-9]{2}$"}"#, "First month, YYYY-MM"),
-                parameter("months", #"{"type":"integer","minimum":1,"maximum":12}"#, "Months"),
-            ], json, notFound: true)),
-            ("/v1/listings/{id}/calendar.png", get("A listing's calendar as a picture", [
-                listingID,
-                parameter("month", #"{"type":"string","pattern":"^[0-9]{4}-[0-9]{2}$"}"#, "First month, YYYY-MM"),
-                parameter("months", #"{"type":"integer","minimum":1,"maximum":12}"#, "Months"),
-            ] + display, png, notFound: true)),
-            ("/v1/changes", post("Live changes (JSON lines), answered line by line once journalled (on a replica: once the database committed them, with their change-log positions; a single refused change is 409, 404 or 400); needs a write key", lines, writes: true)),
-            ("/v1/index", #"{"get":{"summary":"The index: the days its calendars cover","responses":{"200":\#(json)}}}"#),
-            ("/healthz", #"{"get":{"summary":"200 once the index is loaded; on a replica, 503 while it is further behind the change log than --max-lag","responses":{"200":\#(json),"503":\#(json)}}}"#),
+            ] + QuerySchema.stay.map(parameter) + [minimumPosition], json, listing + [.quoteTooLong])),
+            ("/v1/listings/{id}/calendar", get("A listing's calendar by month", [listingID] + QuerySchema.calendar.map(parameter) + [minimumPosition],
+                                               json, listing)),
+            ("/v1/listings/{id}/calendar.png", get("A listing's calendar as a picture",
+                                                   [listingID] + QuerySchema.calendar.map(parameter) + display + [minimumPosition], png, listing)),
+            ("/v1/changes", post("Live changes (JSON lines), answered line by line once journalled (on a replica: once the database committed them, with their change-log positions; a single refused change is answered with its error's status); needs a write key", lines, writes: true)),
+            ("/v1/index", #"{"get":{"summary":"The index: the days its calendars cover","responses":{"200":\#(json),\#(errors([]))}}}"#),
+            ("/healthz", #"{"get":{"summary":"200 once the index is loaded; on a replica, 503 while it is further behind the change log than --max-lag","responses":{"200":\#(health),\#(errors([.replicaNotReady]))}}}"#),
             ("/metrics", #"{"get":{"summary":"Prometheus metrics","responses":{"200":{"description":"Prometheus text format","content":{"text/plain":{"schema":{"type":"string"}}}}}}}"#),
             ("/openapi.json", #"{"get":{"summary":"This document","responses":{"200":\#(json)}}}"#),
             ("/", #"{"get":{"summary":"The search page","responses":{"200":{"description":"HTML","content":{"text/html":{"schema":{"type":"string"}}}}}}}"#),
+            ("/page.css", #"{"get":{"summary":"The search page's style","responses":{"200":{"description":"CSS","content":{"text/css":{"schema":{"type":"string"}}}}}}}"#),
+            ("/page.js", #"{"get":{"summary":"The search page's script","responses":{"200":{"description":"JavaScript","content":{"text/javascript":{"schema":{"type":"string"}}}}}}}"#),
+            ("/favicon.svg", #"{"get":{"summary":"The search page's icon","responses":{"200":{"description":"SVG","content":{"image/svg+xml":{"schema":{"type":"string"}}}}}}}"#),
         ]
         let body = paths.map { #""\#($0.0)":\#($0.1)"# }.joined(separator: ",")
-        return #"{"openapi":"3.0.3","info":{"title":"staysearch","version":"1","description":"Accommodation search: listings by region, dates, guests and price, with the price histogram; live calendar changes."},"servers":[{"url":"/"}],"components":{"securitySchemes":{"writeKey":{"type":"http","scheme":"bearer","description":"A key of serve --write-key-file"}}},"paths":{\#(body)}}"#
+        return #"{"openapi":"3.0.3","info":{"title":"staysearch","version":"1","description":"Accommodation search: listings by region, dates, guests and price, with the price histogram; live calendar changes. Every error is an object with error, message, code and type (docs/errors.md)."},"servers":[{"url":"/"}],"components":{"securitySchemes":{"writeKey":{"type":"http","scheme":"bearer","description":"A key of serve --write-key-file"}},"schemas":{"Error":\#(errorSchema)}},"paths":{\#(body)}}"#
     }()
 }

@@ -23,8 +23,16 @@ package final class SearchService: @unchecked Sendable {
 
         package static func ok(_ body: String) -> Answer { Answer(status: 200, body: Array(body.utf8)) }
         static func png(_ bytes: [UInt8]) -> Answer { Answer(status: 200, contentType: "image/png", body: bytes) }
-        package static func error(_ status: Int, _ message: String) -> Answer {
-            Answer(status: status, body: Array((ResultFormatting.jsonError(message) + "\n").utf8))
+        /// The answer of `error`, with its code's status.
+        package static func error(_ error: APIError) -> Answer {
+            Answer(status: error.status, body: Array((error.json + "\n").utf8))
+        }
+        /// The answer of a request that failed with `error` (see ``APIError/init(_:revealing:)``).
+        package static func failure(_ error: any Error) -> Answer { .error(APIError(error)) }
+        /// The answer of an internal failure: `details` go to the log, the client learns only that it happened.
+        static func internalFailure(_ details: String) -> Answer {
+            Standard.error("staysearch: error: \(details)")
+            return .error(.internalError)
         }
         /// The body as text (JSON answers).
         package var text: String { String(decoding: body, as: UTF8.self) }
@@ -91,7 +99,7 @@ package final class SearchService: @unchecked Sendable {
             let result = try live.search(query)
             return .ok(ResultFormatting.json(result, tookMicroseconds: Int(((Standard.now() - start) * 1e6).rounded())) + "\n")
         } catch {
-            return .error(400, Self.message(of: error))
+            return .failure(error)
         }
     }
 
@@ -100,12 +108,12 @@ package final class SearchService: @unchecked Sendable {
     package func chart(_ items: [(key: String, value: String)], map: Bool, acceptLanguage: String? = nil) -> Answer {
         let width: Int, height: Int, scale: Int, queryItems: [(key: String, value: String)]
         let style: DisplayStyle, rest: [(key: String, value: String)]
-        do { (style, rest) = try self.style(items, acceptLanguage: acceptLanguage) } catch { return .error(400, Self.message(of: error)) }
+        do { (style, rest) = try self.style(items, acceptLanguage: acceptLanguage) } catch { return .failure(error) }
         do {
             let read = try (map ? ChartSize.map : ChartSize.histogram).reading(rest)
             (width, height, scale, queryItems) = (read.size.width, read.size.height, read.size.scale, read.rest)
         } catch {
-            return .error(400, error.message)
+            return .failure(error)
         }
         do {
             let query = try QueryReader.query(items: queryItems)
@@ -118,15 +126,17 @@ package final class SearchService: @unchecked Sendable {
                 var answer = Answer.png(drawn.png)
                 // Where each result's pin is, in logical pixels, so that a page can make them clickable.
                 let pins = zip(result.matches, drawn.pins).map { match, pin in "\(match.id)@\(pin.x / scale),\(pin.y / scale)" }
-                answer.headers = [("X-Map-Pins", pins.joined(separator: " "))]
+                // And the degrees of its edges, so that a page can draw over it (the neighbourhoods' outlines).
+                let view = [drawn.view.south, drawn.view.west, drawn.view.north, drawn.view.east].map(Self.degrees)
+                answer.headers = [("X-Map-Pins", pins.joined(separator: " ")), ("X-Map-View", view.joined(separator: ","))]
                 return answer
             }
             return .png(try ChartOutput.histogramPNG(query: query, result: result, titles: titles, width: width, height: height, scale: scale,
                                                      style: style))
         } catch let error as GraphError {
-            return .error(500, "the chart could not be drawn: \(error.description)")
+            return .internalFailure("the chart could not be drawn: \(error.description)")
         } catch {
-            return .error(400, Self.message(of: error))
+            return .failure(error)
         }
     }
 
@@ -147,19 +157,16 @@ package final class SearchService: @unchecked Sendable {
 
     /// `GET /v1/listings/{id}/calendar?month=YYYY-MM&months=N` (JSON, as `calendar --format json`), or its picture.
     package func calendar(id text: String, _ items: [(key: String, value: String)], png: Bool, acceptLanguage: String? = nil) -> Answer {
-        guard let id = Int64(text) else { return .error(400, "'\(text)' is not a listing id") }
-        let style: DisplayStyle, rest: [(key: String, value: String)]
-        do { (style, rest) = try self.style(items, acceptLanguage: acceptLanguage) } catch { return .error(400, Self.message(of: error)) }
-        var month: CalendarGrids.Month?, months = 1
-        for (key, value) in rest {
-            switch key {
-            case "month":
-                do { month = try CalendarGrids.Month.parse(value) } catch { return .error(400, error.message) }
-            case "months":
-                guard let number = Int(value), (1...12).contains(number) else { return .error(400, "months must be from 1 to 12 (got \(value))") }
-                months = number
-            default: return .error(400, "unknown key '\(key)'; keys are month, months, locale, currency")
-            }
+        guard let id = Int64(text) else { return .error(Self.notAnID(text)) }
+        let style: DisplayStyle, month: CalendarGrids.Month?, months: Int
+        do {
+            let rest: [(key: String, value: String)]
+            (style, rest) = try self.style(items, acceptLanguage: acceptLanguage)
+            let values = try RouteParameter.read(rest, allowed: QuerySchema.calendar + (png ? QuerySchema.display : []))
+            month = try values[QuerySchema.month.key].map(CalendarGrids.Month.parse)
+            months = values[QuerySchema.months.key].flatMap { Int($0) } ?? 1
+        } catch {
+            return .failure(error)
         }
         let answer = live.withListing(id: id) { index, row -> Answer in
             let first = month ?? CalendarGrids.Month(year: index.firstDay.components.year, month: index.firstDay.components.month)
@@ -167,9 +174,11 @@ package final class SearchService: @unchecked Sendable {
             guard png else { return .ok(CalendarGrids.json(id: id, grids) + "\n") }
             let chart = CalendarChart(months: grids, title: "\(ListingFormatting.title(index.listing(atRow: row))) (\(id))",
                                       fonts: FontLocator.sans(for: style.language))
-            do throws(GraphError) { return .png(try chart.render().pngData()) } catch { return .error(500, "the calendar could not be drawn: \(error.description)") }
+            do throws(GraphError) { return .png(try chart.render().pngData()) } catch {
+                return .internalFailure("the calendar could not be drawn: \(error.description)")
+            }
         }
-        return answer ?? .error(404, "no listing has id \(id)")
+        return answer ?? .error(Self.notFound(id))
     }
 
     /// `POST /v1/search/batch`: JSON lines of queries in, a JSON line each out (as `staysearch batch`).
@@ -185,24 +194,76 @@ package final class SearchService: @unchecked Sendable {
                 let result = try live.search(query)
                 output += ResultFormatting.json(result, tookMicroseconds: Int(((Standard.now() - start) * 1e6).rounded())) + "\n"
             } catch {
-                output += ResultFormatting.jsonError(Self.message(of: error)) + "\n"
+                output += APIError(error).json + "\n"
             }
         }
         return .ok(output)
     }
 
+    /// `GET /v1/neighbourhoods.geojson`: the neighbourhoods' outlines the index keeps (from the cities'
+    /// `neighbourhoods.geojson`), a GeoJSON FeatureCollection of MultiLineStrings (a shape's rings, outer
+    /// boundaries and holes alike) with each one's `city` and `name`. Empty when the data had none.
+    package func neighbourhoods(_ items: [(key: String, value: String)]) -> Answer {
+        do { _ = try RouteParameter.read(items, allowed: []) } catch { return .failure(error) }
+        var json = JSONWriter()
+        json.beginObject()
+        json.field("type", string: "FeatureCollection")
+        json.key("features")
+        json.beginArray()
+        for shape in live.neighbourhoodShapes() {
+            json.beginObject()
+            json.field("type", string: "Feature")
+            json.key("properties")
+            json.beginObject()
+            json.field("city", string: shape.city)
+            json.field("name", string: shape.name)
+            json.endObject()
+            json.key("geometry")
+            json.beginObject()
+            json.field("type", string: "MultiLineString")
+            json.key("coordinates")
+            json.beginArray()
+            for ring in shape.rings {
+                json.beginArray()
+                for point in ring {
+                    json.beginArray()
+                    json.number(Self.degrees(point.longitude))
+                    json.number(Self.degrees(point.latitude))
+                    json.endArray()
+                }
+                json.endArray()
+            }
+            json.endArray()
+            json.endObject()
+            json.endObject()
+        }
+        json.endArray()
+        json.endObject()
+        var answer = Answer.ok(json.text + "\n")
+        answer.contentType = "application/geo+json"
+        return answer
+    }
+
+    /// Degrees to seven decimals (about a centimetre), as the index keeps them, without trailing zeros.
+    static func degrees(_ value: Double) -> String {
+        let units = Int64((value * 1e7).rounded())
+        let whole = units.magnitude / 10_000_000, fraction = units.magnitude % 10_000_000
+        var text = (units < 0 ? "-" : "") + String(whole)
+        if fraction != 0 {
+            var digits = String(fraction)
+            digits = String(repeating: "0", count: 7 - digits.count) + digits
+            while digits.hasSuffix("0") { digits.removeLast() }
+            text += "." + digits
+        }
+        return text
+    }
+
     /// `GET /v1/regions?prefix=P&limit=N`: region suggestions with their listings now.
     package func regions(_ items: [(key: String, value: String)]) -> Answer {
-        var prefix = "", limit = 10
-        for (key, value) in items {
-            switch key {
-            case "prefix": prefix = value
-            case "limit":
-                guard let number = Int(value), (1...100).contains(number) else { return .error(400, "limit must be a whole number from 1 to 100") }
-                limit = number
-            default: return .error(400, "unknown key '\(key)'; keys are prefix, limit")
-            }
-        }
+        let values: [String: String]
+        do { values = try RouteParameter.read(items, allowed: QuerySchema.regions) } catch { return .failure(error) }
+        let prefix = values[QuerySchema.regionPrefix.key] ?? ""
+        let limit = values[QuerySchema.regionLimit.key].flatMap { Int($0) } ?? 10
         var json = JSONWriter()
         json.beginArray()
         for suggestion in live.regionSuggestions(prefix: prefix, limit: limit) {
@@ -220,23 +281,23 @@ package final class SearchService: @unchecked Sendable {
 
     /// `GET /v1/listings/{id}?checkin=&checkout=&adults=…`: the listing with its quote (as `listing --format json`).
     package func listing(id text: String, _ items: [(key: String, value: String)]) -> Answer {
-        guard let id = Int64(text) else { return .error(400, "'\(text)' is not a listing id") }
+        guard let id = Int64(text) else { return .error(Self.notAnID(text)) }
         let stay: SearchQuery
         do {
             stay = try QueryReader.query(items: items, allowed: QuerySchema.stay)
         } catch {
-            return .error(400, Self.message(of: error))
+            return .failure(error)
         }
         // A quote lists every night: the server bounds it (a stay of years would be an answer of gigabytes).
         if let nights = stay.nights, nights > SearchService.longestQuote {
-            return .error(400, "a quote covers at most \(SearchService.longestQuote) nights (got \(nights))")
+            return .error(APIError(.quoteTooLong, "a quote covers at most \(SearchService.longestQuote) nights (got \(nights))"))
         }
         let guests = stay.guests
         let body = live.withListing(id: id) { index, row in
             let quote = stay.checkIn.flatMap { checkIn in stay.checkOut.map { index.quote(row: row, checkIn: checkIn, checkOut: $0, guests: guests) } }
             return ListingFormatting.json(index: index, row: row, quote: quote)
         }
-        guard let body else { return .error(404, "no listing has id \(id)") }
+        guard let body else { return .error(Self.notFound(id)) }
         return .ok(body + "\n")
     }
 
@@ -244,14 +305,15 @@ package final class SearchService: @unchecked Sendable {
     /// journal and on disk (as `staysearch update`).
     package func changes(_ body: String) -> Answer {
         guard let journal else {
-            return .error(400, "changes need a saved index (serve --index FILE): they are journalled beside it")
+            return .error(APIError(.changesNeedSavedIndex, "changes need a saved index (serve --index FILE): they are journalled beside it"))
         }
         let lines = SearchService.lines(of: body)
         return changesLock.withLock {
             do {
                 return .ok(try ChangeBatch.answer(lines, live: live, journal: journal))
             } catch {
-                return .error(500, "the changes could not be written to the journal: \(Self.message(of: error)); none of them is acknowledged")
+                Standard.error("staysearch: error: the changes could not be written to the journal: \(APIError(error, revealing: true).message)")
+                return .error(APIError(.internalError, "the changes could not be written to the journal; none of them is acknowledged (the server's log has the details)"))
             }
         }
     }
@@ -268,12 +330,7 @@ package final class SearchService: @unchecked Sendable {
         changesLock.withLock { journal?.close() }
     }
 
-    private static func message(of error: any Error) -> String {
-        switch error {
-        case let error as QueryError: return error.description
-        case let error as InputError: return error.message
-        case let error as DataError: return error.description
-        default: return "\(error)"
-        }
-    }
+    private static func notAnID(_ text: String) -> APIError { APIError(.invalidListingID, "'\(text)' is not a listing id") }
+
+    private static func notFound(_ id: Int64) -> APIError { APIError(.listingNotFound, "no listing has id \(id)") }
 }
