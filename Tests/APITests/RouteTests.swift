@@ -28,6 +28,24 @@ import Testing
         return SearchService(live: opened.live, journal: opened.journal)
     }
 
+    /// The shipped sample with a `neighbourhoods.geojson` of two neighbourhoods beside it, in `folder`.
+    static func writeOutlinedSample(to folder: String) throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        try? FileManager.default.removeItem(atPath: folder)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for file in ["listings.csv.gz", "calendar.csv.gz"] {
+            try FileManager.default.createSymbolicLink(atPath: folder + "/" + file, withDestinationPath: root.path + "/Data/antwerp/" + file)
+        }
+        try #"""
+            {"type": "FeatureCollection", "features": [
+              {"type": "Feature", "properties": {"neighbourhood": "Zuid", "neighbourhood_group": null},
+               "geometry": {"type": "Polygon", "coordinates": [[[4.38, 51.18], [4.41, 51.18], [4.41, 51.21], [4.38, 51.21], [4.38, 51.18]]]}},
+              {"type": "Feature", "properties": {"neighbourhood": "Centraal Station"},
+               "geometry": {"type": "Polygon", "coordinates": [[[4.415, 51.215], [4.43, 51.215], [4.43, 51.222], [4.415, 51.215]]]}}
+            ]}
+            """#.write(toFile: folder + "/neighbourhoods.geojson", atomically: true, encoding: .utf8)
+    }
+
     /// The key the tests write with.
     static let writeKey = "route-tests-write-key-0123456789"
     static let writing: HTTPFields = [.authorization: "Bearer \(writeKey)"]
@@ -48,7 +66,7 @@ import Testing
             let body = String(buffer: searched.body)
             #expect(body.hasPrefix(#"{"total":"#) && !body.hasPrefix(#"{"total":0,"#) && body.hasSuffix("}\n"))
             let bad = try await client.execute(uri: "/v1/search?region=zuidd", method: .get)
-            #expect(bad.status == .badRequest && String(buffer: bad.body) == #"{"error":"unknown region 'zuidd'; did you mean 'Zuid'?"}"# + "\n")
+            #expect(bad.status == .badRequest && String(buffer: bad.body) == ExpectedError.json("unknown region 'zuidd'; did you mean 'Zuid'?", code: "unknown_region") + "\n")
             let batch = try await client.execute(uri: "/v1/search/batch", method: .post,
                                                  body: ByteBuffer(string: #"{"region": "zuid", "limit": 1}"# + "\nnot json\n"))
             let lines = String(buffer: batch.body).split(separator: "\n")
@@ -62,27 +80,28 @@ import Testing
             let quoted = try await client.execute(uri: "/v1/listings/50904?checkin=2024-07-12&checkout=2024-07-14&adults=2", method: .get)
             #expect(quoted.status == .ok && String(buffer: quoted.body).contains(#""quote":"#))
             let noAdults = try await client.execute(uri: "/v1/listings/50904?adults=0", method: .get)
-            #expect(noAdults.status == .badRequest && String(buffer: noAdults.body) == #"{"error":"adults must be at least 1 (got 0)"}"# + "\n")
+            #expect(noAdults.status == .badRequest && String(buffer: noAdults.body) == ExpectedError.json("adults must be at least 1 (got 0)", code: "invalid_parameter") + "\n")
             let region = try await client.execute(uri: "/v1/listings/50904?region=zuid", method: .get)
             #expect(region.status == .badRequest && String(buffer: region.body).contains("unknown key 'region'; keys are checkin, checkout, adults, children, infants"))
             #expect(try await client.execute(uri: "/v1/listings/1", method: .get).status == .notFound)
         }
     }
 
-    /// Every error, the router's own included, is `{"error": "…"}` with its status.
+    /// Every error, the router's own included, is one error object (`error`, `message`, `code`, `type`) with
+    /// its code's status.
     @Test func everyErrorHasOneShape() async throws {
         try await Self.withClient { client in
             let unknown = try await client.execute(uri: "/v2/nothing", method: .get)
-            #expect(unknown.status == .notFound && String(buffer: unknown.body) == #"{"error":"no such route: GET /v2/nothing"}"# + "\n")
+            #expect(unknown.status == .notFound && String(buffer: unknown.body) == ExpectedError.json("no such route: GET /v2/nothing", code: "route_not_found") + "\n")
             #expect(unknown.headers[.contentType] == "application/json")
             let deleted = try await client.execute(uri: "/v1/changes", method: .delete)
             #expect(deleted.status == .methodNotAllowed && deleted.headers[.allow] == "POST")
-            #expect(String(buffer: deleted.body) == #"{"error":"DELETE is not allowed on /v1/changes; use POST"}"# + "\n")
+            #expect(String(buffer: deleted.body) == ExpectedError.json("DELETE is not allowed on /v1/changes; use POST", code: "method_not_allowed") + "\n")
             let posted = try await client.execute(uri: "/v1/listings/50904/calendar", method: .post)
             #expect(posted.status == .methodNotAllowed && posted.headers[.allow] == "GET")
             let large = try await client.execute(uri: "/v1/changes", method: .post, headers: Self.writing,
                                                  body: ByteBuffer(repeating: UInt8(ascii: " "), count: SearchServer.largestBody + 1))
-            #expect(large.status == .contentTooLarge && String(buffer: large.body) == #"{"error":"the body is over 10 MiB"}"# + "\n")
+            #expect(large.status == .contentTooLarge && String(buffer: large.body) == ExpectedError.json("the body is over 10 MiB", code: "body_too_large") + "\n")
             let chart = try await client.execute(uri: "/v1/map.png?width=4000&height=3000&scale=4", method: .get)
             #expect(chart.status == .badRequest && String(buffer: chart.body).contains("at most 16 million"))
         }
@@ -109,10 +128,10 @@ import Testing
         try await Self.withClient { client in
             let none = try await client.execute(uri: "/v1/changes", method: .post, body: booking)
             #expect(none.status == .unauthorized && none.headers[.wwwAuthenticate] == "Bearer")
-            #expect(String(buffer: none.body) == #"{"error":"a write needs the header Authorization: Bearer KEY"}"# + "\n")
+            #expect(String(buffer: none.body) == ExpectedError.json("a write needs the header Authorization: Bearer KEY", code: "missing_write_key", type: "auth") + "\n")
             let wrong = try await client.execute(uri: "/v1/changes", method: .post,
                                                  headers: [.authorization: "Bearer \(Self.writeKey)x"], body: booking)
-            #expect(wrong.status == .forbidden && String(buffer: wrong.body) == #"{"error":"the write key is not accepted"}"# + "\n")
+            #expect(wrong.status == .forbidden && String(buffer: wrong.body) == ExpectedError.json("the write key is not accepted", code: "invalid_write_key", type: "auth") + "\n")
             let basic = try await client.execute(uri: "/v1/changes", method: .post, headers: [.authorization: "Basic \(Self.writeKey)"], body: booking)
             #expect(basic.status == .unauthorized)
             let right = try await client.execute(uri: "/v1/changes", method: .post,
@@ -145,7 +164,7 @@ import Testing
                 #expect(xy.count == 2 && (0...500).contains(xy[0]) && (34...400).contains(xy[1]), "\(pin)")
             }
             let narrow = try await client.execute(uri: "/v1/map.png?width=5", method: .get)
-            #expect(narrow.status == .badRequest && String(buffer: narrow.body) == #"{"error":"width must be from 200 to 4000 (got 5)"}"# + "\n")
+            #expect(narrow.status == .badRequest && String(buffer: narrow.body) == ExpectedError.json("width must be from 200 to 4000 (got 5)", code: "invalid_parameter") + "\n")
             let calendar = try await client.execute(uri: "/v1/listings/50904/calendar?month=2024-07&months=2", method: .get)
             #expect(calendar.status == .ok && String(buffer: calendar.body).hasPrefix(#"{"id":"50904","#))
             #expect(try await client.execute(uri: "/v1/listings/50904/calendar?month=2024-13", method: .get).status == .badRequest)
@@ -159,8 +178,7 @@ import Testing
             let text = try await client.execute(uri: "/openapi.json", method: .get).body
             let document = try #require(try JSONSerialization.jsonObject(with: Data(buffer: text)) as? [String: Any])
             let paths = try #require(document["paths"] as? [String: [String: Any]])
-            let served = Set(SearchServer.routes.filter { !["/page.css", "/page.js", "/favicon.svg"].contains($0.path) }
-                .map { "\($0.method.rawValue.lowercased()) \($0.path.replacingOccurrences(of: ":id", with: "{id}"))" })
+            let served = Set(SearchServer.routes.map { "\($0.method.rawValue.lowercased()) \($0.path.replacingOccurrences(of: ":id", with: "{id}"))" })
             #expect(Set(paths.flatMap { path, operations in operations.keys.map { "\($0) \(path)" } }) == served)
             for (path, operations) in paths {
                 for method in operations.keys {
@@ -177,6 +195,122 @@ import Testing
             #expect(try names("/v1/map.png") == QuerySchema.keys + [SearchServer.minimumPosition] + QuerySchema.chart.map(\.key)
                 + QuerySchema.displayKeys)
             #expect(try names("/v1/listings/{id}") == ["id"] + QuerySchema.stayKeys + [SearchServer.minimumPosition])
+            #expect(try names("/v1/regions") == QuerySchema.regions.map(\.key) + [SearchServer.minimumPosition])
+            #expect(try names("/v1/listings/{id}/calendar") == ["id"] + QuerySchema.calendar.map(\.key) + [SearchServer.minimumPosition])
+            // The route keys' bounds are the table's: what the document says is what the server takes.
+            let regions = try #require(paths["/v1/regions"]?["get"] as? [String: Any])
+            let limit = try #require((regions["parameters"] as? [[String: Any]])?.first { $0["name"] as? String == "limit" }?["schema"] as? [String: Any])
+            #expect(limit["minimum"] as? Int == 1 && limit["maximum"] as? Int == 100)
+            #expect(try await client.execute(uri: "/v1/regions?limit=100", method: .get).status == .ok)
+            #expect(try await client.execute(uri: "/v1/regions?limit=101", method: .get).status == .badRequest)
+            // Every error code is in the error object's schema, and every error response points at it.
+            let components = try #require(document["components"] as? [String: Any])
+            let schemas = try #require(components["schemas"] as? [String: Any])
+            let errorSchema = try #require(schemas["Error"] as? [String: Any])
+            let properties = try #require(errorSchema["properties"] as? [String: [String: Any]])
+            #expect(properties["code"]?["enum"] as? [String] == ErrorCode.allCases.map(\.rawValue))
+            var documentedCodes = Set<String>()
+            for (path, operations) in paths {
+                for (method, operation) in operations {
+                    let responses = try #require((operation as? [String: Any])?["responses"] as? [String: [String: Any]])
+                    for (status, response) in responses where Int(status)! >= 400 {
+                        let description = try #require(response["description"] as? String)
+                        let codes = description.components(separatedBy: "code: ").last!.components(separatedBy: ", ")
+                        #expect(codes.allSatisfy { ErrorCode(rawValue: $0)?.status == Int(status) }, "\(method) \(path) \(status): \(codes)")
+                        documentedCodes.formUnion(codes)
+                    }
+                }
+            }
+            // All but a path that is not served (no path of the document can answer it).
+            let expected = Set(ErrorCode.allCases.map(\.rawValue)).subtracting([ErrorCode.routeNotFound.rawValue])
+            #expect(documentedCodes == expected, "\(expected.symmetricDifference(documentedCodes))")
+        }
+    }
+
+    /// A program can tell refusals apart by code: an unknown listing, nights already booked, a bad change
+    /// line, an unknown key of a route; each refused line of a body of changes carries its own.
+    @Test func errorsCarryCodesAProgramCanBranchOn() async throws {
+        try await Self.withClient { client in
+            func code(_ uri: String) async throws -> (Int, String?) {
+                let reply = try await client.execute(uri: uri, method: .get)
+                let object = try JSONSerialization.jsonObject(with: Data(buffer: reply.body)) as? [String: Any]
+                return (reply.status.code, object?["code"] as? String)
+            }
+            #expect(try await code("/v1/listings/1") == (404, "listing_not_found"))
+            #expect(try await code("/v1/listings/abc") == (400, "invalid_listing_id"))
+            #expect(try await code("/v1/regions?prefx=zu") == (400, "unknown_parameter"))
+            #expect(try await code("/v1/search?colour=red") == (400, "unknown_parameter"))
+            #expect(try await code("/v1/search?limit=-1") == (400, "invalid_parameter"))
+            #expect(try await code("/v1/listings/50904/calendar?month=2024-13") == (400, "invalid_parameter"))
+            #expect(try await code("/v1/listings/50904/calendar?months=13") == (400, "invalid_parameter"))
+            #expect(try await code("/v1/search?min_position=7") == (400, "position_without_follow"))
+            #expect(try await code("/v1/search?min_position=x") == (400, "invalid_position"))
+            let booking = #"{"op": "book", "id": "50904", "checkin": "2024-07-12", "checkout": "2024-07-14"}"#
+            let first = try await client.execute(uri: "/v1/changes", method: .post, headers: Self.writing, body: ByteBuffer(string: booking + "\n"))
+            #expect(String(buffer: first.body).hasPrefix(#"{"ok":true"#))
+            let lines = try await client.execute(uri: "/v1/changes", method: .post, headers: Self.writing, body: ByteBuffer(string: """
+                \(booking)
+                {"op": "book", "id": "1", "checkin": "2024-07-12", "checkout": "2024-07-14"}
+                {"op": "paint", "id": "50904"}
+                {"op": "book", "id": "50904", "checkin": "2019-07-12", "checkout": "2019-07-14"}
+                {"op": "rules", "id": "50904", "from": "2024-07-01", "to": "2024-07-05", "minimum_nights": 9, "maximum_nights": 3}
+                """))
+            let codes = String(buffer: lines.body).split(separator: "\n").map { line in
+                (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["code"] as? String
+            }
+            #expect(codes == ["nights_not_available", "listing_not_found", "invalid_change", "nights_outside_calendar", "invalid_stay_rule"])
+        }
+    }
+
+    /// With `--cors-origin`, pages of that origin may call the API (preflight included); others are answered
+    /// without the headers that would let their browser hand the answer over.
+    @Test func pagesOfAllowedOriginsMayCallTheAPI() async throws {
+        let app = Application(router: SearchServer.router(try Self.service(), writeKeys: nil, corsOrigins: ["https://app.example.com"]))
+        try await app.test(.router) { client in
+            let allowed = try await client.execute(uri: "/v1/search?limit=1", method: .get, headers: [.origin: "https://app.example.com"])
+            #expect(allowed.status == .ok && allowed.headers[.accessControlAllowOrigin] == "https://app.example.com")
+            #expect(allowed.headers[.vary]?.contains("Origin") == true && allowed.headers[.accessControlExposeHeaders]?.contains("X-Map-Pins") == true)
+            let preflight = try await client.execute(uri: "/v1/changes", method: .options, headers: [
+                .origin: "https://app.example.com", .accessControlRequestMethod: "POST", .accessControlRequestHeaders: "authorization"])
+            #expect(preflight.status == .noContent && preflight.headers[.accessControlAllowMethods] == "POST, OPTIONS")
+            #expect(preflight.headers[.accessControlAllowHeaders]?.contains("Authorization") == true)
+            let refusedError = try await client.execute(uri: "/v1/listings/1", method: .get, headers: [.origin: "https://app.example.com"])
+            #expect(refusedError.status == .notFound && refusedError.headers[.accessControlAllowOrigin] == "https://app.example.com")
+            let other = try await client.execute(uri: "/v1/search?limit=1", method: .get, headers: [.origin: "https://evil.example.org"])
+            #expect(other.status == .ok && other.headers[.accessControlAllowOrigin] == nil)
+        }
+        // Without --cors-origin no answer carries the header.
+        try await Self.withClient { client in
+            let plain = try await client.execute(uri: "/v1/search?limit=1", method: .get, headers: [.origin: "https://app.example.com"])
+            #expect(plain.headers[.accessControlAllowOrigin] == nil)
+        }
+    }
+
+    /// The neighbourhoods' outlines the index keeps, as GeoJSON, and the degrees of a map's edges.
+    @Test func neighbourhoodOutlinesAreServedAsGeoJSON() async throws {
+        let folder = Scratch.path("outlined")
+        try Self.writeOutlinedSample(to: folder)
+        let index = try InsideAirbnbLoader().loadIndex(from: [DatasetFolder(city: "Antwerp", path: folder)]).index
+        let path = Scratch.path("outlined.ssx")
+        _ = try IndexFileWriter.save(index, to: path)
+        let opened = try LiveIndexFile.open(from: path)
+        let app = Application(router: SearchServer.router(SearchService(live: opened.live, journal: opened.journal), writeKeys: nil))
+        try await app.test(.router) { client in
+            let reply = try await client.execute(uri: "/v1/neighbourhoods.geojson", method: .get)
+            #expect(reply.status == .ok && reply.headers[.contentType] == "application/geo+json")
+            let document = try #require(try JSONSerialization.jsonObject(with: Data(buffer: reply.body)) as? [String: Any])
+            let features = try #require(document["features"] as? [[String: Any]])
+            #expect(document["type"] as? String == "FeatureCollection" && features.count == 2)
+            let first = try #require(features.first)
+            #expect((first["properties"] as? [String: String]) == ["city": "Antwerp", "name": "Zuid"])
+            let geometry = try #require(first["geometry"] as? [String: Any])
+            #expect(geometry["type"] as? String == "MultiLineString")
+            let ring = try #require((geometry["coordinates"] as? [[[Double]]])?.first)
+            #expect(ring.first == [4.38, 51.18] && ring.count == 5)
+            let map = try await client.execute(uri: "/v1/map.png?region=zuid&width=400&height=300", method: .get)
+            let view = try #require(map.headers[HTTPField.Name("X-Map-View")!]).split(separator: ",").compactMap { Double($0) }
+            #expect(view.count == 4 && view[0] < view[2] && view[1] < view[3], "\(view)")
+            #expect(try await client.execute(uri: "/v1/neighbourhoods.geojson?city=x", method: .get).status == .badRequest)
         }
     }
 

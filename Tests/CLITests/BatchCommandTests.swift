@@ -71,7 +71,7 @@ import Testing
         let png = try Data(contentsOf: URL(fileURLWithPath: path))
         #expect(png[16..<24] == Data([0, 0, 0x03, 0x20, 0, 0, 0x02, 0x58]))      // 800 × 600
         #expect(answers[1].hasPrefix(#"{"error":"/nonexistent-folder/x.png: cannot"#), "\(answers[1])")
-        #expect(answers[2] == #"{"error":"map must name a PNG file"}"#)
+        #expect(answers[2] == ExpectedError.json("map must name a PNG file", code: "invalid_parameter"))
     }
 
     /// `batch` over CSV files written from random data agrees with the brute-force reference.

@@ -33,7 +33,7 @@ import Glibc
         #expect(searched.body.contains(#""total":"#) && !searched.body.hasPrefix(#"{"total":0,"#))
         // Bad input: 400 with the command line's message.
         let bad = try server.get("/v1/search?region=zuidd")
-        #expect(bad.status == 400 && bad.body == #"{"error":"unknown region 'zuidd'; did you mean 'Zuid'?"}"# + "\n")
+        #expect(bad.status == 400 && bad.body == ExpectedError.json("unknown region 'zuidd'; did you mean 'Zuid'?", code: "unknown_region") + "\n")
         #expect(try server.get("/v1/search?checkin=2024-07-15&checkout=2024-07-12").status == 400)
         #expect(try server.get("/v1/search?colour=red").body.contains("unknown key 'colour'"))
         // Region suggestions, as a search box asks for them.
@@ -78,7 +78,7 @@ import Glibc
         // Bounded answers: a picture of more than 16 megapixels, a quote of years.
         #expect(try server.get("/v1/map.png?width=4000&height=3000&scale=4").body.contains("at most 16 million"))
         #expect(try server.get("/v1/listings/50904?checkin=2024-07-01&checkout=2026-07-01").body
-                == #"{"error":"a quote covers at most 366 nights (got 730)"}"# + "\n")
+                == ExpectedError.json("a quote covers at most 366 nights (got 730)", code: "quote_too_long") + "\n")
         let calendar = try server.get("/v1/listings/50904/calendar?month=2024-07&months=2")
         let cliCalendar = try CommandRunner.run(["calendar", "50904", "--index", index, "--month", "2024-07", "--months", "2", "--format", "json"])
         #expect(calendar.status == 200 && calendar.body == cliCalendar.stdout, "\(calendar.body.prefix(300))")

@@ -44,7 +44,7 @@ import Glibc
         #expect(answers[0] == #"{"ok":true,"seq":1}"#)
         #expect(answers[1].hasPrefix(#"{"error":"listing \#(id) cannot be booked for that stay: the night of 2024-07-13 is booked"#), "\(answers[1])")
         #expect(answers[2] == #"{"ok":true,"seq":2}"#)
-        #expect(answers[3] == #"{"error":"no listing with id 1"}"#)
+        #expect(answers[3] == ExpectedError.json("no listing with id 1", code: "listing_not_found"))
         #expect(answers[4].contains("leave the index's calendar (2024-06-29 to 2025-06-29, end exclusive)"))
         #expect(answers[5].contains("checkout must be a date string"))
         #expect(answers[6].hasPrefix(#"{"error":"not a JSON object"#))

@@ -111,9 +111,8 @@ package enum OpenAPIDocument {
     private static let linesBody = #"{"required":true,"content":{"text/plain":{"schema":{"type":"string"}}}}"#
     private static let health = #"{"description":"Ready: {\"ok\": true, …}","content":{"application/json":{"schema":{"type":"object"}}}}"#
 
-    /// The codes every route may answer: a body too large is answered before any route, a failure inside
-    /// the server by any.
-    private static let everywhere: [ErrorCode] = [.internalError]
+    /// The codes every route may answer: another method than its own, a failure inside the server.
+    private static let everywhere: [ErrorCode] = [.methodNotAllowed, .internalError]
     /// The codes of a read: its keys, and a replica's read-your-writes.
     private static let reads: [ErrorCode] = [.invalidParameter, .unknownParameter, .invalidPosition, .positionWithoutFollow, .positionNotReached]
 
