@@ -49,18 +49,38 @@ struct SurfaceTests {
         #expect(asked.isSubset(of: Set(QuerySchema.keys + QuerySchema.chart.map(\.key) + QuerySchema.displayKeys)), "\(asked)")
     }
 
-    /// The parameter table of docs/query-semantics.md is the schema's (`UPDATE_DOCS=1 swift test --filter
-    /// SurfaceTests` writes it).
-    @Test func theDocsTableIsTheSchemas() throws {
+    /// The tables the docs show of the schema, the routes' keys and the error codes are made from them
+    /// (`UPDATE_DOCS=1 swift test --filter SurfaceTests` writes them).
+    @Test(arguments: [
+        ("query-semantics.md", "parameters", QuerySchema.markdownTable),
+        ("command-line.md", "route keys", QuerySchema.routeKeysTable),
+        ("errors.md", "codes", ErrorCode.markdownTable),
+    ])
+    func theDocsTablesAreMadeFromTheCode(file: String, name: String, table: String) throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let path = root.path + "/docs/query-semantics.md"
+        let path = root.path + "/docs/" + file
         let document = try String(contentsOfFile: path, encoding: .utf8)
-        let begin = "<!-- parameters: made from QuerySchema -->\n", end = "<!-- end of parameters -->"
-        let start = try #require(document.range(of: begin)), stop = try #require(document.range(of: end))
-        let table = QuerySchema.markdownTable
+        let begin = try #require(document.firstMatch(of: try Regex("<!-- \(name): made from [A-Za-z]+ -->\n"))).range
+        let stop = try #require(document.range(of: "<!-- end of \(name) -->"))
         if ProcessInfo.processInfo.environment["UPDATE_DOCS"] == "1" {
-            try (document[..<start.upperBound] + table + document[stop.lowerBound...]).write(toFile: path, atomically: true, encoding: .utf8)
+            try (document[..<begin.upperBound] + table + document[stop.lowerBound...]).write(toFile: path, atomically: true, encoding: .utf8)
         }
-        #expect(String(document[start.upperBound..<stop.lowerBound]) == table, "run UPDATE_DOCS=1 swift test --filter SurfaceTests")
+        #expect(String(document[begin.upperBound..<stop.lowerBound]) == table, "run UPDATE_DOCS=1 swift test --filter SurfaceTests")
+    }
+
+    /// No doc lists a search's keys by hand: a list of eight or more of them in a row is the table's to give
+    /// (a short list of the keys of one feature, or a table's cell of a key's choices, is fine).
+    @Test func noDocListsTheKeysByHand() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let keys = Set(QuerySchema.keys)
+        for file in try FileManager.default.contentsOfDirectory(atPath: root.path + "/docs") where file.hasSuffix(".md") {
+            let text = try String(contentsOfFile: root.path + "/docs/" + file, encoding: .utf8)
+                .split(separator: "\n").filter { !$0.hasPrefix("|") }.joined(separator: "\n")
+            // Runs of backquoted keys separated only by commas (a hand-written list of keys).
+            for run in text.matches(of: /(?:`[a-z_]+`,\s*){4,}`[a-z_]+`/) {
+                let named = String(run.output).matches(of: /`([a-z_]+)`/).map { String($0.1) }
+                #expect(named.filter(keys.contains).count < 8, "docs/\(file) lists keys by hand: \(run.output.prefix(80))")
+            }
+        }
     }
 }

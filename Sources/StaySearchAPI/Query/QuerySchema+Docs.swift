@@ -39,3 +39,43 @@ extension QueryParameter {
 private extension String {
     var replacingPipes: String { split(separator: "|", omittingEmptySubsequences: false).joined(separator: "\\|") }
 }
+
+extension QuerySchema {
+    /// The keys of the routes that take more than a search's keys, as a Markdown table for the docs.
+    package static var routeKeysTable: String {
+        var lines = ["| Route | Key | Value | Meaning |", "|---|---|---|---|"]
+        let routes: [(String, [RouteParameter])] = [
+            ("`GET /v1/regions`", regions), ("`GET /v1/listings/{id}/calendar`, `calendar.png`", calendar),
+            ("`GET /v1/histogram.png`, `/v1/map.png`, `calendar.png`", display), ("every `GET /v1/…`", [minimumPosition]),
+        ]
+        for (route, parameters) in routes {
+            for parameter in parameters {
+                lines.append("| \(route) | `\(parameter.key)` | \(parameter.valueDescription) | \(parameter.help.replacingPipes) |")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+extension RouteParameter {
+    /// The value's shape and bounds, for people.
+    var valueDescription: String {
+        switch kind {
+        case let .text(pattern, shape): return pattern == nil ? "text" : shape ?? "text"
+        case let .whole(range):
+            return range.upperBound == Int.max ? "whole number, \(range.lowerBound) or more" : "whole number, \(range.lowerBound)–\(range.upperBound)"
+        case let .choice(names): return "one of " + names.map { "`\($0)`" }.joined(separator: ", ")
+        }
+    }
+}
+
+extension ErrorCode {
+    /// Every code as a Markdown table for docs/errors.md.
+    package static var markdownTable: String {
+        var lines = ["| Code | Status | Type | When |", "|---|---|---|---|"]
+        for code in allCases {
+            lines.append("| `\(code.rawValue)` | \(code.status) | `\(code.kind.rawValue)` | \(code.summary.replacingPipes) |")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
