@@ -78,7 +78,7 @@ let package = Package(
         .testTarget(name: "StaySearchTests", dependencies: ["StaySearch", "StaySearchKernels", "StayData", "StaySearchTestSupport"]),
         .testTarget(name: "StayDataTests", dependencies: ["StayData", "StaySearch", "StaySearchTestSupport"]),
         .testTarget(name: "PriceGraphTests", dependencies: ["PriceGraph", "StaySearch"]),
-        .testTarget(name: "CLITests", dependencies: ["StaySearchTestSupport", "StaySearch", "StayData", "PriceGraph", "StaySearchAPI"]),
+        .testTarget(name: "CLITests", dependencies: ["StaySearchTestSupport", "StaySearch", "StayData", "PriceGraph", "StaySearchAPI", "StaySearchCLI"]),
         // The database's addresses and rows (the fleet's tests with a real PostgreSQL are scripts/fleet.py test).
         .testTarget(name: "DatabaseTests", dependencies: ["StaySearchDB", "StaySearch", "StaySearchTestSupport"]),
         // The HTTP routes in process (HummingbirdTesting), and the query schema against every surface.

@@ -13,60 +13,65 @@ struct QueryOptions: ParsableArguments {
     @Option(name: .schema("checkin_to"), help: .schema("checkin_to")) var checkInTo: String?
     @Option(name: .schema("nights"), parsing: .unconditional, help: .schema("nights")) var nights: String?
     @Option(name: .schema("checkin_weekdays"), help: .schema("checkin_weekdays")) var checkInWeekdays: [String] = []
-    @Option(name: .schema("min_price"), parsing: .unconditional, help: .schema("min_price")) var minimumPrice: String?
-    @Option(name: .schema("max_price"), parsing: .unconditional, help: .schema("max_price")) var maximumPrice: String?
+    @Option(name: .schema("min_price"), parsing: .unconditional, help: .schema("min_price")) var minPrice: String?
+    @Option(name: .schema("max_price"), parsing: .unconditional, help: .schema("max_price")) var maxPrice: String?
     @Option(name: .schema("room_type"), help: .schema("room_type")) var roomType: String?
     @Option(name: .schema("sort"), help: .schema("sort")) var sort: String?
     @Option(name: .schema("limit"), parsing: .unconditional, help: .schema("limit")) var limit: String?
     @Option(name: .schema("offset"), parsing: .unconditional, help: .schema("offset")) var offset: String?
     @Option(name: .schema("bins"), parsing: .unconditional, help: .schema("bins")) var bins: String?
-    @Option(name: .schema("hist_min"), parsing: .unconditional, help: .schema("hist_min")) var histogramMinimum: String?
-    @Option(name: .schema("hist_max"), parsing: .unconditional, help: .schema("hist_max")) var histogramMaximum: String?
+    @Option(name: .schema("hist_min"), parsing: .unconditional, help: .schema("hist_min")) var histMin: String?
+    @Option(name: .schema("hist_max"), parsing: .unconditional, help: .schema("hist_max")) var histMax: String?
     @Option(name: .schema("bedrooms"), parsing: .unconditional, help: .schema("bedrooms")) var bedrooms: String?
     @Option(name: .schema("beds"), parsing: .unconditional, help: .schema("beds")) var beds: String?
     @Option(name: .schema("bathrooms"), parsing: .unconditional, help: .schema("bathrooms")) var bathrooms: String?
-    @Option(name: .schema("property_type"), help: .schema("property_type")) var propertyTypes: [String] = []
+    @Option(name: .schema("property_type"), help: .schema("property_type")) var propertyType: [String] = []
     @Option(name: .schema("amenities"), help: .schema("amenities")) var amenities: [String] = []
     @Flag(name: .schema("instant_bookable"), help: .schema("instant_bookable")) var instantBookable = false
     @Flag(name: .schema("superhost"), help: .schema("superhost")) var superhost = false
     @Option(name: .schema("bbox"), parsing: .unconditional, help: .schema("bbox")) var bbox: String?
     @Option(name: .schema("near"), parsing: .unconditional, help: .schema("near")) var near: String?
-    @Option(name: .schema("radius_km"), parsing: .unconditional, help: .schema("radius_km")) var radiusKilometres: String?
+    @Option(name: .schema("radius_km"), parsing: .unconditional, help: .schema("radius_km")) var radiusKm: String?
     @Option(name: .schema("facets"), help: .schema("facets")) var facets: [String] = []
     @Option(name: .schema("facet_limit"), parsing: .unconditional, help: .schema("facet_limit")) var facetLimit: String?
 
-    /// The flags given, as the schema's keys and their texts, in the schema's order.
+    /// The flags given, as the schema's keys and their texts, in the schema's order. Read off the declared
+    /// properties themselves (each named as its key in camel case: `checkInFrom` → `checkin_from`), so that a
+    /// flag declared above reaches the query without being listed again; a property that names no key of the
+    /// schema stops the program at its first use (and the tests).
     var items: [(key: String, value: String)] {
         var given = stay.given
-        func add(_ key: String, _ value: String?) { given[key] = value.map { [$0] } ?? [] }
-        add("region", region)
-        add("flexible_days", flexibleDays)
-        add("checkin_from", checkInFrom)
-        add("checkin_to", checkInTo)
-        add("nights", nights)
-        given["checkin_weekdays"] = checkInWeekdays
-        add("min_price", minimumPrice)
-        add("max_price", maximumPrice)
-        add("room_type", roomType)
-        add("sort", sort)
-        add("limit", limit)
-        add("offset", offset)
-        add("bins", bins)
-        add("hist_min", histogramMinimum)
-        add("hist_max", histogramMaximum)
-        add("bedrooms", bedrooms)
-        add("beds", beds)
-        add("bathrooms", bathrooms)
-        given["property_type"] = propertyTypes
-        given["amenities"] = amenities
-        add("instant_bookable", instantBookable ? "true" : nil)
-        add("superhost", superhost ? "true" : nil)
-        add("bbox", bbox)
-        add("near", near)
-        add("radius_km", radiusKilometres)
-        given["facets"] = facets
-        add("facet_limit", facetLimit)
+        given.merge(Self.given(Mirror(reflecting: self))) { $1 }
         return QuerySchema.search.flatMap { parameter in (given[parameter.key] ?? []).map { (parameter.key, $0) } }
+    }
+
+    /// The values of the options and flags of `mirror`'s properties, by their schema keys.
+    static func given(_ mirror: Mirror) -> [String: [String]] {
+        var given: [String: [String]] = [:]
+        for child in mirror.children {
+            guard let label = child.label?.dropFirst(), label.first != nil else { continue }   // "_region" → "region"
+            let values: [String]
+            switch child.value {
+            case let option as Option<String?>: values = option.wrappedValue.map { [$0] } ?? []
+            case let option as Option<[String]>: values = option.wrappedValue
+            case let flag as Flag<Bool>: values = flag.wrappedValue ? ["true"] : []
+            case is OptionGroup<StayOptions>: continue
+            default: preconditionFailure("\(label) is not a query option")
+            }
+            let key = schemaKey(ofProperty: String(label))
+            precondition(QuerySchema.parameter(key) != nil, "\(label) names no key of the query schema (\(key))")
+            given[key] = values
+        }
+        return given
+    }
+
+    /// `checkInFrom` → `checkin_from`: the property's words in snake case, check-in written as the schema does.
+    static func schemaKey(ofProperty name: String) -> String {
+        var key = ""
+        for character in name {
+            if character.isUppercase { key += "_" + character.lowercased() } else { key.append(character) }
+        }
+        return key.replacingOccurrences(of: "check_in", with: "checkin").replacingOccurrences(of: "check_out", with: "checkout")
     }
 
     func validate() throws {
@@ -85,14 +90,8 @@ struct StayOptions: ParsableArguments {
     @Option(name: .schema("children"), parsing: .unconditional, help: .schema("children")) var children: String?
     @Option(name: .schema("infants"), parsing: .unconditional, help: .schema("infants")) var infants: String?
 
-    /// The flags given, by the schema's keys.
-    var given: [String: [String]] {
-        var given: [String: [String]] = [:]
-        for (key, value) in [("checkin", checkin), ("checkout", checkout), ("adults", adults), ("children", children), ("infants", infants)] {
-            given[key] = value.map { [$0] } ?? []
-        }
-        return given
-    }
+    /// The flags given, by the schema's keys (read off the properties, as ``QueryOptions/items`` does).
+    var given: [String: [String]] { QueryOptions.given(Mirror(reflecting: self)) }
 
     /// The flags given, as keys and texts.
     var items: [(key: String, value: String)] {

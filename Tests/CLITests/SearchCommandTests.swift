@@ -1,6 +1,8 @@
 import Foundation
 import StaySearch
-import StaySearchAPI
+@testable import StaySearchAPI
+@testable import StaySearchCLI
+import StaySearchTestSupport
 import Testing
 
 @Suite(.serialized) struct SearchCommandTests {
@@ -255,5 +257,38 @@ struct CommandLineSurfaceTests {
         let chart = Set(QuerySchema.chart.map(\.key))
         #expect(chart.isSubset(of: flags))
         #expect(flags.subtracting(schema).subtracting(chart).subtracting(Self.commandOptions).isEmpty, "not in the schema: \(flags.subtracting(schema))")
+    }
+}
+
+/// Every flag of `search`, `histogram` and `map` reaches the query: the samples that set every key of the
+/// schema, given as flags, read into the same query as the URL reader makes of them, and each flag's value
+/// changed changes the query.
+@Suite struct QueryFlagTests {
+    /// `items` as command-line arguments (a flag of the schema's kind `.flag` is given bare).
+    static func arguments(_ items: [(key: String, value: String)]) -> [String] {
+        items.flatMap { key, value -> [String] in
+            let parameter = QuerySchema.parameter(key)!
+            return parameter.kind == .flag ? ["--\(parameter.flag)"] : ["--\(parameter.flag)", value]
+        }
+    }
+
+    @Test(arguments: 0..<2) func everyFlagReachesTheQuery(sample: Int) throws {
+        let items = QuerySamples.everyKey[sample]
+        let expected = try QueryReader.query(items: items)
+        let options = try QueryOptions.parse(Self.arguments(items))
+        #expect(options.query == expected)
+        for key in Set(items.map(\.key)) {
+            let changed = try QueryOptions.parse(Self.arguments(QuerySamples.changing(key, in: items)))
+            #expect(changed.query != expected, "--\(QuerySchema.parameter(key)!.flag) does not reach the query")
+            #expect(changed.query == (try QueryReader.query(items: QuerySamples.changing(key, in: items))))
+        }
+    }
+
+    /// Every key of the schema has a flag, and every query flag is a key.
+    @Test func theFlagsAreTheSchemasKeys() {
+        func names(_ mirror: Mirror) -> [String] { mirror.children.compactMap { child in child.label.map { String($0.dropFirst()) } } }
+        let properties: [String] = names(Mirror(reflecting: QueryOptions())).filter { $0 != "stay" } + names(Mirror(reflecting: StayOptions()))
+        let keys: Set<String> = Set(properties.map { QueryOptions.schemaKey(ofProperty: $0) })
+        #expect(keys == Set(QuerySchema.keys))
     }
 }
