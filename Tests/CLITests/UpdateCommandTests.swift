@@ -153,14 +153,16 @@ import Glibc
         #expect(replayed.status == 0 && imported.status == 0, "\(replayed.stderr)\(imported.stderr)")
         // Facet names compared folded: which spelling of a name shows depends on the order listings come in,
         // and a compacted index keeps its rows in region order, not the files' order.
-        #expect(strip(replayed.stdout).map(foldingFacetNames) == strip(imported.stdout).map(foldingFacetNames))
+        #expect(try strip(replayed.stdout).map(foldingFacetNames) == (try strip(imported.stdout).map(foldingFacetNames)))
         let withMatches = strip(replayed.stdout).filter { !$0.hasPrefix(#"{"total":0,"#) && !$0.hasPrefix(#"{"error""#) }
         #expect(withMatches.count > 8)
     }
 
-    /// A search answer's JSON with its facet values folded and each facet's entries ordered again.
-    private func foldingFacetNames(_ line: String) -> NSDictionary {
-        guard var object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return [:] }
+    /// A search answer's JSON with its facet values folded and each facet's entries ordered again; a line
+    /// that is not a JSON object fails the test (two broken lines must not compare equal).
+    private func foldingFacetNames(_ line: String) throws -> NSDictionary {
+        let parsed = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        var object = try #require(parsed, "not a JSON object: \(line.prefix(200))")
         if let facets = object["facets"] as? [String: [[String: Any]]] {
             object["facets"] = facets.mapValues { entries in
                 entries.map { entry -> [String: Any] in

@@ -143,13 +143,26 @@ private func expectSameAnswers(_ original: ListingIndex, _ loaded: ListingIndex,
         #expect(refused > 250)
     }
 
-    /// Skipped as root (CI runs as root), where permission bits do not apply; there
-    /// `ImportCommandTests.anUnreadableIndexIsRefused` runs the binary as nobody instead.
-    @Test(.enabled(if: getuid() != 0, "permission bits do not apply to root"))
-    func aFileWithoutReadPermissionIsRefused() throws {
+    /// As root (how CI runs) this thread's file-system user becomes nobody for the read, so that permission
+    /// bits apply to it as they do to any other user.
+    @Test func aFileWithoutReadPermissionIsRefused() throws {
         let path = write(Self.saved.bytes, name: "secret.ssx")
         try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: path)
-        expectRefused(path, saying: "Permission denied")
+        try Self.withoutRootsFileAccess { expectRefused(path, saying: "Permission denied") }
+    }
+
+    /// Runs `body` with this thread's file-system user id set to nobody's when it runs as root (Linux's
+    /// setfsuid, which is per thread and drops root's file capabilities with it), then back.
+    static func withoutRootsFileAccess(_ body: () throws -> Void) throws {
+        guard getuid() == 0 else { return try body() }
+        typealias SetFileSystemUser = @convention(c) (UInt32) -> Int32
+        let symbol = try #require(dlsym(UnsafeMutableRawPointer(bitPattern: 0), "setfsuid"), "setfsuid is not in this C library")
+        let setfsuid = unsafeBitCast(symbol, to: SetFileSystemUser.self)
+        let nobody: UInt32 = 65_534
+        _ = setfsuid(nobody)
+        defer { _ = setfsuid(0) }
+        try #require(setfsuid(UInt32.max) == Int32(nobody), "the file-system user could not be set to nobody")
+        try body()
     }
 
     @Test func aFailedSaveLeavesTheEarlierFileIntact() throws {
