@@ -51,7 +51,7 @@ public struct InsideAirbnbLoader {
     public func loadIndex(from folders: [DatasetFolder]) throws(DataError) -> (index: ListingIndex, report: LoadReport) {
         var sources: [CitySources] = []
         for folder in folders {
-            let listingsPath = try Self.file(named: "listings", in: folder.path)
+            let listingsPath = try Self.listingsFile(in: folder.path)
             let calendarPath = try Self.file(named: "calendar", in: folder.path)
             var city = CitySources(city: folder.city, listingsName: listingsPath, listings: { () throws(DataError) in try openByteSource(path: listingsPath) },
                                    calendarName: calendarPath, calendar: { () throws(DataError) in try openByteSource(path: calendarPath) })
