@@ -249,6 +249,30 @@ def map_pins():
     screenshot("desktop-results")
 
 
+@step("the map draws the neighbourhoods' outlines the index keeps, around their listings, and one searches its neighbourhood")
+def outlines():
+    features = api("/v1/neighbourhoods.geojson", {})["features"]
+    assert len(features) > 10, f"only {len(features)} outlines served"
+    wait(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#outlines g")) == len(features), "the outlines")
+    assert [g.get_attribute("data-region") for g in driver.find_elements(By.CSS_SELECTOR, "#outlines g")] == \
+        [f"{f['properties']['city']}/{f['properties']['name']}" for f in features]
+    # The chosen region's outline is marked and holds every pin of its results (outline and pins share the map).
+    chosen = driver.find_elements(By.CSS_SELECTOR, "#outlines g.chosen")
+    assert len(chosen) == 1, f"{len(chosen)} outlines marked chosen for {dict(page_query()).get('region')}"
+    box = js("const r = arguments[0].getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]", chosen[0])
+    pins = driver.find_elements(By.CSS_SELECTOR, "#pins button")
+    assert pins
+    for pin in pins:
+        x, y = js("const r = arguments[0].getBoundingClientRect(); return [(r.left + r.right) / 2, (r.top + r.bottom) / 2]", pin)
+        assert box[0] - 2 <= x <= box[2] + 2 and box[1] - 2 <= y <= box[3] + 2, f"pin at {x},{y} outside the outline {box}"
+    screenshot("desktop-outlines")
+    # Clicking another neighbourhood searches it.
+    other = next(g for g in driver.find_elements(By.CSS_SELECTOR, "#outlines g") if g.get_attribute("data-region").endswith("/Zuid"))
+    after_search(lambda: js("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", other), "the outline's search")
+    assert dict(page_query()).get("region") == "Antwerp/Zuid", page_query()
+    agrees_with_api("an outline's search")
+
+
 @step("opening a listing shows its night-by-night quote and total, as the API quotes it")
 def listing():
     card = driver.find_elements(By.CSS_SELECTOR, "#results .card")[0]
@@ -287,7 +311,9 @@ def bad_input():
         urllib.request.urlopen(expected)
         raise AssertionError("the API took region=Atlantis")
     except urllib.error.HTTPError as failure:
-        message = json.load(failure)["error"]
+        body = json.load(failure)
+        message = body["message"]
+        assert body["error"] == message and body["code"] == "unknown_region", body
     assert error.is_displayed() and error.text == message, error.text
     assert card_ids() == ids
 
@@ -321,7 +347,7 @@ def console():
 
 
 try:
-    for test in [loads, region, dates, guests, slider, map_pins, listing, bad_input, phone, console]:
+    for test in [loads, region, dates, guests, slider, map_pins, outlines, listing, bad_input, phone, console]:
         test()
 except Exception:
     screenshot("failure")

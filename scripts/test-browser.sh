@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The search page in a real browser: Debian's chromium and chromium-driver (installed here when missing, as
 # root), selenium from PyPI in a virtual environment this script makes, against `staysearch serve` on the
-# shipped sample. scripts/test-browser.py types a region and picks a suggestion, chooses dates on the calendar,
+# shipped sample (with neighbourhood outlines made from it). scripts/test-browser.py types a region and picks a suggestion, chooses dates on the calendar,
 # sets guests, drags the price slider's thumbs, and checks every count and result against the API; then opens a
 # listing and checks its total; then the page in Korean with prices in won (scripts/test-browser-ko.py).
 # Screenshots (desktop and phone widths) are left in $ARTEFACTS.
@@ -31,7 +31,12 @@ server=""
 cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null; wait 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
 
-"$BIN" import Antwerp=Data/antwerp --output "$work/sample.ssx" >/dev/null
+# The shipped sample with neighbourhood outlines beside it (the convex hull of each neighbourhood's listings),
+# so that the page's outlines can be checked against where the map puts the listings.
+mkdir -p "$work/antwerp"
+ln -s "$PWD/Data/antwerp/listings.csv.gz" "$PWD/Data/antwerp/calendar.csv.gz" "$work/antwerp/"
+python3 scripts/neighbourhood-outlines.py "$work/antwerp" >/dev/null
+"$BIN" import Antwerp="$work/antwerp" --output "$work/sample.ssx" >/dev/null
 "$BIN" serve --index "$work/sample.ssx" --port 0 >"$work/out" 2>"$work/log" &
 server=$!
 for _ in $(seq 1 100); do grep -q serving "$work/out" 2>/dev/null && break; sleep 0.1; done

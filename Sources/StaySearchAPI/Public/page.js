@@ -123,7 +123,7 @@ async function getJSON(path) {
   const response = await fetch(path, { headers: { Accept: "application/json" } });
   let body = null;
   try { body = await response.json(); } catch (_) { body = null; }
-  if (!response.ok) throw new Error((body && body.error) || `${response.status} ${response.statusText}`);
+  if (!response.ok) throw new Error((body && (body.message || body.error)) || `${response.status} ${response.statusText}`);
   return body;
 }
 
@@ -341,14 +341,57 @@ async function fetchMap() {
     const response = await fetch(`/v1/map.png?${p}`);
     if (!response.ok) return;
     const pins = response.headers.get("X-Map-Pins") || "";
+    const view = (response.headers.get("X-Map-View") || "").split(",").map(Number);
     const blob = await response.blob();
     if (sequence !== mapSequence) return;
     if (mapURL) URL.revokeObjectURL(mapURL);
     mapURL = URL.createObjectURL(blob);
     $("map-image").src = mapURL;
     placePins(pins, width, height);
+    drawOutlines(view, width, height);
     document.body.dataset.maps = String((Number(document.body.dataset.maps) || 0) + 1);
   } catch (_) { /* the map is a picture beside the results; the results stand without it */ }
+}
+
+// ---- The neighbourhoods' outlines (GET /v1/neighbourhoods.geojson) over the map, each one a search ----
+let neighbourhoods = [];
+async function loadNeighbourhoods() {
+  try { neighbourhoods = (await getJSON("/v1/neighbourhoods.geojson")).features || []; } catch (_) { neighbourhoods = []; }
+}
+// The map's projection is linear in longitude and latitude between its edges (X-Map-View: south,west,north,east
+// of the whole picture, whose top MAP_TITLE pixels are hidden above the box).
+function drawOutlines(view, width, height) {
+  const svg = $("outlines");
+  svg.replaceChildren();
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  if (view.length !== 4 || view.some((v) => !Number.isFinite(v))) return;
+  const [south, west, north, east] = view;
+  const x = (lon) => ((west > 180 && lon < 0 ? lon + 360 : lon) - west) / (east - west) * width;
+  const y = (lat) => (north - lat) / (north - south) * (height + MAP_TITLE) - MAP_TITLE;
+  const chosen = state.region.toLowerCase();
+  for (const feature of neighbourhoods) {
+    const { city, name } = feature.properties || {};
+    const rings = (feature.geometry && feature.geometry.coordinates) || [];
+    const d = rings.map((ring) => ring.map(([lon, lat], k) => `${k ? "L" : "M"}${x(lon).toFixed(1)} ${y(lat).toFixed(1)}`).join("") + "Z").join("");
+    const group = document.createElementNS("http://www.w3.org/2000/svg", "g");
+    group.setAttribute("class", `${city}/${name}`.toLowerCase() === chosen || (name || "").toLowerCase() === chosen ? "chosen" : "");
+    group.dataset.region = `${city}/${name}`;
+    const title = document.createElementNS("http://www.w3.org/2000/svg", "title");
+    title.textContent = name;
+    const path = document.createElementNS("http://www.w3.org/2000/svg", "path");
+    path.setAttribute("d", d);
+    group.append(title, path);
+    group.addEventListener("click", () => {
+      state.region = `${city}/${name}`;
+      state.regionLabel = `${name}, ${city}`;
+      $("region").value = state.regionLabel;
+      $("region-clear").hidden = false;
+      state.minPrice = null; state.maxPrice = null;
+      search();
+    });
+    svg.append(group);
+  }
+  document.body.dataset.outlines = String(neighbourhoods.length);
 }
 
 function placePins(header, width, height) {
@@ -737,6 +780,7 @@ async function start() {
   $("sort").value = state.sort;
   renderDates();
   renderGuests();
+  await loadNeighbourhoods();
   try {
     const info = await getJSON("/v1/index");
     span = { first: dayOf(info.calendar.first), last: dayOf(info.calendar.last) };
