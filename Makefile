@@ -36,7 +36,7 @@ fleet: release fleet-deps
 
 # Unit, differential and end-to-end tests (Swift Testing), then the concurrency tests of live changes under
 # ThreadSanitizer, the API under attack, the search page in a real browser, and a fleet with a real PostgreSQL.
-test: deps
+test: deps fleet-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 	$(MAKE) --no-print-directory test-tsan

@@ -79,8 +79,9 @@ let package = Package(
         .testTarget(name: "StayDataTests", dependencies: ["StayData", "StaySearch", "StaySearchTestSupport"]),
         .testTarget(name: "PriceGraphTests", dependencies: ["PriceGraph", "StaySearch"]),
         .testTarget(name: "CLITests", dependencies: ["StaySearchTestSupport", "StaySearch", "StayData", "PriceGraph", "StaySearchAPI", "StaySearchCLI"]),
-        // The database's addresses and rows (the fleet's tests with a real PostgreSQL are scripts/fleet.py test).
-        .testTarget(name: "DatabaseTests", dependencies: ["StaySearchDB", "StaySearch", "StaySearchTestSupport"]),
+        // The system of record with a real PostgreSQL that the tests start (scripts/pg-cluster.sh): the writer,
+        // the follower, a replica's restart; and its addresses and rows. (A whole fleet: scripts/fleet.py test.)
+        .testTarget(name: "DatabaseTests", dependencies: ["StaySearchDB", "StaySearch", "StayData", "StaySearchAPI", "StaySearchTestSupport"]),
         // The HTTP routes in process (HummingbirdTesting), and the query schema against every surface.
         .testTarget(
             name: "APITests",
