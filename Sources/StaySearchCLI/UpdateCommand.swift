@@ -27,7 +27,7 @@ struct UpdateCommand: ParsableCommand {
             needs name, city, neighbourhood, room_type and accommodates, and has no calendar until \
             'price' gives its nights one (closed until 'availability' opens them). Each line is \
             answered in order, {"ok":true,"seq":N} once the change is in the journal beside the index \
-            (FILE.journal) and on disk, or {"error":"…"}, which changes nothing. Searches of the index \
+            (FILE.journal) and on disk, or an error object ({"error", "message", "code", "type"}), which changes nothing. Searches of the index \
             replay the journal; 'staysearch compact' folds it into the index.
 
             Example:
