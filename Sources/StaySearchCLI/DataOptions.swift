@@ -21,6 +21,8 @@ struct DataOptions: ParsableArguments {
     @Flag(name: .customLong("stats"), help: "Print load time, memory and record counts to stderr.")
     var printsStats = false
 
+    @OptionGroup var clock: ClockOptions
+
     func validate() throws {
         if indexPath != nil, !folders.isEmpty { throw ValidationError("give --data or --index, not both") }
         for folder in folders {
@@ -61,6 +63,7 @@ struct DataOptions: ParsableArguments {
             if printsStats {
                 Standard.error("loaded \(loaded) in \(String(format3: (Standard.now() - start) * 1000)) ms; peak memory \(Standard.peakMemory() / 1_048_576) MiB")
             }
+            searchable.clock = clock.clock(for: searchable.calendarSpan)
             return searchable
         }
         let datasets = try folders.isEmpty ? [ShippedDataset.folder()] : folders.map { try DatasetFolder(argument: $0) }
@@ -83,7 +86,9 @@ struct DataOptions: ParsableArguments {
                 \(Int(seconds * 1000)) ms; peak memory \(Standard.peakMemory() / 1_048_576) MiB
                 """)
         }
-        return SearchableIndex(frozen: index)
+        let searchable = SearchableIndex(frozen: index)
+        searchable.clock = clock.clock(for: index)
+        return searchable
     }
 }
 

@@ -26,10 +26,11 @@ struct HistogramCommand: ParsableCommand {
     var png: String?
 
     func run() throws {
-        var query = self.query.query
-        query.limit = 0
+        var asked = self.query.query
+        asked.limit = 0
         let style = try display.style
         let index = try data.loadIndex()
+        let query = try data.clock.clock(for: index).prepared(asked)
         let result = try index.search(query, threads: threads.count)
         if let png {
             try ChartOutput.writePNG(query: query, result: result, index: index, to: png, width: chart.width, height: chart.height, scale: chart.scale,

@@ -35,6 +35,8 @@ struct ListingCommand: ParsableCommand {
         let stay = self.stay.query
         let index = try data.loadIndex()
         let row = try ListingID.row(of: id, in: index)
+        let today = data.clock.clock(for: index).today
+        if let checkIn = stay.checkIn, checkIn < today { throw QueryError.checkInBeforeToday(checkIn: checkIn, today: today) }
         let quote = stay.checkIn.flatMap { checkIn in
             stay.checkOut.map { index.quote(row: row, checkIn: checkIn, checkOut: $0, guests: stay.guests) }
         }

@@ -26,8 +26,8 @@ struct MapCommand: ParsableCommand {
     var output: String
 
     func run() throws {
-        let query = self.query.query
         let index = try data.loadIndex()
+        let query = try data.clock.clock(for: index).prepared(self.query.query)
         let result = try index.search(query, threads: threads.count)
         try MapOutput.writePNG(query: query, result: result, index: index, to: output, width: size.mapWidth, height: size.mapHeight,
                                scale: size.mapScale, threads: threads.count, style: try display.style)

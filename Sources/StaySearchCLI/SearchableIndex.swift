@@ -7,6 +7,8 @@ final class SearchableIndex {
     private let frozen: ListingIndex?
     private let live: LiveIndex?
     private var rebuilt: ListingIndex?
+    /// Today and the days the data covers: each query is prepared by it (``StayClock/prepared(_:)``).
+    var clock: StayClock?
 
     init(frozen: ListingIndex) {
         self.frozen = frozen
@@ -18,10 +20,17 @@ final class SearchableIndex {
         self.live = live
     }
 
-    /// Runs a query.
+    /// Runs a query, prepared by ``clock``.
     func search(_ query: SearchQuery, threads: Int) throws(QueryError) -> SearchResult {
+        let query = try clock?.prepared(query) ?? query
         if let frozen { return try frozen.search(query, threads: threads) }
         return try live!.search(query, threads: threads)
+    }
+
+    /// The days the calendars cover.
+    var calendarSpan: (first: Day, dayCount: Int) {
+        if let frozen { return (frozen.firstDay, frozen.dayCount) }
+        return live!.calendarSpan
     }
 
     /// The whole index, for what only a frozen index offers (maps, chart titles): after listing changes, built

@@ -123,17 +123,20 @@ struct ServeCommand: ParsableCommand {
             try await Replica.start(address: address, live: live, journal: journal, position: position, maxLag: maxLag)
         }
         Standard.error("staysearch: following \(address) from change-log position \(position)")
-        return (SearchService(live: live, journal: nil, systemOfRecord: replica, language: try pageLanguage, currency: display.currency),
+        return (SearchService(live: live, journal: nil, systemOfRecord: replica, language: try pageLanguage, currency: display.currency,
+                              today: data.clock.today),
                 replica, journal)
     }
 
     /// The live index of `--index` (its journal replayed and open for changes), or of `--data`.
     private func makeService() throws -> SearchService {
         guard let indexPath = data.indexPath else {
-            return SearchService(live: LiveIndex(try data.loadIndex()), journal: nil, language: try pageLanguage, currency: display.currency)
+            return SearchService(live: LiveIndex(try data.loadIndex()), journal: nil, language: try pageLanguage, currency: display.currency,
+                              today: data.clock.today)
         }
         let (live, journal) = try LiveIndexLoader.open(indexPath)
-        return SearchService(live: live, journal: journal, language: try pageLanguage, currency: display.currency)
+        return SearchService(live: live, journal: journal, language: try pageLanguage, currency: display.currency,
+                              today: data.clock.today)
     }
 
     /// `--locale`, if given: otherwise the page and pictures follow each request's `Accept-Language`.

@@ -40,6 +40,8 @@ struct UpdateCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The JSON lines file of changes ('-' for standard input).", valueName: "CHANGES.jsonl"))
     var changes: String
 
+    @OptionGroup var clock: ClockOptions
+
     func run() throws {
         let input: FileDescriptor
         if changes == "-" {
@@ -48,6 +50,7 @@ struct UpdateCommand: ParsableCommand {
             input = try FileDescriptor.openForReading(changes).file
         }
         let (live, journal) = try LiveIndexLoader.open(indexPath)
+        let clock = self.clock.clock(for: live.calendarSpan)
         defer { journal.close() }
 
         // Whatever one read brings (one line typed, or thousands from a file) is one group: applied under
@@ -70,7 +73,7 @@ struct UpdateCommand: ParsableCommand {
                     carry.removeSubrange(...newline)
                 }
             }
-            if !lines.isEmpty { Standard.write(try ChangeBatch.answer(lines, live: live, journal: journal)) }
+            if !lines.isEmpty { Standard.write(try ChangeBatch.answer(lines, live: live, journal: journal, clock: clock)) }
             if count == 0 { break }
         }
     }

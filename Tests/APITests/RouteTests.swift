@@ -20,12 +20,12 @@ import Testing
     }()
 
     /// A service over a fresh copy of the sample, so that changes in one test do not reach another.
-    static func service() throws -> SearchService {
+    static func service(today: Day? = nil) throws -> SearchService {
         let index = try sample.get()
-        let path = Scratch.path("routes.ssx")
+        let path = Scratch.path("routes-\(UInt32.random(in: 0...UInt32.max)).ssx")
         _ = try IndexFileWriter.save(index, to: path)
         let opened = try LiveIndexFile.open(from: path)
-        return SearchService(live: opened.live, journal: opened.journal)
+        return SearchService(live: opened.live, journal: opened.journal, today: today)
     }
 
     /// The shipped sample with a `neighbourhoods.geojson` of two neighbourhoods beside it, in `folder`.
@@ -252,13 +252,51 @@ import Testing
                 \(booking)
                 {"op": "book", "id": "1", "checkin": "2024-07-12", "checkout": "2024-07-14"}
                 {"op": "paint", "id": "50904"}
+                {"op": "book", "id": "50904", "checkin": "2025-07-12", "checkout": "2025-07-14"}
                 {"op": "book", "id": "50904", "checkin": "2019-07-12", "checkout": "2019-07-14"}
                 {"op": "rules", "id": "50904", "from": "2024-07-01", "to": "2024-07-05", "minimum_nights": 9, "maximum_nights": 3}
                 """))
             let codes = String(buffer: lines.body).split(separator: "\n").map { line in
                 (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["code"] as? String
             }
-            #expect(codes == ["nights_not_available", "listing_not_found", "invalid_change", "nights_outside_calendar", "invalid_stay_rule"])
+            #expect(codes == ["nights_not_available", "listing_not_found", "invalid_change", "nights_outside_calendar", "nights_before_today",
+                              "invalid_stay_rule"])
+            // A body of one line is answered with that line's status.
+            let single = try await client.execute(uri: "/v1/changes", method: .post, headers: Self.writing, body: ByteBuffer(string: booking + "\n"))
+            #expect(single.status == .conflict && String(buffer: single.body).contains(#""code":"nights_not_available""#))
+        }
+    }
+
+    /// Today is the data's own date unless the server is told another: a stay before it, a stay outside the
+    /// days the data covers and a change to past nights are refused with their codes; a window's past
+    /// check-ins are left out.
+    @Test func theServerKeepsToItsToday() async throws {
+        @Sendable func code(_ reply: TestResponse) -> String? {
+            ((try? JSONSerialization.jsonObject(with: Data(buffer: reply.body))) as? [String: Any])?["code"] as? String
+        }
+        try await Self.withClient { client in
+            let past = try await client.execute(uri: "/v1/search?checkin=2024-06-20&checkout=2024-06-22", method: .get)
+            #expect(past.status == .badRequest && code(past) == "check_in_before_today")
+            let beyond = try await client.execute(uri: "/v1/search?checkin=2025-07-20&checkout=2025-07-22", method: .get)
+            #expect(beyond.status == .badRequest && code(beyond) == "dates_outside_calendar")
+            #expect(String(buffer: beyond.body).contains("cover the nights of 2024-06-29 to 2025-06-28"))
+            #expect(try await client.execute(uri: "/v1/search?checkin=2024-06-29&checkout=2024-07-01", method: .get).status == .ok)
+        }
+        let keys = try WriteKeys(fileText: "\(Self.writeKey)\n", path: "keys.txt")
+        let service = try Self.service(today: Day(iso: "2024-07-13"))
+        try await Application(router: SearchServer.router(service, writeKeys: keys)).test(.router) { client in
+            let info = try await client.execute(uri: "/v1/index", method: .get)
+            #expect(String(buffer: info.body).contains(#""today":"2024-07-13""#))
+            let yesterday = try await client.execute(uri: "/v1/search?checkin=2024-07-12&checkout=2024-07-14", method: .get)
+            #expect(code(yesterday) == "check_in_before_today")
+            let quote = try await client.execute(uri: "/v1/listings/50904?checkin=2024-07-12&checkout=2024-07-14", method: .get)
+            #expect(code(quote) == "check_in_before_today")
+            let booking = try await client.execute(uri: "/v1/changes", method: .post, headers: Self.writing, body: ByteBuffer(string:
+                #"{"op": "book", "id": "50904", "checkin": "2024-07-12", "checkout": "2024-07-14"}"# + "\n"))
+            #expect(booking.status == .badRequest && code(booking) == "nights_before_today", "\(String(buffer: booking.body))")
+            let window = try await client.execute(uri: "/v1/search?checkin_from=2024-07-01&checkin_to=2024-07-20&nights=2&limit=100", method: .get)
+            let results = try #require((try JSONSerialization.jsonObject(with: Data(buffer: window.body)) as? [String: Any])?["results"] as? [[String: Any]])
+            #expect(!results.isEmpty && results.allSatisfy { ($0["checkin"] as? String ?? "") >= "2024-07-13" })
         }
     }
 
@@ -319,7 +357,7 @@ import Testing
         try await Self.withClient { client in
             // The days the calendars cover (the sample's: a year from its scrape), asked before the first search.
             let span = try await client.execute(uri: "/v1/index", method: .get)
-            #expect(String(buffer: span.body) == #"{"calendar":{"first":"2024-06-29","last":"2025-06-28","days":365}}"# + "\n")
+            #expect(String(buffer: span.body) == #"{"calendar":{"first":"2024-06-29","last":"2025-06-28","days":365},"today":"2024-06-29"}"# + "\n")
             let page = try await client.execute(uri: "/", method: .get)
             #expect(page.status == .ok && page.headers[.contentType] == "text/html; charset=utf-8")
             #expect(page.headers[.contentSecurityPolicy]?.hasPrefix("default-src 'self'") == true)

@@ -211,6 +211,26 @@ import Testing
         #expect(output.stderr.split(separator: "\n").count == 1, "one line: \(output.stderr)")
     }
 
+    /// Today is the data's date unless `--today` says otherwise: a stay before it or outside the data's days
+    /// is refused with exit status 64 and a line that says why.
+    @Test func searchesKeepToToday() throws {
+        let past = try CommandRunner.run(["search", "--checkin", "2024-06-20", "--checkout", "2024-06-22"])
+        #expect(past.status == 64 && past.stderr == "staysearch: error: check-in 2024-06-20 is before today (2024-06-29): a stay starts today or later\n")
+        let moved = try CommandRunner.run(["search", "--today", "2024-07-13", "--checkin", "2024-07-12", "--checkout", "2024-07-14"])
+        #expect(moved.status == 64 && moved.stderr.contains("before today (2024-07-13)"))
+        let beyond = try CommandRunner.run(["histogram", "--checkin", "2025-07-20", "--checkout", "2025-07-22"])
+        #expect(beyond.status == 64 && beyond.stderr.contains("which cover the nights of 2024-06-29 to 2025-06-28"), "\(beyond.stderr)")
+        let window = try CommandRunner.run(["search", "--today", "2024-07-13", "--checkin-from", "2024-07-01", "--checkin-to", "2024-07-20",
+                                            "--nights", "2", "--limit", "50", "--format", "csv"])
+        #expect(window.status == 0)
+        let checkIns = window.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",").suffix(2).first.map(String.init) ?? "" }
+        #expect(!checkIns.isEmpty && checkIns.allSatisfy { $0 >= "2024-07-13" }, "\(checkIns.prefix(5))")
+        let badToday = try CommandRunner.run(["search", "--today", "2024-13-01"])
+        #expect(badToday.status == 64 && badToday.stderr.contains("--today '2024-13-01' is not a date"))
+        let quote = try CommandRunner.run(["listing", "50904", "--today", "2024-07-13", "--checkin", "2024-07-12", "--checkout", "2024-07-14"])
+        #expect(quote.status == 64 && quote.stderr.contains("before today"))
+    }
+
     @Test func exitCodesSayWhatKindOfFailure() throws {
         #expect(try CommandRunner.run(["search", "--adults", "0"]).status == 64)
         #expect(try CommandRunner.run(["search", "--region", "Atlantis"]).status == 64)
@@ -244,7 +264,7 @@ import Testing
 /// flag the schema lacks.
 struct CommandLineSurfaceTests {
     /// The options of `search` that are not keys of a query.
-    static let commandOptions: Set<String> = ["data", "index", "stats", "threads", "format", "png", "map",
+    static let commandOptions: Set<String> = ["data", "index", "stats", "today", "threads", "format", "png", "map",
                                               "map-width", "map-height", "map-scale", "help", "version",
                                               "locale", "currency"]
 

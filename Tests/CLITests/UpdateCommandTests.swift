@@ -17,6 +17,21 @@ import Glibc
         return path
     }
 
+    /// A change to nights before today is refused with its reason; one from today on goes through.
+    @Test func changesToPastNightsAreRefused() throws {
+        let index = try sampleIndex()
+        let lines = [
+            #"{"op": "availability", "id": "50904", "from": "2024-07-12", "to": "2024-07-20", "available": false}"#,
+            #"{"op": "availability", "id": "50904", "from": "2024-07-13", "to": "2024-07-20", "available": false}"#,
+        ]
+        let answered = try CommandRunner.run(["update", "--index", index, "--today", "2024-07-13", "-"], input: lines.joined(separator: "\n") + "\n")
+        let answers = answered.stdout.split(separator: "\n").map(String.init)
+        #expect(answered.status == 0 && answers.count == 2, "\(answered.stderr)")
+        #expect(answers.first == ExpectedError.json("the nights from 2024-07-12 start before today (2024-07-13): past nights cannot be changed",
+                                                    code: "nights_before_today"))
+        #expect(answers.last?.hasPrefix(#"{"ok":true"#) == true)
+    }
+
     @Test func booksCancelsAndCompacts() throws {
         let index = try sampleIndex()
         let stay = ["--index", index, "--region", "Centraal Station", "--checkin", "2024-07-12", "--checkout", "2024-07-15", "--adults", "2",

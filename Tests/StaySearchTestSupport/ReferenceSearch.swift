@@ -203,10 +203,11 @@ public enum ReferenceSearch {
                 if let from = query.checkInFrom, let to = query.checkInTo {
                     days = stride(from: from, through: to, by: 1).filter { day in
                         query.checkInWeekdays.isEmpty || query.checkInWeekdays.map(\.rawValue).contains(day.weekdayFromMonday)
-                    }
+                    }.filter { day in query.today.map { day >= $0 } ?? true }
                 } else {
                     let shift = query.flexibleDays!
-                    days = stride(from: query.checkIn!.advanced(by: -shift), through: query.checkIn!.advanced(by: shift), by: 1).map { $0 }
+                    days = stride(from: query.checkIn!.advanced(by: -shift), through: query.checkIn!.advanced(by: shift), by: 1)
+                        .filter { day in query.today.map { day >= $0 } ?? true }
                 }
                 var best: (total: Int64, day: Day)?
                 for day in days {

@@ -8,6 +8,7 @@ public enum ChangeError: Error, Equatable, CustomStringConvertible {
     case invalidStayRule(minimum: Int32, maximum: Int32)
     case invalidField(String)
     case newListingIncomplete(id: Int64, missing: [String])
+    case nightsBeforeToday(from: Day, today: Day)
 
     /// One line that says what is wrong.
     public var description: String {
@@ -26,6 +27,8 @@ public enum ChangeError: Error, Equatable, CustomStringConvertible {
             return "minimum_nights \(minimum) and maximum_nights \(maximum) allow no stay (the minimum must be at least 1 and not above the maximum)"
         case let .invalidField(reason):
             return reason
+        case let .nightsBeforeToday(from, today):
+            return "the nights from \(from) start before today (\(today)): past nights cannot be changed"
         case let .newListingIncomplete(id, missing):
             return "listing \(id) is new and needs \(missing.joined(separator: ", ")) to be added"
         }

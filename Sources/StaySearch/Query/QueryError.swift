@@ -33,6 +33,8 @@ public enum QueryError: Error, Equatable, CustomStringConvertible {
     case windowTooLong(days: Int)
     case noCheckInOnWeekdays(from: Day, to: Day, weekdays: [String])
     case unknownWeekday(String)
+    case checkInBeforeToday(checkIn: Day, today: Day)
+    case outsideCalendar(checkIn: Day, checkOut: Day, first: Day, last: Day)
 
     /// One line that says what is wrong and how to put it right.
     public var description: String {
@@ -101,6 +103,10 @@ public enum QueryError: Error, Equatable, CustomStringConvertible {
             return "a check-in window may have at most \(SearchQuery.largestWindow) days (got \(days))"
         case let .noCheckInOnWeekdays(from, to, weekdays):
             return "no day from \(from) to \(to) is a \(weekdays.joined(separator: " or ")); widen the window or the weekdays"
+        case let .checkInBeforeToday(checkIn, today):
+            return "check-in \(checkIn) is before today (\(today)): a stay starts today or later"
+        case let .outsideCalendar(checkIn, checkOut, first, last):
+            return "no stay from \(checkIn) to \(checkOut) is within the data's calendars, which cover the nights of \(first) to \(last)"
         case let .unknownWeekday(name):
             return "unknown weekday '\(name)'; use mon, tue, wed, thu, fri, sat, sun"
         case let .invalidBathrooms(value):

@@ -17,6 +17,10 @@ public struct SearchQuery: Sendable, Equatable {
     public var checkInFrom: Day?
     public var checkInTo: Day?
     public var windowNights: Int?
+    /// Today, the first day a stay may start, from the service's clock (not a key a person gives: the
+    /// command line's `--today` and the data's own date set it). An exact check-in before it is refused;
+    /// check-ins of a window or of flexible dates that fall before it are left out. Nil: no day is past.
+    public var today: Day?
     /// The weekdays a window's check-in may fall on; empty for any.
     public var checkInWeekdays: Set<Weekday> = []
     /// Adults, at least 1.
@@ -125,12 +129,13 @@ public struct SearchQuery: Sendable, Equatable {
 
     /// The check-in days a stay may start on, earliest first: one for exact dates, none without dates.
     public var candidateCheckIns: [Day] {
+        let earliest = today ?? Day(daysSinceEpoch: Int32.min)
         if let checkInFrom, let checkInTo {
-            return (checkInFrom...checkInTo).filter { checkInWeekdays.isEmpty || checkInWeekdays.contains(Weekday(of: $0)) }
+            return (checkInFrom...checkInTo).filter { $0 >= earliest && (checkInWeekdays.isEmpty || checkInWeekdays.contains(Weekday(of: $0))) }
         }
         guard let checkIn, checkOut != nil else { return [] }
         let shift = flexibleDays ?? 0
-        return (checkIn.advanced(by: -shift)...checkIn.advanced(by: shift)).map { $0 }
+        return (checkIn.advanced(by: -shift)...checkIn.advanced(by: shift)).filter { $0 >= earliest }
     }
 
     /// Adults and children: the guests that count towards a listing's capacity.
@@ -198,6 +203,7 @@ public struct SearchQuery: Sendable, Equatable {
         let windowGiven = checkInFrom != nil || checkInTo != nil || windowNights != nil
         guard windowGiven else {
             if !checkInWeekdays.isEmpty { throw .weekdaysWithoutWindow }
+            if let today, let checkIn, checkIn < today { throw .checkInBeforeToday(checkIn: checkIn, today: today) }
             return
         }
         if checkIn != nil || checkOut != nil || flexibleDays != nil { throw .windowWithExactDates }
@@ -210,6 +216,7 @@ public struct SearchQuery: Sendable, Equatable {
         guard SearchQuery.windowNightRange.contains(windowNights) else {
             throw .outOfRange(field: "nights", value: windowNights, range: SearchQuery.windowNightRange)
         }
+        if let today, checkInTo < today { throw .checkInBeforeToday(checkIn: checkInTo, today: today) }
         if candidateCheckIns.isEmpty {
             throw .noCheckInOnWeekdays(from: checkInFrom, to: checkInTo, weekdays: checkInWeekdays.sorted().map(\.shortName))
         }

@@ -22,10 +22,13 @@ package enum ChangeLine {
 
     /// Parses one line.
     /// - Throws: ``InputError`` or ``QueryError`` (a malformed date), with a message for the answer.
-    /// The change of one line, or why it cannot be read (``ErrorCode/invalidChange``).
-    package static func read(_ line: String) -> Result<CalendarChange, APIError> {
+    /// The change of one line, or why it cannot be read (``ErrorCode/invalidChange``) or is refused by
+    /// `clock` (nights before today), if one is given.
+    package static func read(_ line: String, clock: StayClock? = nil) -> Result<CalendarChange, APIError> {
         do {
-            return .success(try parse(line))
+            let change = try parse(line)
+            if let refusal = clock?.refusal(of: change) { return .failure(APIError(refusal)) }
+            return .success(change)
         } catch let error as InputError {
             return .failure(APIError(.invalidChange, error.message))
         } catch {

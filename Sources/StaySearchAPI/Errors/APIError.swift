@@ -24,7 +24,12 @@ package struct APIError: Error, Sendable, Equatable {
         case let error as APIError: self = error
         case let error as InputError: self.init(error.code, error.message)
         case let error as QueryError:
-            if case .unknownRegion = error { self.init(.unknownRegion, error.description) } else { self.init(.invalidParameter, error.description) }
+            switch error {
+            case .unknownRegion: self.init(.unknownRegion, error.description)
+            case .checkInBeforeToday: self.init(.checkInBeforeToday, error.description)
+            case .outsideCalendar: self.init(.datesOutsideCalendar, error.description)
+            default: self.init(.invalidParameter, error.description)
+            }
         case let error as ChangeError: self.init(error)
         case let error as DataError: self.init(.invalidParameter, error.description)
         case let error as StyleError: self.init(.invalidParameter, error.description)
@@ -39,6 +44,7 @@ package struct APIError: Error, Sendable, Equatable {
         switch error {
         case .unknownListing: code = .listingNotFound
         case .noNights, .outsideIndexCalendar: code = .nightsOutsideCalendar
+        case .nightsBeforeToday: code = .nightsBeforeToday
         case .notBookable, .nightCannotOpen: code = .nightsNotAvailable
         case .invalidStayRule: code = .invalidStayRule
         case .invalidField: code = .invalidChange

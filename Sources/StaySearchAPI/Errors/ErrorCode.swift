@@ -5,12 +5,15 @@ package enum ErrorCode: String, CaseIterable, Sendable {
     case invalidParameter = "invalid_parameter"
     case unknownParameter = "unknown_parameter"
     case unknownRegion = "unknown_region"
+    case checkInBeforeToday = "check_in_before_today"
+    case datesOutsideCalendar = "dates_outside_calendar"
     case invalidListingID = "invalid_listing_id"
     case quoteTooLong = "quote_too_long"
     case invalidPosition = "invalid_position"
     case positionWithoutFollow = "position_without_follow"
     case invalidChange = "invalid_change"
     case nightsOutsideCalendar = "nights_outside_calendar"
+    case nightsBeforeToday = "nights_before_today"
     case invalidStayRule = "invalid_stay_rule"
     case listingIncomplete = "listing_incomplete"
     case changesNeedSavedIndex = "changes_need_saved_index"
@@ -30,7 +33,7 @@ package enum ErrorCode: String, CaseIterable, Sendable {
     /// The HTTP status answered with this code.
     package var status: Int {
         switch self {
-        case .invalidParameter, .unknownParameter, .unknownRegion, .invalidListingID, .quoteTooLong, .invalidPosition,
+        case .invalidParameter, .unknownParameter, .unknownRegion, .checkInBeforeToday, .datesOutsideCalendar, .nightsBeforeToday, .invalidListingID, .quoteTooLong, .invalidPosition,
              .positionWithoutFollow, .invalidChange, .nightsOutsideCalendar, .invalidStayRule, .listingIncomplete,
              .changesNeedSavedIndex:
             return 400
@@ -61,6 +64,9 @@ package enum ErrorCode: String, CaseIterable, Sendable {
         case .invalidParameter: return "A key's value cannot be read or is out of its range, or keys contradict each other (checkout before checkin, a radius without near)."
         case .unknownParameter: return "The request names a key the route does not take; the message lists the keys it takes."
         case .unknownRegion: return "The region names no city, neighbourhood group or neighbourhood of the index; the message suggests close names."
+        case .checkInBeforeToday: return "The check-in (or a window's last check-in) is before today: a stay starts today or later."
+        case .datesOutsideCalendar: return "No stay of the query lies within the days the data's calendars cover; the message gives those days."
+        case .nightsBeforeToday: return "A change touches nights before today: past nights are not changed."
         case .invalidListingID: return "The listing id in the path is not a whole number."
         case .quoteTooLong: return "A listing's quote would cover more nights than the server quotes at once."
         case .invalidPosition: return "min_position is not a change-log position (a whole number)."

@@ -169,7 +169,7 @@ package enum OpenAPIDocument {
     private static func post(_ summary: String, _ ok: String, writes: Bool = false) -> String {
         let security = writes ? #","security":[{"writeKey":[]}]"# : ""
         let codes: [ErrorCode] = writes
-            ? [.invalidChange, .nightsOutsideCalendar, .invalidStayRule, .listingIncomplete, .changesNeedSavedIndex, .missingWriteKey,
+            ? [.invalidChange, .nightsOutsideCalendar, .nightsBeforeToday, .invalidStayRule, .listingIncomplete, .changesNeedSavedIndex, .missingWriteKey,
                .invalidWriteKey, .writesDisabled, .listingNotFound, .nightsNotAvailable, .bodyTooLarge, .databaseUnreachable]
             : [.invalidParameter, .unknownParameter, .invalidPosition, .positionWithoutFollow, .positionNotReached, .bodyTooLarge]
         return #"{"post":{"summary":"\#(summary)","requestBody":\#(linesBody)\#(security),"responses":{"200":\#(ok),\#(errors(codes))}}}"#
@@ -184,22 +184,23 @@ package enum OpenAPIDocument {
     /// The document.
     package static let text: String = {
         let listing: [ErrorCode] = reads + [.invalidListingID, .listingNotFound]
+        let searches: [ErrorCode] = reads + [.unknownRegion, .checkInBeforeToday, .datesOutsideCalendar]
         let paths = [
-            ("/v1/search", get("Search listings: the search object", search, json, reads + [.unknownRegion])),
+            ("/v1/search", get("Search listings: the search object", search, json, searches)),
             ("/v1/search/batch", post("Many searches: JSON lines of queries in, of answers out", lines)),
-            ("/v1/histogram.png", get("The price histogram of a search", search + chartSize, png, reads + [.unknownRegion])),
-            ("/v1/map.png", get("The results of a search on a map", search + chartSize, mapPNG, reads + [.unknownRegion])),
+            ("/v1/histogram.png", get("The price histogram of a search", search + chartSize, png, searches)),
+            ("/v1/map.png", get("The results of a search on a map", search + chartSize, mapPNG, searches)),
             ("/v1/regions", get("Region suggestions", QuerySchema.regions.map(parameter) + [minimumPosition], jsonArray)),
             ("/v1/neighbourhoods.geojson", get("The neighbourhoods' outlines the index keeps", [minimumPosition], geoJSON)),
             ("/v1/listings/{id}", get("A listing, with a quote for a stay", [
                 listingID,
-            ] + QuerySchema.stay.map(parameter) + [minimumPosition], json, listing + [.quoteTooLong])),
+            ] + QuerySchema.stay.map(parameter) + [minimumPosition], json, listing + [.quoteTooLong, .checkInBeforeToday])),
             ("/v1/listings/{id}/calendar", get("A listing's calendar by month", [listingID] + QuerySchema.calendar.map(parameter) + [minimumPosition],
                                                json, listing)),
             ("/v1/listings/{id}/calendar.png", get("A listing's calendar as a picture",
                                                    [listingID] + QuerySchema.calendar.map(parameter) + display + [minimumPosition], png, listing)),
-            ("/v1/changes", post("Live changes (JSON lines), answered line by line once journalled (on a replica: once the database committed them, with their change-log positions; a single refused change is answered with its error's status); needs a write key", lines, writes: true)),
-            ("/v1/index", #"{"get":{"summary":"The index: the days its calendars cover","responses":{"200":\#(json),\#(errors([]))}}}"#),
+            ("/v1/changes", post("Live changes (JSON lines), answered line by line once journalled (on a replica: once the database committed them, with their change-log positions); a body of one line is answered with that line's status; needs a write key", lines, writes: true)),
+            ("/v1/index", #"{"get":{"summary":"The index: the days its calendars cover, and today","responses":{"200":\#(json),\#(errors([]))}}}"#),
             ("/healthz", #"{"get":{"summary":"200 once the index is loaded; on a replica, 503 while it is further behind the change log than --max-lag","responses":{"200":\#(health),\#(errors([.replicaNotReady]))}}}"#),
             ("/metrics", #"{"get":{"summary":"Prometheus metrics","responses":{"200":{"description":"Prometheus text format","content":{"text/plain":{"schema":{"type":"string"}}}}}}}"#),
             ("/openapi.json", #"{"get":{"summary":"This document","responses":{"200":\#(json)}}}"#),

@@ -73,7 +73,7 @@ package enum SearchServer {
             if let refusal = refusal(of: request, writeKeys: server.writeKeys) { return refusal }
             let body = try await text(of: request)
             guard let systemOfRecord = server.service.systemOfRecord else { return respond(server.service.changes(body)) }
-            return respond(await systemOfRecord.write(SearchService.lines(of: body)))
+            return respond(await server.service.write(SearchService.lines(of: body), to: systemOfRecord))
         },
     ]
 

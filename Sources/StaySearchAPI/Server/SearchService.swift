@@ -54,8 +54,15 @@ package final class SearchService: @unchecked Sendable {
     /// The currency prices are shown in (`serve --currency`); nil: the language's.
     package let currency: String?
 
+    /// Today and the days the data covers: searches before today, or wholly outside those days, and changes
+    /// to nights before today are refused.
+    package let clock: StayClock
+
+    /// - Parameter today: today's date (`serve --today`); nil: the data's own date, the first day of its calendars.
     package init(live: LiveIndex, journal: ChangeJournal?, systemOfRecord: (any SystemOfRecord)? = nil,
-                 language: DisplayStyle.Language? = nil, currency: String? = nil) {
+                 language: DisplayStyle.Language? = nil, currency: String? = nil, today: Day? = nil) {
+        let span = live.calendarSpan
+        clock = StayClock(today: today, first: span.first, dayCount: span.dayCount)
         self.live = live
         self.journal = journal
         self.systemOfRecord = systemOfRecord
@@ -94,7 +101,7 @@ package final class SearchService: @unchecked Sendable {
     /// `GET /v1/search?…`: the search object of the query string's keys.
     package func search(_ items: [(key: String, value: String)]) -> Answer {
         do {
-            let query = try QueryReader.query(items: items)
+            let query = try clock.prepared(QueryReader.query(items: items))
             let start = Standard.now()
             let result = try live.search(query)
             return .ok(ResultFormatting.json(result, tookMicroseconds: Int(((Standard.now() - start) * 1e6).rounded())) + "\n")
@@ -116,7 +123,7 @@ package final class SearchService: @unchecked Sendable {
             return .failure(error)
         }
         do {
-            let query = try QueryReader.query(items: queryItems)
+            let query = try clock.prepared(QueryReader.query(items: queryItems))
             let result = try live.search(query)
             let titles = ChartOutput.titles(query: query, result: result, regionPath: { self.live.regionPath(named: $0) }, style: style)
             if map {
@@ -140,7 +147,7 @@ package final class SearchService: @unchecked Sendable {
         }
     }
 
-    /// `GET /v1/index`: what a client needs before its first search: the days the calendars cover.
+    /// `GET /v1/index`: what a client needs before its first search: the days the calendars cover, and today.
     package func indexInfo() -> Answer {
         let span = live.calendarSpan
         var json = JSONWriter()
@@ -151,6 +158,7 @@ package final class SearchService: @unchecked Sendable {
         json.field("last", string: span.first.advanced(by: max(0, span.dayCount - 1)).description)
         json.field("days", number: span.dayCount)
         json.endObject()
+        json.field("today", string: clock.today.description)
         json.endObject()
         return .ok(json.text + "\n")
     }
@@ -188,8 +196,9 @@ package final class SearchService: @unchecked Sendable {
             let text = line.hasSuffix("\r") ? String(line.dropLast()) : String(line)
             if text.allSatisfy(\.isWhitespace) { continue }
             do {
-                let (query, mapPath) = try QueryReader.batchLine(text)
+                let (read, mapPath) = try QueryReader.batchLine(text)
                 guard mapPath == nil else { throw InputError("map is not written by the server; ask GET /v1/map.png") }
+                let query = try clock.prepared(read)
                 let start = Standard.now()
                 let result = try live.search(query)
                 output += ResultFormatting.json(result, tookMicroseconds: Int(((Standard.now() - start) * 1e6).rounded())) + "\n"
@@ -288,6 +297,9 @@ package final class SearchService: @unchecked Sendable {
         } catch {
             return .failure(error)
         }
+        if let checkIn = stay.checkIn, checkIn < clock.today {
+            return .failure(QueryError.checkInBeforeToday(checkIn: checkIn, today: clock.today))
+        }
         // A quote lists every night: the server bounds it (a stay of years would be an answer of gigabytes).
         if let nights = stay.nights, nights > SearchService.longestQuote {
             return .error(APIError(.quoteTooLong, "a quote covers at most \(SearchService.longestQuote) nights (got \(nights))"))
@@ -310,12 +322,34 @@ package final class SearchService: @unchecked Sendable {
         let lines = SearchService.lines(of: body)
         return changesLock.withLock {
             do {
-                return .ok(try ChangeBatch.answer(lines, live: live, journal: journal))
+                let answers = try ChangeBatch.answer(lines, live: live, journal: journal, clock: clock)
+                // A body of one line is answered with that line's status, as a replica answers it.
+                if lines.count == 1, let refused = ChangeBatch.refusal(in: answers) { return Answer(status: refused.status, body: Array(answers.utf8)) }
+                return .ok(answers)
             } catch {
                 Standard.error("staysearch: error: the changes could not be written to the journal: \(APIError(error, revealing: true).message)")
                 return .error(APIError(.internalError, "the changes could not be written to the journal; none of them is acknowledged (the server's log has the details)"))
             }
         }
+    }
+
+    /// `POST /v1/changes` on a replica: the lines sent to the database that decides them, but for changes to
+    /// nights before today, which are refused here (the same refusal as a single server's); the answers in
+    /// the lines' order.
+    package func write(_ lines: [String], to systemOfRecord: any SystemOfRecord) async -> Answer {
+        let refusals: [APIError?] = lines.map { line in
+            if case .failure(let error) = ChangeLine.read(line, clock: clock), error.code == .nightsBeforeToday { return error }
+            return nil
+        }
+        guard refusals.contains(where: { $0 != nil }) else { return await systemOfRecord.write(lines) }
+        let sent = zip(lines, refusals).filter { $0.1 == nil }.map(\.0)
+        var answered: [Substring] = []
+        if !sent.isEmpty { answered = await systemOfRecord.write(sent).text.split(separator: "\n") }
+        var output = "", next = answered.makeIterator()
+        for refusal in refusals {
+            if let refusal { output += refusal.json + "\n" } else { output += (next.next().map(String.init) ?? APIError.internalError.json) + "\n" }
+        }
+        return Answer(status: lines.count == 1 ? refusals[0]!.status : 200, body: Array(output.utf8))
     }
 
     /// The lines of a body of changes, without their line ends; blank lines are left out.

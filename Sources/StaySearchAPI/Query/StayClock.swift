@@ -1,0 +1,49 @@
+import StaySearch
+
+/// Which day is today for the searches and changes of a command or a server, and the days its data covers.
+///
+/// Today is what the command line or `serve` says (`--today`), else the data's own date: the first day of
+/// its calendars, the day it was scraped (docs/query-semantics.md, "Today"). A search that starts before
+/// today, or whose every stay leaves the days the data covers, is refused with a message that says why; a
+/// change to nights before today is refused.
+package struct StayClock: Sendable, Equatable {
+    /// Today.
+    package let today: Day
+    /// The first day the data's calendars cover.
+    package let first: Day
+    /// How many days they cover.
+    package let dayCount: Int
+
+    /// The clock of data whose calendars cover `dayCount` days from `first`, today being `today` if given.
+    package init(today: Day?, first: Day, dayCount: Int) {
+        self.today = today ?? first
+        self.first = first
+        self.dayCount = dayCount
+    }
+
+    /// The last night the data covers.
+    package var last: Day { first.advanced(by: max(0, dayCount - 1)) }
+
+    /// `query` with today set and checked: a check-in before today and a query none of whose stays lies
+    /// within the days the data covers are refused.
+    /// - Throws: ``QueryError`` (the query's own rules, ``QueryError/checkInBeforeToday(checkIn:today:)``,
+    ///   ``QueryError/outsideCalendar(checkIn:checkOut:first:last:)``).
+    package func prepared(_ query: SearchQuery) throws(QueryError) -> SearchQuery {
+        var query = query
+        query.today = today
+        try query.validate()
+        let checkIns = query.candidateCheckIns
+        guard let nights = query.nights, let earliest = checkIns.first, let latest = checkIns.last else { return query }
+        let end = first.advanced(by: dayCount)
+        guard checkIns.contains(where: { $0 >= first && $0.advanced(by: nights) <= end }) else {
+            throw .outsideCalendar(checkIn: earliest, checkOut: latest.advanced(by: nights), first: first, last: last)
+        }
+        return query
+    }
+
+    /// Why `change` is refused by the clock: it touches nights before today. Nil when it may go on.
+    package func refusal(of change: CalendarChange) -> ChangeError? {
+        guard let nights = change.nights, nights.from < today else { return nil }
+        return .nightsBeforeToday(from: nights.from, today: today)
+    }
+}
