@@ -64,7 +64,7 @@ const state = {
   region: "", regionLabel: "", checkin: null, checkout: null, flexible: 0,
   adults: 1, children: 0, infants: 0, minPrice: null, maxPrice: null, roomType: "", sort: "price",
 };
-let span = null;          // the index's calendar: {first, last} as day numbers
+let span = null;          // the days that can be picked: {first, last} as day numbers (today or later)
 let shown = 0;            // results on the page
 let lastResult = null;    // the newest search answer
 let searchSequence = 0, countSequence = 0, mapSequence = 0;
@@ -783,7 +783,8 @@ async function start() {
   await loadNeighbourhoods();
   try {
     const info = await getJSON("/v1/index");
-    span = { first: dayOf(info.calendar.first), last: dayOf(info.calendar.last) };
+    // Days before today cannot be picked: the calendar starts at the later of today and the data's first day.
+    span = { first: Math.max(dayOf(info.calendar.first), info.today ? dayOf(info.today) : -Infinity), last: dayOf(info.calendar.last) };
   } catch (error) { showError(error.message); }
   await search();
   document.body.dataset.ready = "true";
