@@ -60,7 +60,8 @@ def expect(name, got, allowed):
 
 expect("long query string", status("/v1/search?region=" + "a" * 60000), {400, 414, 431})
 expect("invalid UTF-8 in a query", status(None, raw=b"GET /v1/search?region=%FF%FE HTTP/1.1\r\nHost: x\r\n\r\n"), {400})
-expect("invalid UTF-8 body", status("/v1/changes", data=b"\xff\xfe{\"op\":1}\n"), {200})
+# A body of one line is answered with that line's status: a line that is not a change is 400 (invalid_change).
+expect("invalid UTF-8 body", status("/v1/changes", data=b"\xff\xfe{\"op\":1}\n"), {400})
 expect("deep JSON", status("/v1/search/batch", data=(b"[" * 100000) + b"\n"), {200})
 expect("body over 10 MiB", status("/v1/changes", data=b" " * (10 * 1024 * 1024 + 1)), {413})
 booking = b'{"op": "book", "id": "50904", "checkin": "2024-08-01", "checkout": "2024-08-03"}\n'
