@@ -26,7 +26,7 @@ import Testing
 
     /// A replica of `address`, started from an index made of a snapshot (as `import --from` makes it) saved
     /// at `path`, or from the index already there with its journal.
-    static func replica(of address: DatabaseAddress, at path: String, fresh: Bool = true) async throws -> (Replica, LiveIndex) {
+    static func replica(of address: DatabaseAddress, at path: String, fresh: Bool = true, maxLag: Double = 5) async throws -> (Replica, LiveIndex) {
         if fresh {
             let snapshot = try await Database.using(address) { try await $0.snapshot() }
             try? FileManager.default.removeItem(atPath: ChangeJournal.path(forIndex: path))
@@ -36,7 +36,7 @@ import Testing
         let saved = try IndexFileReader.changeLogPosition(ofIndexAt: path)
         let position = try #require(loaded.contents.followedPosition ?? saved)
         nonisolated(unsafe) let journal = loaded.journal
-        let replica = try await Replica.start(address: address, live: loaded.live, journal: journal, position: position, maxLag: 5)
+        let replica = try await Replica.start(address: address, live: loaded.live, journal: journal, position: position, maxLag: maxLag)
         return (replica, loaded.live)
     }
 
@@ -169,5 +169,16 @@ import Testing
                                     adults: Int.random(in: 1...4, using: &random), limit: 10)
             #expect(ResultFormatting.json(try restartedLive.search(query)) == ResultFormatting.json(try fresh.index.search(query)), "\(query)")
         }
+        // Ready while caught up within its bound; a replica allowed no lag at all is not, and says so in the
+        // error object's shape beside its figures.
+        let health = restarted.health()
+        #expect(health.status == 200 && health.text.hasPrefix(#"{"ok":true,"applied_position":42,"#), "\(health.text)")
+        let (strict, _) = try await Self.replica(of: address, at: Scratch.path("restart-strict.ssx"), maxLag: 1e-9)
+        defer { Task { await strict.stop() } }
+        let unready = strict.health()
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(unready.body)) as? [String: Any])
+        #expect(unready.status == 503 && object["ok"] as? Bool == false && object["code"] as? String == "replica_not_ready"
+                && object["type"] as? String == "system" && object["error"] as? String == object["message"] as? String
+                && object["applied_position"] != nil, "\(unready.text)")
     }
 }
