@@ -73,7 +73,7 @@ struct UpdateCommand: ParsableCommand {
                     carry.removeSubrange(...newline)
                 }
             }
-            if !lines.isEmpty { Standard.write(try ChangeBatch.answer(lines, live: live, journal: journal, clock: clock)) }
+            if !lines.isEmpty { Standard.write(try ChangeBatch.answer(lines, live: live, journal: journal, clock: clock).text) }
             if count == 0 { break }
         }
     }

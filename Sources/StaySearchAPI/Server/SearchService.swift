@@ -324,8 +324,8 @@ package final class SearchService: @unchecked Sendable {
             do {
                 let answers = try ChangeBatch.answer(lines, live: live, journal: journal, clock: clock)
                 // A body of one line is answered with that line's status, as a replica answers it.
-                if lines.count == 1, let refused = ChangeBatch.refusal(in: answers) { return Answer(status: refused.status, body: Array(answers.utf8)) }
-                return .ok(answers)
+                let status = lines.count == 1 ? answers.errors[0]?.status ?? 200 : 200
+                return Answer(status: status, body: Array(answers.text.utf8))
             } catch {
                 Standard.error("staysearch: error: the changes could not be written to the journal: \(APIError(error, revealing: true).message)")
                 return .error(APIError(.internalError, "the changes could not be written to the journal; none of them is acknowledged (the server's log has the details)"))
