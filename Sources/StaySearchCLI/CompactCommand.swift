@@ -28,8 +28,9 @@ struct CompactCommand: ParsableCommand {
         let (live, contents) = try LiveIndexLoader.load(indexPath)
         // An index that follows a database keeps the change-log position its journal reached (or its snapshot's).
         let position = try contents.followedPosition ?? IndexFileReader.changeLogPosition(ofIndexAt: indexPath)
+        let today = try contents.followedPosition == nil ? IndexFileReader.systemOfRecordToday(ofIndexAt: indexPath) : contents.followedToday
         let size = try live.withIndex { index throws(DataError) in
-            try IndexFileWriter.save(index, to: indexPath, changeLogPosition: position)
+            try IndexFileWriter.save(index, to: indexPath, changeLogPosition: position, today: today)
         }
         let identity = try IndexFileReader.identity(ofIndexAt: indexPath)
         try ChangeJournal.reset(path: ChangeJournal.path(forIndex: indexPath), identity: identity,

@@ -103,7 +103,7 @@ struct ImportCommand: ParsableCommand {
         let start = Standard.now()
         let snapshot = try Blocking.run { try await Database.using(address) { try await $0.snapshot() } }
         let read = Standard.now()
-        let size = try IndexFileWriter.save(snapshot.index, to: output, changeLogPosition: snapshot.position)
+        let size = try IndexFileWriter.save(snapshot.index, to: output, changeLogPosition: snapshot.position, today: snapshot.today)
         let saved = Standard.now()
         Standard.write("imported \(ResultFormatting.grouped(snapshot.index.count)) listings from \(address) at change-log position "
             + "\(snapshot.position) into \(output) (\(ResultFormatting.grouped(size)) bytes) in \(String(format3: saved - start)) s "

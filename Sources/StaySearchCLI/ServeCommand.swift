@@ -59,6 +59,10 @@ struct ServeCommand: ParsableCommand {
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("port must be from 0 to 65535") }
         if follow != nil, data.indexPath == nil { throw ValidationError("--follow needs --index FILE (made by 'staysearch import --from')") }
+        if let follow, data.clock.today != nil {
+            throw ValidationError("with --follow, today is the database's, the same for every replica: set it with "
+                + "'staysearch db clock \(follow) --today DATE' instead of --today")
+        }
         for origin in corsOrigin where origin != "*" {
             let parts = origin.split(separator: "://", maxSplits: 1)
             guard parts.count == 2, ["http", "https"].contains(parts[0]), !parts[1].isEmpty, !parts[1].contains("/") else {
@@ -109,6 +113,7 @@ struct ServeCommand: ParsableCommand {
         let address = try DatabaseCommand.address(url)
         let indexPath = data.indexPath!
         let snapshotPosition = try IndexFileReader.changeLogPosition(ofIndexAt: indexPath)
+        let snapshotToday = try IndexFileReader.systemOfRecordToday(ofIndexAt: indexPath)
         let loaded = try LiveIndexFile.open(from: indexPath)
         for warning in loaded.contents.warnings { Standard.error("staysearch: warning: \(warning)") }
         guard let position = loaded.contents.followedPosition ?? snapshotPosition else {
@@ -116,15 +121,17 @@ struct ServeCommand: ParsableCommand {
             throw CommandFailure(message: "\(indexPath) was not made from a database: make it with 'staysearch import --from \(address)'",
                                  code: ExitStatus.badInput)
         }
+        // The log's today at the position: the journal's last position record's, else the snapshot's.
+        let today = loaded.contents.followedPosition == nil ? snapshotToday : loaded.contents.followedToday
         let live = loaded.live, maxLag = self.maxLag
         // Handed to the follower, which alone writes it from now on.
         nonisolated(unsafe) let journal = loaded.journal
         let replica = try Blocking.run {
-            try await Replica.start(address: address, live: live, journal: journal, position: position, maxLag: maxLag)
+            try await Replica.start(address: address, live: live, journal: journal, position: position, today: today, maxLag: maxLag)
         }
-        Standard.error("staysearch: following \(address) from change-log position \(position)")
-        return (SearchService(live: live, journal: nil, systemOfRecord: replica, language: try pageLanguage, currency: display.currency,
-                              today: data.clock.today),
+        Standard.error("staysearch: following \(address) from change-log position \(position)"
+            + (today.map { ", today \($0)" } ?? ", today the data's first day until the log announces one"))
+        return (SearchService(live: live, journal: nil, systemOfRecord: replica, language: try pageLanguage, currency: display.currency),
                 replica, journal)
     }
 

@@ -14,6 +14,8 @@ final class ChangeFollower: @unchecked Sendable {
     /// Where following stands, for health, metrics and read-your-writes.
     struct Status: Sendable {
         var applied: UInt64
+        /// The log's today at the applied position (its last `today` entry); nil before the first.
+        var today: Day?
         /// The newest position seen in the log.
         var latest: UInt64
         var connected = false
@@ -59,11 +61,11 @@ final class ChangeFollower: @unchecked Sendable {
     private let refusedCounter = Counter(label: "staysearch_follow_changes_refused_total")
     private let delayRecorder = Recorder(label: "staysearch_follow_visible_delay_seconds")
 
-    init(address: DatabaseAddress, live: LiveIndex, journal: ChangeJournal, position: UInt64) {
+    init(address: DatabaseAddress, live: LiveIndex, journal: ChangeJournal, position: UInt64, today: Day?) {
         self.address = address
         self.live = live
         self.journal = journal
-        status = Status(applied: position, latest: position, caughtUpAt: 0)
+        status = Status(applied: position, today: today, latest: position, caughtUpAt: 0)
         appliedGauge.record(Int64(position))
     }
 
@@ -157,12 +159,25 @@ final class ChangeFollower: @unchecked Sendable {
             } catch {}
         }
         defer { listener.cancel() }
+        var clockReadAt = ContinuousClock.now - ChangeFollower.clockInterval
         while true {
             try Task.checkCancellation()
             try await catchUp(on: connection)
+            if ContinuousClock.now - clockReadAt >= ChangeFollower.clockInterval {
+                // Caught up: when the database's date has passed the log's today, the new day is announced
+                // (by whichever replica or writer notices first; the others find it announced).
+                clockReadAt = ContinuousClock.now
+                try await withDeadline(ChangeFollower.queryDeadline) {
+                    if try await FleetClock.read(on: connection).isBehind { try await FleetClock.announce(on: connection) }
+                }
+                continue
+            }
             await wakeup.wait(upTo: ChangeFollower.pollInterval)
         }
     }
+
+    /// How often a caught-up replica reads the database's clock.
+    static let clockInterval = Duration.seconds(1)
 
     /// Applies every change after the applied position, in groups of ``batchSize``.
     private func catchUp(on connection: PostgresConnection) async throws {
@@ -221,7 +236,14 @@ final class ChangeFollower: @unchecked Sendable {
         var changes: [CalendarChange] = []
         var positions: [UInt64] = []
         var refused = 0, appliedHere = 0
+        // A day announced in the batch is taken once its changes are applied: replicas decide nothing on
+        // it, so only the position it holds from matters, and that is the batch's last.
+        var today = current.today
         for entry in batch {
+            if let day = FleetClock.day(inEntry: entry.line) {
+                today = max(today ?? day, day)
+                continue
+            }
             do {
                 changes.append(try ChangeLine.parse(entry.line))
                 positions.append(entry.position)
@@ -242,7 +264,7 @@ final class ChangeFollower: @unchecked Sendable {
             }
         }
         let last = batch.last!.position
-        journal.appendPosition(last)
+        journal.appendPosition(last, today: today)
         do {
             try journal.commit()
         } catch {
@@ -254,6 +276,7 @@ final class ChangeFollower: @unchecked Sendable {
         if refused > 0 { refusedCounter.increment(by: Int64(refused)) }
         let ready: ([CheckedContinuation<Void, Never>], [(CheckedContinuation<UInt64?, Never>, UInt64)]) = lock.withLock {
             status.applied = last
+            status.today = today
             status.refusedHere += refused
             if last >= status.latest {
                 status.caughtUpAt = now

@@ -67,20 +67,37 @@ final class ChangeWriter: Sendable {
 
     private func write(_ change: CalendarChange, line: String, on connection: PostgresConnection) async throws -> Outcome {
         let logger = Database.logger
-        try await connection.query("BEGIN", logger: logger)
-        let outcome: Outcome
-        do {
-            outcome = try await decide(change, line: line, on: connection)
-            if case .accepted = outcome {
-                try await connection.query("COMMIT", logger: logger)
-            } else {
-                try await connection.query("ROLLBACK", logger: logger)
+        while true {
+            try await connection.query("BEGIN", logger: logger)
+            let outcome: Outcome
+            do {
+                // Decided on the log's today, held (shared) until the commit: a new day's entry waits for
+                // this change, and this change never commits after an entry it was not decided on.
+                let day = try await connection.query("SELECT staysearch_decision_day() - DATE '1970-01-01'", logger: logger)
+                    .collect().first?.decode(Int32?.self, context: .default)
+                guard let day else {
+                    // The database's date has moved past the log's: the new day is announced first.
+                    try await connection.query("ROLLBACK", logger: logger)
+                    try await FleetClock.announce(on: connection)
+                    continue
+                }
+                let today = Day(daysSinceEpoch: day)
+                if let nights = change.nights, nights.from < today {
+                    outcome = .refused(APIError(ChangeError.nightsBeforeToday(from: nights.from, today: today)))
+                } else {
+                    outcome = try await decide(change, line: line, on: connection)
+                }
+                if case .accepted = outcome {
+                    try await connection.query("COMMIT", logger: logger)
+                } else {
+                    try await connection.query("ROLLBACK", logger: logger)
+                }
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+                throw error
             }
-        } catch {
-            _ = try? await connection.query("ROLLBACK", logger: logger)
-            throw error
+            return outcome
         }
-        return outcome
     }
 
     /// The positions the commits of the log rows `logIDs` gave them.

@@ -7,6 +7,8 @@ extension Database {
         public var index: ListingIndex
         /// Every change up to this position is in the index, none after it.
         public var position: UInt64
+        /// The log's today at the position (its last `today` entry); nil before it announced one.
+        public var today: Day?
     }
 
     /// Reads every listing and neighbourhood in one read-only, repeatable-read transaction (one snapshot of
@@ -28,6 +30,14 @@ extension Database {
 
     private func snapshotInTransaction() async throws(DatabaseError) -> Snapshot {
         let positionRows = try await run("SELECT coalesce(max(position), 0) FROM change_log", "reading the change log")
+        var today: Day?
+        let hasClock = try await run("SELECT to_regclass('public.staysearch_clock') IS NOT NULL", "reading the clock")
+        if (try? hasClock.first?.decode(Bool.self, context: .default)) == true {
+            // (A database made before the clock has announced nothing.)
+            do { today = try await FleetClock.read(on: connection).loggedToday } catch {
+                throw .failed(step: "reading the clock", reason: DatabaseError.reason(of: error))
+            }
+        }
         guard let span = try await calendarSpan() else {
             throw .notReady("the database \(address) has no listings yet: run 'staysearch db load' first")
         }
@@ -69,6 +79,6 @@ extension Database {
         let index = IndexBuilder.build(listings: records, firstDay: span.first, dayCount: span.dayCount,
                                        listingAt: { days.listing(at: $0, record: records[$0]) }, neighbourhoods: shapes,
                                        aliases: aliases)
-        return Snapshot(index: index, position: UInt64(position))
+        return Snapshot(index: index, position: UInt64(position), today: today)
     }
 }

@@ -69,7 +69,9 @@ public final class Database: Sendable {
         try await run("BEGIN", "starting the transaction")
         do throws(DatabaseError) {
             if reset { for statement in DatabaseSchema.removal { try await run(PostgresQuery(unsafeSQL: statement), "dropping the tables") } }
-            for statement in DatabaseSchema.creation { try await run(PostgresQuery(unsafeSQL: statement), "creating the tables") }
+            for statement in DatabaseSchema.creation + DatabaseSchema.clock {
+                try await run(PostgresQuery(unsafeSQL: statement), "creating the tables")
+            }
             try await run("COMMIT", "committing the tables")
         } catch {
             _ = try? await run("ROLLBACK", "rolling back")

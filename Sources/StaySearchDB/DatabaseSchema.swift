@@ -1,6 +1,9 @@
 /// The tables of a staysearch system of record (docs/fleet.md, "The database").
 ///
 /// - `staysearch_calendar`: one row, the span of days every listing's nights cover.
+/// - `staysearch_clock`: one row, the fleet's clock: the day set for it (`db clock --today`; NULL: the
+///   database's own date in UTC, `staysearch_today()`) and the today the change log last announced
+///   (a `{"today": …}` entry, written once the date moves; every replica takes the new day at its position).
 /// - `listings`: every field the index has, and the listing's days as four arrays over that span: the
 ///   stored price (minor units; −1 no price, −2 no calendar row), whether the night is open, and the stay
 ///   rule of a check-in on that day. Each listing's row is what a change locks and decides on.
@@ -16,6 +19,11 @@ public enum DatabaseSchema {
     /// handed out in commit order (docs/fleet.md, "Commit order"). Taken by the deferred trigger
     /// `change_log_number`, so that no round trip to a client happens while it is held.
     static let positionLock: Int64 = 0x5354_4159_534C_4F47      // "STAYSLOG"
+
+    /// The advisory lock between writes and the clock: every write holds it shared while it decides on the
+    /// log's today; a new day takes it alone, so that every change decided on the old day commits before
+    /// the day's entry, and every change after it is decided on the new day.
+    static let clockLock: Int64 = 0x5354_4159_4441_5953      // "STAYDAYS"
 
     /// The channel every write notifies as it commits (from `change_log_number`).
     static let channel = "staysearch_changes"
@@ -120,10 +128,40 @@ public enum DatabaseSchema {
         """,
     ]
 
+    /// The statements that create the clock; each may run again (a database made before the clock had
+    /// none: a replica, a writer and `db clock` add it).
+    static let clock: [String] = [
+        """
+        CREATE TABLE IF NOT EXISTS staysearch_clock (
+            only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row),
+            set_today date,
+            logged_today date
+        )
+        """,
+        "INSERT INTO staysearch_clock (only_row) VALUES (true) ON CONFLICT DO NOTHING",
+        """
+        CREATE OR REPLACE FUNCTION staysearch_today() RETURNS date LANGUAGE sql STABLE AS $$
+            SELECT coalesce((SELECT set_today FROM staysearch_clock), (now() AT TIME ZONE 'UTC')::date)
+        $$
+        """,
+        // A write's day: the clock lock taken shared, then the log's today read (a statement of its own, so
+        // that it sees a new day committed while the lock was awaited); NULL when the log is behind the clock.
+        """
+        CREATE OR REPLACE FUNCTION staysearch_decision_day() RETURNS date LANGUAGE plpgsql VOLATILE AS $$
+        BEGIN
+            PERFORM pg_advisory_xact_lock_shared(\(clockLock));
+            RETURN (SELECT CASE WHEN logged_today >= staysearch_today() THEN logged_today END FROM staysearch_clock);
+        END $$
+        """,
+    ]
+
     /// The statements that drop the tables (`db init --reset`).
     static let removal: [String] = [
         "DROP VIEW IF EXISTS listing_nights",
         "DROP TABLE IF EXISTS bookings, change_log, neighbourhood_rings, region_aliases, listings, staysearch_calendar",
+        "DROP FUNCTION IF EXISTS staysearch_decision_day()",
+        "DROP FUNCTION IF EXISTS staysearch_today()",
+        "DROP TABLE IF EXISTS staysearch_clock",
         "DROP SEQUENCE IF EXISTS change_positions",
         "DROP FUNCTION IF EXISTS change_log_number()",
     ]

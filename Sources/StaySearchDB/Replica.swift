@@ -24,14 +24,17 @@ public final class Replica: SystemOfRecord, @unchecked Sendable {
         self.maxLag = maxLag
     }
 
-    /// Starts following the database at `address` from `position` (the index's and its journal's), after
-    /// checking that the database covers the same calendar span as `live`.
+    /// Starts following the database at `address` from `position` (the index's and its journal's, where
+    /// the log's today was `today`), after checking that the database covers the same calendar span as `live`.
     /// - Throws: ``DatabaseError`` when the database cannot be reached or covers another span.
-    public static func start(address: DatabaseAddress, live: LiveIndex, journal: ChangeJournal, position: UInt64,
+    public static func start(address: DatabaseAddress, live: LiveIndex, journal: ChangeJournal, position: UInt64, today: Day?,
                              maxLag: Double) async throws(DatabaseError) -> Replica {
         let span: (first: Day, dayCount: Int)?
         do {
-            span = try await Database.using(address) { try await $0.calendarSpan() }
+            span = try await Database.using(address) { database in
+                _ = try await database.clock()
+                return try await database.calendarSpan()
+            }
         } catch let error as DatabaseError {
             throw error
         } catch {
@@ -45,11 +48,11 @@ public final class Replica: SystemOfRecord, @unchecked Sendable {
         }
         if journal.lastSequence == 0 || position > 0 {
             // A position record first, so that even the first group of followed changes is known as such on load.
-            journal.appendPosition(position)
+            journal.appendPosition(position, today: today)
             do { try journal.commit() } catch { throw .notReady("the journal \(journal.path) cannot be written: \(error.description)") }
         }
         let client = PostgresClient(configuration: try address.poolConfiguration(), backgroundLogger: Database.logger)
-        let follower = ChangeFollower(address: address, live: live, journal: journal, position: position)
+        let follower = ChangeFollower(address: address, live: live, journal: journal, position: position, today: today)
         let tasks = [Task { await client.run() }, Task { await follower.run() }]
         return Replica(writer: ChangeWriter(client: client, calendar: span), follower: follower, client: client, tasks: tasks, maxLag: maxLag)
     }
@@ -142,4 +145,6 @@ public final class Replica: SystemOfRecord, @unchecked Sendable {
     }
 
     package var appliedPosition: UInt64 { follower.current.applied }
+
+    package var today: Day? { follower.current.today }
 }

@@ -15,12 +15,15 @@ import Testing
         try InsideAirbnbLoader().loadIndex(from: [DatasetFolder(city: "Antwerp", path: TestCluster.root + "/Data/antwerp")]).index
     }
 
-    /// A database of its own with the sample loaded.
+    /// A database of its own with the sample loaded, its clock at the sample's own date (the scrape's first
+    /// day, 2024-06-29), announced at position 1.
     static func loadedDatabase(_ name: String) async throws -> DatabaseAddress {
         let address = try await TestCluster.freshDatabase(name)
         let index = try sample.get()
         let summary = try await Database.using(address) { try await $0.load(index) }
         #expect(summary.listings == 2_870)
+        let clock = try await Database.using(address) { try await $0.setClock(today: index.firstDay) }
+        #expect(clock.loggedToday == index.firstDay && clock.setToday == index.firstDay)
         return address
     }
 
@@ -30,13 +33,15 @@ import Testing
         if fresh {
             let snapshot = try await Database.using(address) { try await $0.snapshot() }
             try? FileManager.default.removeItem(atPath: ChangeJournal.path(forIndex: path))
-            _ = try IndexFileWriter.save(snapshot.index, to: path, changeLogPosition: snapshot.position)
+            _ = try IndexFileWriter.save(snapshot.index, to: path, changeLogPosition: snapshot.position, today: snapshot.today)
         }
         let loaded = try LiveIndexFile.open(from: path)
         let saved = try IndexFileReader.changeLogPosition(ofIndexAt: path)
         let position = try #require(loaded.contents.followedPosition ?? saved)
+        let today = loaded.contents.followedPosition == nil ? try IndexFileReader.systemOfRecordToday(ofIndexAt: path) : loaded.contents.followedToday
         nonisolated(unsafe) let journal = loaded.journal
-        let replica = try await Replica.start(address: address, live: loaded.live, journal: journal, position: position, maxLag: maxLag)
+        let replica = try await Replica.start(address: address, live: loaded.live, journal: journal, position: position, today: today,
+                                              maxLag: maxLag)
         return (replica, loaded.live)
     }
 
@@ -72,7 +77,8 @@ import Testing
         #expect(Self.verdict(await replica.write([Self.booking(ids[0], "2024-10-08", "2024-10-09")])) == (409, "nights_not_available", nil))
         #expect(Self.verdict(await replica.write([Self.booking(1, "2024-10-08", "2024-10-09")])) == (404, "listing_not_found", nil))
         #expect(Self.verdict(await replica.write([#"{"op": "book"}"#])) == (400, "invalid_change", nil))
-        #expect(Self.verdict(await replica.write([Self.booking(ids[0], "2019-10-08", "2019-10-09")])).code == "nights_outside_calendar")
+        #expect(Self.verdict(await replica.write([Self.booking(ids[0], "2019-10-08", "2019-10-09")])) == (400, "nights_before_today", nil))
+        #expect(Self.verdict(await replica.write([Self.booking(ids[0], "2026-10-08", "2026-10-09")])).code == "nights_outside_calendar")
         // The booking is searchable here once answered (read-your-writes on the replica that took it).
         let day = try #require(Day(iso: "2024-10-08"))
         #expect(live.withListing(id: ids[0]) { index, row in index.quote(row: row, checkIn: day, checkOut: day.advanced(by: 1), guests: 2).isBookable } == false)
@@ -87,7 +93,7 @@ import Testing
         let rows = TestCluster.psql("\(address)", "SELECT count(*) FROM bookings WHERE listing = \(ids[1])")
         #expect(rows.status == 0 && rows.output.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "\(rows.output)")
         let logged = TestCluster.psql("\(address)", "SELECT count(*), count(DISTINCT position), min(position), max(position) FROM change_log")
-        #expect(logged.output.trimmingCharacters(in: .whitespacesAndNewlines) == "2|2|1|2", "\(logged.output)")
+        #expect(logged.output.trimmingCharacters(in: .whitespacesAndNewlines) == "3|3|1|3", "\(logged.output)")
     }
 
     /// Positions are handed out in commit order: a transaction held at its commit for two seconds after it
@@ -122,13 +128,13 @@ import Testing
         #expect(answers.values.allSatisfy { $0.status == 200 }, "\(answers.values.map(\.text))")
         let rows = TestCluster.psql(url, "SELECT position, pg_xact_commit_timestamp(xmin) FROM change_log ORDER BY position")
         let stamps = rows.output.split(separator: "\n").map { $0.split(separator: "|").map(String.init) }
-        #expect(stamps.count == 21 && stamps.map { $0[0] } == (1...21).map(String.init))
+        #expect(stamps.count == 22 && stamps.map { $0[0] } == (1...22).map(String.init))
         #expect(stamps.map { $0[1] } == stamps.map { $0[1] }.sorted(), "positions follow commit order")
-        // The slow one took its position first and held the position lock until it committed: the others were
-        // numbered after it, as they committed after it.
+        // The slow one took its position first (after the clock's entry) and held the position lock until it
+        // committed: the others were numbered after it, as they committed after it.
         let slowPosition = try #require(Self.verdict(answers[0]!).position)
-        #expect(slowPosition == 1)
-        #expect(await replica.waitUntilApplied(21, timeout: .seconds(10)))
+        #expect(slowPosition == 2)
+        #expect(await replica.waitUntilApplied(22, timeout: .seconds(10)))
         let day = try #require(Day(iso: "2024-11-01"))
         for (n, id) in ids.enumerated() {
             let total = live.withListing(id: id) { index, row in index.quote(row: row, checkIn: day, checkOut: day.advanced(by: 1), guests: 2).total }
@@ -157,10 +163,10 @@ import Testing
         ]).status == 200)
         let (restarted, restartedLive) = try await Self.replica(of: address, at: path, fresh: false)
         defer { Task { await restarted.stop() } }
-        #expect(await restarted.waitUntilApplied(42, timeout: .seconds(10)))
+        #expect(await restarted.waitUntilApplied(43, timeout: .seconds(10)))
 
         let fresh = try await Database.using(address) { try await $0.snapshot() }
-        #expect(fresh.position == 42)
+        #expect(fresh.position == 43)
         var random = SeededGenerator(seed: 42)
         let regions = [nil, "zuid", "historisch centrum", "antwerp", "centraal station"]
         for _ in 0..<60 {
@@ -172,7 +178,7 @@ import Testing
         // Ready while caught up within its bound; a replica allowed no lag at all is not, and says so in the
         // error object's shape beside its figures.
         let health = restarted.health()
-        #expect(health.status == 200 && health.text.hasPrefix(#"{"ok":true,"applied_position":42,"#), "\(health.text)")
+        #expect(health.status == 200 && health.text.hasPrefix(#"{"ok":true,"applied_position":43,"#), "\(health.text)")
         let (strict, _) = try await Self.replica(of: address, at: Scratch.path("restart-strict.ssx"), maxLag: 1e-9)
         defer { Task { await strict.stop() } }
         let unready = strict.health()

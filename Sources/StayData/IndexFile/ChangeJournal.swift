@@ -44,6 +44,8 @@ public final class ChangeJournal {
         /// The change-log position of a system of record that the changes bring the index up to, when the
         /// journal follows one (``ChangeJournal/appendPosition(_:)``); nil otherwise.
         public var followedPosition: UInt64?
+        /// The followed log's today at ``followedPosition`` (its last `today` entry), when it had announced one.
+        public var followedToday: Day?
         /// Whether the file must be rewritten from scratch before appending (missing, torn header, other index).
         var needsNewHeader = true
     }
@@ -126,9 +128,10 @@ public final class ChangeJournal {
     /// Records that the changes appended so far bring the index up to `position` of the change log it
     /// follows: written with them by the next ``commit()``. A load replays changes only up to the last such
     /// record (those after it were not followed whole, and are read from the log again), so that a
-    /// replica's restart neither loses nor repeats a change.
-    public func appendPosition(_ position: UInt64) {
-        appendRecord(ChangeRecord.encodePosition(position))
+    /// replica's restart neither loses nor repeats a change. `today` is the log's today at that position (its
+    /// last `today` entry), nil before it announced one.
+    public func appendPosition(_ position: UInt64, today: Day? = nil) {
+        appendRecord(ChangeRecord.encodePosition(position, today: today))
     }
 
     /// Adds one record with the next sequence number around `payload`; returns that number.
@@ -218,8 +221,9 @@ public final class ChangeJournal {
             let sequence = load(UInt64.self, at: offset + 4)
             let sound = checksum == load(UInt64.self, at: offset + 12 + length)
             let payload = bytes[(offset + 12)..<(offset + 12 + length)]
-            if sound, sequence == contents.lastSequence + 1, let position = ChangeRecord.decodePosition(payload) {
+            if sound, sequence == contents.lastSequence + 1, let (position, today) = ChangeRecord.decodePosition(payload) {
                 contents.followedPosition = position
+                contents.followedToday = today
                 contents.lastSequence = sequence
                 offset += size
                 contents.soundLength = offset

@@ -32,15 +32,21 @@ enum ChangeRecord {
         return [kind] + littleEndianBytes(change.id) + littleEndianBytes(from.daysSinceEpoch) + littleEndianBytes(to.daysSinceEpoch) + extra
     }
 
-    /// A position record of a followed change log: kind 8, the position, 16 zero bytes.
-    static func encodePosition(_ position: UInt64) -> [UInt8] {
-        [8] + littleEndianBytes(position) + [UInt8](repeating: 0, count: 16)
+    /// A position record of a followed change log: kind 8, the position, the log's today at that position
+    /// (days since 1970 + 1 as a `UInt32`; 0: none announced yet), 12 zero bytes.
+    static func encodePosition(_ position: UInt64, today: Day?) -> [UInt8] {
+        let day = today.map { UInt32(bitPattern: $0.daysSinceEpoch &+ 1) } ?? 0
+        return [8] + littleEndianBytes(position) + littleEndianBytes(day) + [UInt8](repeating: 0, count: 12)
     }
 
-    /// The position in `bytes`, when they are a position record.
-    static func decodePosition(_ bytes: ArraySlice<UInt8>) -> UInt64? {
+    /// The position and today in `bytes`, when they are a position record.
+    static func decodePosition(_ bytes: ArraySlice<UInt8>) -> (position: UInt64, today: Day?)? {
         guard bytes.count == size, bytes.first == 8 else { return nil }
-        return bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: 1, as: UInt64.self)) }
+        return bytes.withUnsafeBytes { raw in
+            let day = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 9, as: UInt32.self))
+            return (UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 1, as: UInt64.self)),
+                    day == 0 ? nil : Day(daysSinceEpoch: Int32(bitPattern: day) &- 1))
+        }
     }
 
     /// Whether a record of `length` bytes, whose first byte is `kind` (when there is one), can be one

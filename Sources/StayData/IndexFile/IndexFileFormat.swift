@@ -6,8 +6,9 @@
 /// ```
 /// header   64 bytes: magic "STAYSRCH", format version (UInt32), header size (UInt32),
 ///                    file size (UInt64), rows (UInt64), first day (Int32), days (Int32),
-///                    section count (UInt32), reserved (UInt32), change-log position (UInt64:
-///                    the top bit set and the position, for an index made by `import --from`; else 0),
+///                    section count (UInt32), the database's today at the position (UInt32: days
+///                    since 1970 + 1, for an index made by `import --from`; else 0), change-log position
+///                    (UInt64: the top bit set and the position, for an index made by `import --from`; else 0),
 ///                    checksum of header bytes 0..<56 and the section table (UInt64)
 /// sections 32 bytes each: kind (UInt32), element size (UInt32), offset (UInt64),
 ///                    element count (UInt64), checksum of the section's bytes (UInt64)

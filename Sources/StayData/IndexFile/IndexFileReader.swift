@@ -55,6 +55,14 @@ public enum IndexFileReader {
         return stored >> 63 == 1 ? stored & ~(1 << 63) : nil
     }
 
+    /// The today of the system of record at ``changeLogPosition(ofIndexAt:)``, when the index was made by
+    /// `import --from` from a database whose log had announced one.
+    /// - Throws: ``DataError`` when the file cannot be read or is shorter than its header.
+    public static func systemOfRecordToday(ofIndexAt path: String) throws(DataError) -> Day? {
+        let stored = try header(ofIndexAt: path).withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: 44, as: UInt32.self)) }
+        return stored == 0 ? nil : Day(daysSinceEpoch: Int32(bitPattern: stored) &- 1)
+    }
+
     /// The header's bytes of the saved index at `path`.
     private static func header(ofIndexAt path: String) throws(DataError) -> [UInt8] {
         let (file, size) = try FileDescriptor.openForReading(path)

@@ -11,10 +11,13 @@ public enum IndexFileWriter {
     /// - Parameter changeLogPosition: the position of a system of record's change log that the index is
     ///   a snapshot at (`import --from`), read back by ``IndexFileReader/changeLogPosition(ofIndexAt:)``; nil
     ///   for an index made otherwise.
+    /// - Parameter today: with a position, the database's today at it (its log's last `today` entry), read
+    ///   back by ``IndexFileReader/systemOfRecordToday(ofIndexAt:)``.
     /// - Returns: the size of the file in bytes.
     /// - Throws: ``DataError/cannotWrite(path:reason:)``.
     @discardableResult
-    public static func save(_ index: ListingIndex, to path: String, changeLogPosition: UInt64? = nil) throws(DataError) -> Int {
+    public static func save(_ index: ListingIndex, to path: String, changeLogPosition: UInt64? = nil,
+                            today: Day? = nil) throws(DataError) -> Int {
         let sections = IndexStorage.table.map { column in (column: column, bytes: column.bytes(index.storage)) }
         var offsets: [Int] = []
         var offset = IndexFileFormat.aligned(IndexFileFormat.headerSize + IndexFileFormat.sectionEntrySize * sections.count)
@@ -63,7 +66,8 @@ public enum IndexFileWriter {
             head.append(index.firstDay.daysSinceEpoch)
             head.append(Int32(index.dayCount))
             head.append(UInt32(sections.count))
-            head.append(UInt32(0))
+            // The system of record's today at the position (days since 1970 + 1; 0: none).
+            head.append(today.map { UInt32(bitPattern: $0.daysSinceEpoch &+ 1) } ?? 0)
             // The top bit says there is a position (the first snapshot of a database is at position 0).
             head.append(changeLogPosition.map { $0 | 1 << 63 } ?? 0)
             var table = ByteWriter()

@@ -55,14 +55,19 @@ package final class SearchService: @unchecked Sendable {
     package let currency: String?
 
     /// Today and the days the data covers: searches before today, or wholly outside those days, and changes
-    /// to nights before today are refused.
-    package let clock: StayClock
+    /// to nights before today are refused. A replica's today is its system of record's, as the change log
+    /// announces it; until it has, and elsewhere, the one fixed when the service starts.
+    package var clock: StayClock {
+        guard let today = systemOfRecord?.today else { return startClock }
+        return StayClock(today: today, first: startClock.first, dayCount: startClock.dayCount)
+    }
+    private let startClock: StayClock
 
     /// - Parameter today: today's date (`serve --today`); nil: the data's own date, the first day of its calendars.
     package init(live: LiveIndex, journal: ChangeJournal?, systemOfRecord: (any SystemOfRecord)? = nil,
                  language: DisplayStyle.Language? = nil, currency: String? = nil, today: Day? = nil) {
         let span = live.calendarSpan
-        clock = StayClock(today: today, first: span.first, dayCount: span.dayCount)
+        startClock = StayClock(today: today, first: span.first, dayCount: span.dayCount)
         self.live = live
         self.journal = journal
         self.systemOfRecord = systemOfRecord

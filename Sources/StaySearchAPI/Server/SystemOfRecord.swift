@@ -1,3 +1,5 @@
+import StaySearch
+
 /// The database that decides a replica's changes and whose change log the replica follows
 /// (`serve --follow`): writes sent to the replica go there, and come back to every replica through the log.
 package protocol SystemOfRecord: AnyObject, Sendable {
@@ -15,4 +17,8 @@ package protocol SystemOfRecord: AnyObject, Sendable {
 
     /// The last log position applied here.
     var appliedPosition: UInt64 { get }
+
+    /// The system of record's today at the applied position; nil before it announced one (the data's own
+    /// date holds until then).
+    var today: Day? { get }
 }

@@ -1,0 +1,135 @@
+import PostgresNIO
+import StaySearch
+
+/// The fleet's clock as the database keeps it (`staysearch_clock`, docs/fleet.md, "Today").
+///
+/// The database's today is the day `db clock --today` set, or else its own date in UTC. The fleet moves to
+/// it through the change log: once the database's today passes the log's, one `{"today": "YYYY-MM-DD"}`
+/// entry is written (by whichever writer or replica notices first), and every replica takes the new day at
+/// that entry's position — so replicas agree on today at every position, and a change is decided on the
+/// today of the position it commits at.
+public struct FleetClock: Sendable, Equatable {
+    /// The day set with `db clock --today`; nil when the clock is the database's own date in UTC.
+    public var setToday: Day?
+    /// The database's today: the day set, or its own UTC date.
+    public var today: Day
+    /// The today the change log last announced; nil before its first `today` entry.
+    public var loggedToday: Day?
+
+    /// The line of the change-log entry that moves the fleet to `day`.
+    static func entry(for day: Day) -> String { "{\"today\":\"\(day.description)\"}" }
+
+    /// The day of a change-log line when it is a `today` entry (no client can write one: a change line names
+    /// a listing).
+    static func day(inEntry line: String) -> Day? {
+        let prefix = "{\"today\":\""
+        guard line.hasPrefix(prefix), line.hasSuffix("\"}"), line.utf8.count == prefix.utf8.count + 12 else { return nil }
+        return Day(iso: String(line.dropFirst(prefix.count).dropLast(2)))
+    }
+
+    /// Creates the clock's table and function when the database has none (made before the clock).
+    static func install(on connection: PostgresConnection) async throws {
+        for statement in DatabaseSchema.clock {
+            try await connection.query(PostgresQuery(unsafeSQL: statement), logger: Database.logger)
+        }
+    }
+
+    /// The clock as the database has it now.
+    static func read(on connection: PostgresConnection) async throws -> FleetClock {
+        let rows = try await connection.query("""
+            SELECT set_today - DATE '1970-01-01', staysearch_today() - DATE '1970-01-01', logged_today - DATE '1970-01-01' \
+            FROM staysearch_clock
+            """, logger: Database.logger).collect()
+        guard let row = rows.first else { throw ClockMissing() }
+        let (set, today, logged) = try row.decode((Int32?, Int32, Int32?).self, context: .default)
+        return FleetClock(setToday: set.map(Day.init(daysSinceEpoch:)), today: Day(daysSinceEpoch: today),
+                          loggedToday: logged.map(Day.init(daysSinceEpoch:)))
+    }
+
+    /// Whether the log must announce a new day.
+    var isBehind: Bool { loggedToday.map { $0 < today } ?? true }
+
+    /// Writes the `today` entry of the database's today when the log's is older, in a transaction of its
+    /// own that waits for every write deciding on the old day (``DatabaseSchema/clockLock``); with `setting`,
+    /// first sets the clock (`.some(nil)`: back to the database's own date).
+    /// - Returns: the clock after it.
+    /// - Throws: ``ClockGoesBack`` when `setting` names a day before the log's today.
+    @discardableResult
+    static func announce(on connection: PostgresConnection, setting: Day?? = nil) async throws -> FleetClock {
+        let logger = Database.logger
+        try await connection.query("BEGIN", logger: logger)
+        do {
+            try await connection.query("SELECT pg_advisory_xact_lock(\(DatabaseSchema.clockLock))", logger: logger)
+            if let setting {
+                let logged = try await read(on: connection).loggedToday
+                if let day = setting, let logged, day < logged { throw ClockGoesBack(logged: logged, asked: day) }
+                try await connection.query("""
+                    UPDATE staysearch_clock SET set_today = DATE '1970-01-01' + \(setting?.daysSinceEpoch)::integer
+                    """, logger: logger)
+            }
+            var clock = try await read(on: connection)
+            if clock.isBehind {
+                try await connection.query("UPDATE staysearch_clock SET logged_today = staysearch_today()", logger: logger)
+                try await connection.query("INSERT INTO change_log (change) VALUES (\(entry(for: clock.today)))", logger: logger)
+                clock.loggedToday = clock.today
+            }
+            try await connection.query("COMMIT", logger: logger)
+            return clock
+        } catch {
+            _ = try? await connection.query("ROLLBACK", logger: logger)
+            throw error
+        }
+    }
+}
+
+/// The database has no clock row (its tables were dropped under a running replica).
+struct ClockMissing: Error, CustomStringConvertible {
+    var description: String { "the database has no staysearch_clock row: run 'staysearch db init'" }
+}
+
+/// `db clock --today` named a day before the one the log has announced: the fleet's today never goes back
+/// (nights a replica refused as past would open again).
+public struct ClockGoesBack: Error, CustomStringConvertible {
+    public let logged: Day
+    public let asked: Day
+    public var description: String {
+        "the fleet's today is \(logged) (announced in the change log); the clock cannot be set back to \(asked)"
+    }
+}
+
+extension Database {
+    /// The fleet's clock (`db clock`), its table created first when the database was made without one.
+    /// - Throws: ``DatabaseError``.
+    public func clock() async throws(DatabaseError) -> FleetClock {
+        guard try await isInitialised() else { throw .notReady("the database \(address) has no staysearch tables: run 'staysearch db init' first") }
+        do {
+            try await FleetClock.install(on: connection)
+            return try await FleetClock.read(on: connection)
+        } catch {
+            throw .failed(step: "reading the clock", reason: DatabaseError.reason(of: error))
+        }
+    }
+
+    /// The first day of the loaded calendars: the scrape's own date (`db clock --scrape-date`).
+    /// - Throws: ``DatabaseError/notReady(_:)`` before `db load`.
+    public func scrapeDate() async throws(DatabaseError) -> Day {
+        guard try await isInitialised(), let span = try await calendarSpan() else {
+            throw .notReady("the database \(address) has no listings yet: run 'staysearch db load' first")
+        }
+        return span.first
+    }
+
+    /// Sets the fleet's clock to `today` (nil: the database's own date in UTC) and announces the day in the
+    /// change log when it moved on (`db clock --today`, `--utc`).
+    /// - Throws: ``DatabaseError/notReady(_:)`` for a day before the log's today (the clock never goes back).
+    public func setClock(today: Day?) async throws(DatabaseError) -> FleetClock {
+        _ = try await clock()
+        do {
+            return try await FleetClock.announce(on: connection, setting: .some(today))
+        } catch let error as ClockGoesBack {
+            throw .notReady(error.description)
+        } catch {
+            throw .failed(step: "setting the clock", reason: DatabaseError.reason(of: error))
+        }
+    }
+}
