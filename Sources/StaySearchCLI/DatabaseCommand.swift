@@ -20,7 +20,73 @@ struct DatabaseCommand: ParsableCommand {
               staysearch import --from postgres://staysearch@127.0.0.1:5432/stays --output replica.ssx
               staysearch db clock postgres://staysearch@127.0.0.1:5432/stays --today 2024-06-29
             """,
-        subcommands: [Initialise.self, Load.self, Clock.self])
+        subcommands: [Initialise.self, Load.self, Clock.self, Snapshot.self, Trim.self])
+
+    /// `staysearch db snapshot URL --to DIR [--keep N]`.
+    struct Snapshot: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "snapshot",
+            abstract: "Save an index of the database, with its change-log position, for replicas to start from; keep the newest N.",
+            discussion: """
+                Writes DIR/snapshot-POSITION.ssx (as 'import --from' makes it) and registers it in the database; \
+                a replica whose position 'db trim' removed starts from the newest one. DIR must be readable where \
+                replicas start.
+                """)
+
+        @Argument(help: ArgumentHelp("The database: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE.", valueName: "URL"))
+        var url: String
+
+        @Option(name: .customLong("to"), help: ArgumentHelp("The folder snapshots are kept in.", valueName: "DIR"))
+        var folder: String
+
+        @Option(help: ArgumentHelp("How many of the newest snapshots to keep (older files and rows are removed).", valueName: "N"))
+        var keep = 2
+
+        func validate() throws {
+            guard keep >= 1 else { throw ValidationError("--keep must be at least 1") }
+        }
+
+        func run() throws {
+            let address = try DatabaseCommand.address(url)
+            let folder = self.folder, keep = self.keep
+            let start = Standard.now()
+            let (saved, bytes, removed) = try Blocking.run {
+                try await Database.using(address) { try await $0.saveSnapshot(into: folder, keep: keep) }
+            }
+            Standard.write("snapshot of \(ResultFormatting.grouped(saved.listings)) listings at change-log position \(saved.position)"
+                + (saved.today.map { " (today \($0))" } ?? "") + ": \(saved.path) (\(ResultFormatting.grouped(bytes)) bytes) in "
+                + "\(String(format3: Standard.now() - start)) s; \(removed.count) older removed\n")
+        }
+    }
+
+    /// `staysearch db trim URL [--keep-hours H]`.
+    struct Trim: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "trim",
+            abstract: "Remove the change log's changes up to the newest snapshot's position, but those of the last H hours.",
+            discussion: """
+                Replicas at or after the newest snapshot's position lose nothing; one behind the trimmed changes says \
+                so and starts from the newest snapshot. Run it after 'db snapshot', e.g. daily.
+                """)
+
+        @Argument(help: ArgumentHelp("The database: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE.", valueName: "URL"))
+        var url: String
+
+        @Option(help: ArgumentHelp("Keep the changes committed in the last H hours even when a snapshot holds them.", valueName: "H"))
+        var keepHours = 24.0
+
+        func validate() throws {
+            guard keepHours >= 0, keepHours.isFinite else { throw ValidationError("--keep-hours must be 0 or more") }
+        }
+
+        func run() throws {
+            let address = try DatabaseCommand.address(url)
+            let seconds = keepHours * 3600
+            let (removed, through, snapshot) = try Blocking.run { try await Database.using(address) { try await $0.trimLog(keepSeconds: seconds) } }
+            Standard.write("trimmed \(ResultFormatting.grouped(removed)) changes; the log keeps the changes after position \(through) "
+                + "(newest snapshot at \(snapshot))\n")
+        }
+    }
 
     /// `staysearch db clock URL [--today DATE | --utc]`.
     struct Clock: ParsableCommand {
@@ -60,7 +126,7 @@ struct DatabaseCommand: ParsableCommand {
                     return day != nil || utc ? try await database.setClock(today: day) : try await database.clock()
                 }
             }
-            let source = clock.setToday == nil ? "the database's date in UTC" : "set with --today"
+            let source = clock.setToday == nil ? "the database's date in UTC" : "set by 'db clock'"
             let logged = clock.loggedToday.map { "the change log's today is \($0)" } ?? "the change log has announced no day yet"
             Standard.write("today is \(clock.today) (\(source)); \(logged)\n")
         }

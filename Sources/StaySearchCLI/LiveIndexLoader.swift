@@ -29,6 +29,12 @@ enum LiveIndexLoader {
         return (loaded.live, loaded.journal)
     }
 
+    /// The change-log position the index at `path` and its journal hold, when they follow a database.
+    static func followedPosition(ofIndexAt path: String) throws -> UInt64? {
+        let contents = try ChangeJournal.read(path: ChangeJournal.path(forIndex: path), identity: IndexFileReader.identity(ofIndexAt: path))
+        return try contents.followedPosition ?? IndexFileReader.changeLogPosition(ofIndexAt: path)
+    }
+
     private static func report<Journal>(_ loaded: LiveIndexFile.Loaded<Journal>) {
         for warning in loaded.contents.warnings { Standard.error("staysearch: warning: \(warning)") }
         if loaded.skipped > 0 {

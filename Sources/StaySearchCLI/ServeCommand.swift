@@ -112,6 +112,11 @@ struct ServeCommand: ParsableCommand {
     private func makeReplica(following url: String) throws -> (SearchService, Replica?, ChangeJournal?) {
         let address = try DatabaseCommand.address(url)
         let indexPath = data.indexPath!
+        if let position = try LiveIndexLoader.followedPosition(ofIndexAt: indexPath),
+           let snapshot = try Blocking.run({ try await Replica.startingPoint(address: address, indexPath: indexPath, position: position) }) {
+            Standard.error("staysearch: change-log position \(position) of \(indexPath) has been trimmed from \(address); "
+                + "starting from the newest snapshot \(snapshot.path) (position \(snapshot.position)) instead")
+        }
         let snapshotPosition = try IndexFileReader.changeLogPosition(ofIndexAt: indexPath)
         let snapshotToday = try IndexFileReader.systemOfRecordToday(ofIndexAt: indexPath)
         let loaded = try LiveIndexFile.open(from: indexPath)

@@ -159,6 +159,7 @@ final class ChangeFollower: @unchecked Sendable {
             } catch {}
         }
         defer { listener.cancel() }
+        try await checkNotTrimmed(on: connection)
         var clockReadAt = ContinuousClock.now - ChangeFollower.clockInterval
         while true {
             try Task.checkCancellation()
@@ -186,6 +187,10 @@ final class ChangeFollower: @unchecked Sendable {
             let fetched = try await withDeadline(ChangeFollower.queryDeadline) {
                 try await ChangeFollower.fetch(after: applied, on: connection)
             }
+            if let first = fetched.batch.first, first.position > applied + 1 {
+                // A gap: positions lost to failed commits, or changes trimmed from under this replica.
+                try await checkNotTrimmed(on: connection)
+            }
             guard let first = fetched.batch.first, let last = fetched.batch.last else {
                 let now = Date().timeIntervalSince1970
                 update { $0.caughtUpAt = now; $0.lagSeconds = 0 }
@@ -208,6 +213,18 @@ final class ChangeFollower: @unchecked Sendable {
                 try await Task.sleep(for: ChangeFollower.gathering)
                 return
             }
+        }
+    }
+
+    /// Stops following (for good) when the log no longer holds every change after the applied position.
+    private func checkNotTrimmed(on connection: PostgresConnection) async throws {
+        let applied = current.applied
+        let trimmed = try await withDeadline(ChangeFollower.queryDeadline) {
+            try await LogRetention.state(on: connection).trimmedThrough
+        }
+        if trimmed > applied {
+            throw FollowFailure(message: "change-log position \(applied) has been trimmed (the log keeps the changes after \(trimmed)); "
+                + "restart this replica: it starts from the newest snapshot ('staysearch db snapshot')")
         }
     }
 

@@ -54,6 +54,17 @@ public final class Database: Sendable {
         }
     }
 
+    /// The one integer `query` answers, naming `step` when it fails.
+    func integer(_ query: PostgresQuery, _ step: String) async throws(DatabaseError) -> Int64 {
+        let rows = try await run(query, step)
+        do {
+            guard let value = try rows.first?.decode(Int64.self, context: .default) else { throw DatabaseError.failed(step: step, reason: "no row") }
+            return value
+        } catch {
+            throw .failed(step: step, reason: DatabaseError.reason(of: error))
+        }
+    }
+
     /// Whether the staysearch tables are there.
     func isInitialised() async throws(DatabaseError) -> Bool {
         let rows = try await run("SELECT to_regclass('public.change_log') IS NOT NULL", "checking the tables")
@@ -69,7 +80,7 @@ public final class Database: Sendable {
         try await run("BEGIN", "starting the transaction")
         do throws(DatabaseError) {
             if reset { for statement in DatabaseSchema.removal { try await run(PostgresQuery(unsafeSQL: statement), "dropping the tables") } }
-            for statement in DatabaseSchema.creation + DatabaseSchema.clock {
+            for statement in DatabaseSchema.creation + DatabaseSchema.additions {
                 try await run(PostgresQuery(unsafeSQL: statement), "creating the tables")
             }
             try await run("COMMIT", "committing the tables")

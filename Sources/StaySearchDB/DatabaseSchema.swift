@@ -11,6 +11,8 @@
 ///   constraint refuses two overlapping stays of one listing, whichever replica asked.
 /// - `change_log`: every accepted change, as the JSON line replicas apply, numbered in commit order by a
 ///   deferred trigger that runs as its transaction commits (``positionLock``).
+/// - `staysearch_snapshots`: the index files `db snapshot` made, with their positions; `staysearch_log_trim`:
+///   the last position `db trim` removed from the log.
 /// - `neighbourhood_rings`: the neighbourhoods' boundaries, for maps.
 /// - `region_aliases`: other names of regions (`aliases.csv`), the region as a path inside its city.
 /// - `listing_nights`: a view of the nights, one row each, for people.
@@ -128,9 +130,26 @@ public enum DatabaseSchema {
         """,
     ]
 
-    /// The statements that create the clock; each may run again (a database made before the clock had
-    /// none: a replica, a writer and `db clock` add it).
-    static let clock: [String] = [
+    /// The statements that create the clock, the snapshots' register and the log's trimmed mark; each may
+    /// run again (a database made before them has none: a replica, `db clock`, `db snapshot` and `db trim`
+    /// add them).
+    static let additions: [String] = [
+        """
+        CREATE TABLE IF NOT EXISTS staysearch_snapshots (
+            position bigint PRIMARY KEY,
+            path text NOT NULL,
+            today date,
+            listings integer NOT NULL,
+            made_at timestamptz NOT NULL DEFAULT now()
+        )
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS staysearch_log_trim (
+            only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row),
+            trimmed_through bigint NOT NULL DEFAULT 0
+        )
+        """,
+        "INSERT INTO staysearch_log_trim (only_row) VALUES (true) ON CONFLICT DO NOTHING",
         """
         CREATE TABLE IF NOT EXISTS staysearch_clock (
             only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row),
@@ -161,7 +180,7 @@ public enum DatabaseSchema {
         "DROP TABLE IF EXISTS bookings, change_log, neighbourhood_rings, region_aliases, listings, staysearch_calendar",
         "DROP FUNCTION IF EXISTS staysearch_decision_day()",
         "DROP FUNCTION IF EXISTS staysearch_today()",
-        "DROP TABLE IF EXISTS staysearch_clock",
+        "DROP TABLE IF EXISTS staysearch_clock, staysearch_snapshots, staysearch_log_trim",
         "DROP SEQUENCE IF EXISTS change_positions",
         "DROP FUNCTION IF EXISTS change_log_number()",
     ]

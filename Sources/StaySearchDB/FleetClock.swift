@@ -27,9 +27,9 @@ public struct FleetClock: Sendable, Equatable {
         return Day(iso: String(line.dropFirst(prefix.count).dropLast(2)))
     }
 
-    /// Creates the clock's table and function when the database has none (made before the clock).
+    /// Creates the clock, the snapshots' register and the trimmed mark when the database has none (made before them).
     static func install(on connection: PostgresConnection) async throws {
-        for statement in DatabaseSchema.clock {
+        for statement in DatabaseSchema.additions {
             try await connection.query(PostgresQuery(unsafeSQL: statement), logger: Database.logger)
         }
     }
