@@ -177,6 +177,9 @@ import Glibc
         let (replayedAnswers, importedAnswers) = (strip(replayed.stdout), strip(imported.stdout))
         #expect(replayedAnswers.count == queries.count && importedAnswers.count == queries.count)
         for (query, (a, b)) in zip(queries, zip(replayedAnswers, importedAnswers)) {
+            // Dates outside the fresh import's shorter calendar are checked before the query's names: there the
+            // index may refuse an unknown name where the fresh import refused the dates first.
+            if b.contains(#""code":"dates_outside_calendar""#), a.contains(#""type":"invalid_request""#) { continue }
             #expect(try foldingFacetNames(a) == foldingFacetNames(b), "\(BatchQueryLine.json(query))\n index: \(a.prefix(400))\n fresh: \(b.prefix(400))")
         }
         let withMatches = strip(replayed.stdout).filter { !$0.hasPrefix(#"{"total":0,"#) && !$0.hasPrefix(#"{"error""#) }

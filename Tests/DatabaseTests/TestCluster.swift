@@ -1,5 +1,6 @@
 import Foundation
 import StaySearchDB
+import Testing
 
 /// A throwaway PostgreSQL cluster for this test process, started once by `scripts/pg-cluster.sh` (as the
 /// fleet's tests start theirs: in a temporary folder, loopback only, as the `postgres` user when the tests run
@@ -111,3 +112,7 @@ enum TestCluster {
         return (exited ? (status >> 8) & 0xFF : 128 + (status & 0x7F), output)
     }
 }
+
+/// Every suite that uses the cluster, one after another: the database tests wait on PostgreSQL's answers
+/// within deadlines, which a machine busy with them all at once (beside the other targets' tests) can miss.
+@Suite(.serialized) enum DatabaseSuites {}

@@ -118,6 +118,82 @@ import Testing
         #expect(same)
     }
 
+    /// A window that rolls: days added after the calendars' last (no calendar row in any listing until a
+    /// change gives it one) between rounds of changes, against the reference, the whole index built again,
+    /// and a replay onto an index with every day added first (a journal's changes never touch a day before
+    /// it was added).
+    @Test(arguments: 0..<30)
+    func daysAddedByARollingWindowAgreeWithTheReference(seed: Int) throws {
+        var data = TestDataset.random(seed: UInt64(seed) + 2_900)
+        let frozen = data.makeIndex().index
+        let live = LiveIndex(frozen)
+        var random = SeededGenerator(seed: UInt64(seed) &* 41 + 13)
+        var acceptedChanges: [CalendarChange] = []
+        var acceptedBeyond = 0
+        for round in 0..<9 {
+            if round == 3 || round == 6 {
+                live.extendCalendar(toDayCount: frozen.dayCount + (round == 3 ? 12 : 40))
+                live.extendCalendar(toDayCount: frozen.dayCount)     // never shrinks
+            }
+            let span = live.calendarSpan
+            let end = span.first.advanced(by: span.dayCount)
+            var changes = (0..<15).map { _ in data.randomChange(using: &random, listingChanges: 0.35) }
+            if round >= 3, let listing = data.listings.randomElement(using: &random) {
+                // A host opens days the window added: priced, then opened, then a stay booked on them.
+                let from = frozen.firstDay.advanced(by: frozen.dayCount + Int.random(in: -2...8, using: &random))
+                changes += [.price(id: listing.id, from: from, to: from.advanced(by: 4), price: Money(minorUnits: 12_000)),
+                            .availability(id: listing.id, from: from, to: from.advanced(by: 4), available: true),
+                            .book(id: listing.id, checkIn: from.advanced(by: 1), checkOut: from.advanced(by: 3), guests: 1)]
+            }
+            let outcomes: [ChangeError?] = round % 2 == 0
+                ? changes.map { change in Result { () throws(ChangeError) in try live.apply(change) }.failure }
+                : live.apply(changes)
+            for (change, outcome) in zip(changes, outcomes) {
+                let want = data.apply(change, calendarStart: frozen.firstDay, calendarEnd: end)
+                #expect((outcome == nil) == want, "seed \(seed) round \(round): \(change) → \(String(describing: outcome))")
+                if outcome == nil {
+                    acceptedChanges.append(change)
+                    if let nights = change.nights, nights.to > frozen.firstDay.advanced(by: frozen.dayCount) { acceptedBeyond += 1 }
+                }
+            }
+            for _ in 0..<8 {
+                let query = data.randomQuery(using: &random)
+                let expected = Result { () throws(QueryError) in try ReferenceSearch.search(query, in: data).foldingFacetNames() }
+                let actual = Result { () throws(QueryError) in ReferenceAnswer(try live.search(query)).foldingFacetNames() }
+                switch (expected, actual) {
+                case let (.success(want), .success(got)):
+                    #expect(got == want, "seed \(seed) round \(round): \(query)")
+                case let (.failure(want), .failure(got)):
+                    #expect(got.description.prefix { $0 != ";" } == want.description.prefix { $0 != ";" }, "seed \(seed) round \(round): \(query)")
+                default: Issue.record("seed \(seed) round \(round): \(query): \(actual) vs \(expected)")
+                }
+                let whole = Result { () throws(QueryError) in try live.withIndex { index throws(QueryError) in ReferenceAnswer(try index.search(query)).foldingFacetNames() } }
+                switch (whole, actual) {
+                case let (.success(a), .success(b)): #expect(a == b, "seed \(seed) round \(round), rebuilt: \(query)")
+                case let (.failure(a), .failure(b)): #expect(a.description == b.description, "seed \(seed) round \(round), rebuilt: \(query)")
+                default: Issue.record("seed \(seed) round \(round), rebuilt: \(query): \(whole) vs \(actual)")
+                }
+            }
+        }
+        #expect(live.calendarSpan.dayCount == frozen.dayCount + 40)
+        #expect(live.withIndex { $0.dayCount } == frozen.dayCount + 40)
+        let replayed = LiveIndex(frozen)
+        replayed.extendCalendar(toDayCount: frozen.dayCount + 40)
+        #expect(replayed.replay(acceptedChanges) == 0)
+        let days = frozen.dayCount + 40
+        let same = live.withIndex { a in
+            replayed.withIndex { b in
+                a.count == b.count && (0..<a.count).allSatisfy { row in
+                    a.fullListing(atRow: row) == b.fullListing(atRow: row)
+                        && a.nights(ofRow: row, from: a.firstDay, to: a.firstDay.advanced(by: days))
+                        == b.nights(ofRow: row, from: b.firstDay, to: b.firstDay.advanced(by: days))
+                }
+            }
+        }
+        #expect(same)
+        #expect(acceptedBeyond >= 3, "seed \(seed): \(acceptedBeyond) changes accepted past the frozen calendar")
+    }
+
     /// A listing added, priced and opened is found at its price; a price change shows in totals; a removed
     /// listing is gone; and the rebuilt index agrees.
     @Test func addedChangedAndRemovedListingsShowInSearches() throws {

@@ -41,6 +41,13 @@ struct ChangedListings {
         isStale = true
     }
 
+    /// Adds days without a calendar row to every listing up to `dayCount` days (a window that rolled on).
+    mutating func extend(toDayCount dayCount: Int) {
+        guard !listings.isEmpty else { return }
+        for id in Array(listings.keys) { listings[id]!.extend(toDayCount: dayCount) }
+        isStale = true
+    }
+
     /// Sets the availability of listing `id`'s nights on the day offsets `days`: in the listing, and in the
     /// overlay's bit sets when the overlay is current (otherwise its rebuild takes them).
     mutating func setBookable(_ value: Bool, id: Int64, days: Range<Int>) {

@@ -12,8 +12,10 @@ package struct EditableListing: Sendable, Equatable {
     /// The packed ``StayRule`` for a stay checking in on each day; the listing's own on days without a row.
     package var rules: [UInt32]
 
-    /// Row `row` of `index`, as it is now (`record`: its ``ListingIndex/fullListing(atRow:)`` when known).
-    package init(row: Int, of index: ListingIndex, record: ListingRecord? = nil) {
+    /// Row `row` of `index`, as it is now (`record`: its ``ListingIndex/fullListing(atRow:)`` when known),
+    /// over `dayCount` days (at least the index's): the days past the index's calendar, which the window
+    /// rolled in, without a calendar row.
+    package init(row: Int, of index: ListingIndex, record: ListingRecord? = nil, dayCount: Int? = nil) {
         self.record = record ?? index.fullListing(atRow: row)
         let days = index.dayCount
         prices = index.nightPrices.values(row: row, dayCount: days)
@@ -21,6 +23,17 @@ package struct EditableListing: Sendable, Equatable {
         let bookableWords = index.storage.bookable.base
         bookable = (0..<days).map { bookableWords[$0 * wordsPerDay + row >> 6] >> bit & 1 == 1 }
         rules = index.stayRules.values(row: row, dayCount: days)
+        if let dayCount, dayCount > days { extend(toDayCount: dayCount) }
+    }
+
+    /// Adds days without a calendar row up to `dayCount` days (a window that rolled on): not bookable, the
+    /// listing's own stay rule (docs/query-semantics.md, "A window that rolls").
+    mutating func extend(toDayCount dayCount: Int) {
+        let added = dayCount - prices.count
+        guard added > 0 else { return }
+        prices += repeatElement(ListingIndex.noCalendarRow, count: added)
+        bookable += repeatElement(false, count: added)
+        rules += repeatElement(EditableListing.listingRule(of: record), count: added)
     }
 
     /// A listing with these days (each array one value per day of the index's calendar).

@@ -61,6 +61,7 @@ extension LiveIndex {
 }
 
 extension LiveIndex {
-    /// The days the calendars cover: the first and how many (changes never move them).
-    public var calendarSpan: (first: Day, dayCount: Int) { (index.firstDay, index.dayCount) }
+    /// The days the calendars cover: the first and how many (changes never move them; a window that rolls
+    /// adds days, ``extendCalendar(toDayCount:)``).
+    public var calendarSpan: (first: Day, dayCount: Int) { lock.reading { (index.firstDay, dayCount) } }
 }

@@ -35,6 +35,9 @@ public final class LiveIndex: @unchecked Sendable {
     /// The whole index built again with every change in it (for ``withIndex(_:)``), until the next change.
     private var rebuilt: ListingIndex?
     private let rebuildLock = ReadWriteLock()
+    /// The days the live calendars cover from the frozen index's first: its own, and the days a window
+    /// that rolls added after them, which have no calendar row in the frozen rows.
+    private(set) var dayCount: Int
 
     /// Takes `frozen` live: copies its availability bit sets (O(*days* × *rows* / 64) words).
     public init(_ frozen: ListingIndex) {
@@ -44,6 +47,7 @@ public final class LiveIndex: @unchecked Sendable {
         let copy = Column<UInt64>(owning: buffer, count: count)
         bookable = buffer.pointer.assumingMemoryBound(to: UInt64.self)
         index = frozen.replacingBookable(with: copy)
+        dayCount = frozen.dayCount
         changed.aliases = frozen.regionAliases()
     }
 
@@ -56,7 +60,22 @@ public final class LiveIndex: @unchecked Sendable {
     public init(adoptingWritableAvailabilityOf frozen: ListingIndex) {
         bookable = UnsafeMutablePointer(mutating: frozen.storage.bookable.base)
         index = frozen
+        dayCount = frozen.dayCount
         changed.aliases = frozen.regionAliases()
+    }
+
+    /// Adds days without a calendar row after the calendars' last, up to `dayCount` days from the first: a
+    /// window that rolls on (docs/query-semantics.md, "A window that rolls"). Nothing is rebuilt but the
+    /// overlay of changed listings; the frozen rows have no calendar row on those days until a change gives
+    /// them one (which moves the listing to the overlay). Fewer days than now change nothing.
+    public func extendCalendar(toDayCount dayCount: Int) {
+        lock.writing {
+            guard dayCount > self.dayCount else { return }
+            self.dayCount = dayCount
+            changed.extend(toDayCount: dayCount)
+            finishGroup()
+            rebuilt = nil
+        }
     }
 
     deinit { visibleRows?.deallocate() }
@@ -77,7 +96,7 @@ public final class LiveIndex: @unchecked Sendable {
     /// *days*) the first time after a change).
     public func withIndex<Result, Failure: Error>(_ body: (ListingIndex) throws(Failure) -> Result) throws(Failure) -> Result {
         try lock.reading { () throws(Failure) in
-            guard visibleRows != nil || !changed.isEmpty else { return try body(index) }
+            guard visibleRows != nil || !changed.isEmpty || dayCount > index.dayCount else { return try body(index) }
             let whole = rebuildLock.writing {
                 if let rebuilt { return rebuilt }
                 let whole = rebuildWhole()
@@ -88,10 +107,10 @@ public final class LiveIndex: @unchecked Sendable {
         }
     }
 
-    /// Whether listings were changed, added or removed (not only availability): then ``withIndex(_:)``
-    /// builds the index again.
+    /// Whether listings were changed, added or removed (not only availability), or days added: then
+    /// ``withIndex(_:)`` builds the index again.
     public var hasListingChanges: Bool {
-        lock.reading { visibleRows != nil || !changed.isEmpty }
+        lock.reading { visibleRows != nil || !changed.isEmpty || dayCount > index.dayCount }
     }
 
     /// Applies one change, whole or not at all.
@@ -143,7 +162,7 @@ public final class LiveIndex: @unchecked Sendable {
 
     /// The day offsets of a change's nights, checked against the calendar.
     private func days(of change: CalendarChange) throws(ChangeError) -> Range<Int> {
-        try LiveIndex.days(of: change, firstDay: index.firstDay, dayCount: index.dayCount)
+        try LiveIndex.days(of: change, firstDay: index.firstDay, dayCount: dayCount)
     }
 
     /// The day offsets of a change's nights in the calendar span `firstDay ..< firstDay + dayCount`.
@@ -186,7 +205,7 @@ public final class LiveIndex: @unchecked Sendable {
             try open(change, days: days, at: place)
         case .availability(_, _, _, false):
             switch place {
-            case .frozen(let row): setBookable(false, row: row, days: days)
+            case .frozen(let row): setBookable(false, row: row, days: frozenDays(days))
             default: changed.setBookable(false, id: change.id, days: days)
             }
         case let .price(id, _, _, price):
@@ -212,7 +231,7 @@ public final class LiveIndex: @unchecked Sendable {
         case .nowhere:
             let record = try fields.newListing()
             if let problem = fields.problem(with: nil) { throw problem }
-            changed.set(EditableListing(newListing: record, dayCount: index.dayCount), id: id)
+            changed.set(EditableListing(newListing: record, dayCount: dayCount), id: id)
         case .frozen(let row):
             if let problem = fields.problem(with: index.listing(atRow: row)) { throw problem }
             var listing = move(row: row)
@@ -230,7 +249,7 @@ public final class LiveIndex: @unchecked Sendable {
         case .frozen(let row):
             // The common case in a few loads (every night's bit, the check-in's rule, the capacity); the
             // full quote only to say why a stay cannot be booked.
-            let quick = allBookable(row: row, days: days)
+            let quick = days.upperBound <= index.dayCount && allBookable(row: row, days: days)
                 && index.stayRule(row: row, day: checkIn).allows(nights: days.count)
                 && guests <= Int(index.storage.accommodates[row])
             if !quick {
@@ -278,7 +297,7 @@ public final class LiveIndex: @unchecked Sendable {
 
     /// Frozen row `row` as it is now, hidden from searches from now on (its listing moves to the overlay).
     private func move(row: Int) -> EditableListing {
-        let listing = EditableListing(row: row, of: index)
+        let listing = EditableListing(row: row, of: index, dayCount: dayCount)
         hide(row: row)
         return listing
     }
@@ -316,7 +335,13 @@ public final class LiveIndex: @unchecked Sendable {
     /// After a group of changes: the overlay indexed again if its listings changed, the whole rebuilt
     /// index dropped.
     private func finishGroup() {
-        changed.rebuild(firstDay: index.firstDay, dayCount: index.dayCount)
+        changed.rebuild(firstDay: index.firstDay, dayCount: dayCount)
+    }
+
+    /// The day offsets of `days` within the frozen index's own calendar (its rows have no calendar row,
+    /// hence nothing to set, on the days a rolling window added).
+    private func frozenDays(_ days: Range<Int>) -> Range<Int> {
+        days.clamped(to: 0..<index.dayCount)
     }
 
     /// Replays changes that were accepted before, in order, onto the index they were accepted on (a
@@ -331,7 +356,7 @@ public final class LiveIndex: @unchecked Sendable {
             replayRows = SelectedIDRows(changes.map(\.id), in: index.storage.ids)
             defer { replayRows = nil }
             var skipped = 0
-            let end = index.firstDay.advanced(by: index.dayCount)
+            let end = index.firstDay.advanced(by: dayCount)
             for change in changes {
                 guard change.changesOnlyAvailability else {
                     do throws(ChangeError) { try applyLocked(change) } catch { skipped += 1 }
@@ -349,7 +374,7 @@ public final class LiveIndex: @unchecked Sendable {
                 default: value = false
                 }
                 switch place(of: change.id) {
-                case .frozen(let row): setBookable(value, row: row, days: days)
+                case .frozen(let row): setBookable(value, row: row, days: frozenDays(days))
                 case .changed: changed.setBookable(value, id: change.id, days: days)
                 case .nowhere: skipped += 1
                 }
@@ -372,9 +397,9 @@ public final class LiveIndex: @unchecked Sendable {
         var records = frozenRows.map { index.fullListing(atRow: $0) }
         records += changedListings.map(\.record)
         return IndexBuilder.build(
-            listings: records, firstDay: index.firstDay, dayCount: index.dayCount,
+            listings: records, firstDay: index.firstDay, dayCount: dayCount,
             listingAt: { position in
-                position < frozenRows.count ? EditableListing(row: frozenRows[position], of: self.index, record: records[position])
+                position < frozenRows.count ? EditableListing(row: frozenRows[position], of: self.index, record: records[position], dayCount: self.dayCount)
                     : changedListings[position - frozenRows.count]
             },
             neighbourhoods: index.neighbourhoodShapes(), aliases: index.regionAliases())
