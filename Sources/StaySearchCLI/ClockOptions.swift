@@ -17,13 +17,21 @@ struct ClockOptions: ParsableArguments {
     /// The day given, if one was.
     var today: Day? { text.flatMap { Day(iso: $0) } }
 
-    /// The clock of `index`'s data.
+    /// The clock of `index`'s data, whose window is as long as its calendars (docs/query-semantics.md, "A
+    /// window that rolls").
     func clock(for index: ListingIndex) -> StayClock {
-        StayClock(today: today, first: index.firstDay, dayCount: index.dayCount)
+        StayClock(today: today, first: index.firstDay, dayCount: index.dayCount, window: index.dayCount)
     }
 
-    /// The clock of data whose calendars cover `span`.
-    func clock(for span: (first: Day, dayCount: Int)) -> StayClock {
-        StayClock(today: today, first: span.first, dayCount: span.dayCount)
+    /// The clock of data whose calendars cover `span`, with a window of `window` days.
+    func clock(for span: (first: Day, dayCount: Int), window: Int) -> StayClock {
+        StayClock(today: today, first: span.first, dayCount: span.dayCount, window: window)
+    }
+
+    /// The day a live index's calendars must run until for today's window (`window` days from today), when
+    /// that is past `end`; nil otherwise.
+    func windowEnd(first: Day, window: Int, end: Day) -> Day? {
+        let until = (today ?? first).advanced(by: window)
+        return until > end ? until : nil
     }
 }

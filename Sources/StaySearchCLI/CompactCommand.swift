@@ -29,7 +29,14 @@ struct CompactCommand: ParsableCommand {
         // An index that follows a database keeps the change-log position its journal reached (or its snapshot's).
         let position = try contents.followedPosition ?? IndexFileReader.changeLogPosition(ofIndexAt: indexPath)
         let today = try contents.followedPosition == nil ? IndexFileReader.systemOfRecordToday(ofIndexAt: indexPath) : contents.followedToday
-        let size = try live.withIndex { index throws(DataError) in
+        // The nights before the window's first day are past: a window that rolled on starts the compacted
+        // index at its today (a followed log's, else the day its last extension was made on), so that the
+        // saved calendars are the window again.
+        let span = live.calendarSpan
+        let windowEnd = span.first.advanced(by: span.dayCount)
+        let windowStart = contents.followedPosition != nil ? today
+            : contents.extensions.last.map { $0.until.advanced(by: -span.first.distance(to: live.frozenCalendarEnd)) }
+        let size = try live.withIndex(from: min(windowStart ?? span.first, windowEnd)) { index throws(DataError) in
             try IndexFileWriter.save(index, to: indexPath, changeLogPosition: position, today: today)
         }
         let identity = try IndexFileReader.identity(ofIndexAt: indexPath)

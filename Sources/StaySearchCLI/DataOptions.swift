@@ -63,7 +63,7 @@ struct DataOptions: ParsableArguments {
             if printsStats {
                 Standard.error("loaded \(loaded) in \(String(format3: (Standard.now() - start) * 1000)) ms; peak memory \(Standard.peakMemory() / 1_048_576) MiB")
             }
-            searchable.clock = clock.clock(for: searchable.calendarSpan)
+            searchable.clock = clock.clock(for: searchable.calendarSpan, window: searchable.windowDays)
             return searchable
         }
         let datasets = try folders.isEmpty ? [ShippedDataset.folder()] : folders.map { try DatasetFolder(argument: $0) }

@@ -14,12 +14,13 @@ enum LiveIndexLoader {
     }
 
     /// The index at `path` as a live index with its journal replayed, and the journal open for the changes
-    /// to come (`update`, `serve`).
+    /// to come (`update`, `serve`), its calendars running at least as many days from `today` as the saved
+    /// index's own (a window that rolls; the days added are journalled).
     /// An index made from a database (`import --from`) or following one (`serve --follow`) is refused: it
     /// changes only by following the database's change log, and changes written beside the log would be
     /// dropped by the next load.
-    static func open(_ path: String) throws -> (LiveIndex, ChangeJournal) {
-        let loaded = try LiveIndexFile.open(from: path)
+    static func open(_ path: String, today: Day?) throws -> (LiveIndex, ChangeJournal) {
+        let loaded = try LiveIndexFile.open(from: path, today: today)
         if let position = try loaded.contents.followedPosition ?? IndexFileReader.changeLogPosition(ofIndexAt: path) {
             loaded.journal.close()
             throw CommandFailure(message: "\(path) follows a database (change-log position \(position)): send changes to the database "

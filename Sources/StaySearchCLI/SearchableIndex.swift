@@ -33,6 +33,12 @@ final class SearchableIndex {
         return live!.calendarSpan
     }
 
+    /// The days of the window that rolls from today: as many as the saved index's own calendars.
+    var windowDays: Int {
+        if let frozen { return frozen.dayCount }
+        return live!.calendarSpan.first.distance(to: live!.frozenCalendarEnd)
+    }
+
     /// The whole index, for what only a frozen index offers (maps, chart titles): after listing changes, built
     /// again once.
     var index: ListingIndex {

@@ -143,10 +143,12 @@ struct ServeCommand: ParsableCommand {
     /// The live index of `--index` (its journal replayed and open for changes), or of `--data`.
     private func makeService() throws -> SearchService {
         guard let indexPath = data.indexPath else {
+            // No changes are taken without --index: today's window is the clock's alone (days past the
+            // calendars have no calendar row either way).
             return SearchService(live: LiveIndex(try data.loadIndex()), journal: nil, language: try pageLanguage, currency: display.currency,
                               today: data.clock.today)
         }
-        let (live, journal) = try LiveIndexLoader.open(indexPath)
+        let (live, journal) = try LiveIndexLoader.open(indexPath, today: data.clock.today)
         return SearchService(live: live, journal: journal, language: try pageLanguage, currency: display.currency,
                               today: data.clock.today)
     }

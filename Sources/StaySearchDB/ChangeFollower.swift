@@ -254,11 +254,32 @@ final class ChangeFollower: @unchecked Sendable {
         var positions: [UInt64] = []
         var refused = 0, appliedHere = 0
         // A day announced in the batch is taken once its changes are applied: replicas decide nothing on
-        // it, so only the position it holds from matters, and that is the batch's last.
+        // it, so only the position it holds from matters, and that is the batch's last. The days its window
+        // adds are added at its place, before the changes after it (which may touch them).
         var today = current.today
+        func applyGathered() {
+            let verdicts = live.apply(changes)
+            for ((change, verdict), position) in zip(zip(changes, verdicts), positions) {
+                if let verdict {
+                    refused += 1
+                    Standard.error("staysearch: warning: change \(position) was accepted by the database but refused here (\(verdict.description)); "
+                        + "this replica's index does not match the database: make it again with 'import --from'")
+                } else {
+                    journal.append(change)
+                    appliedHere += 1
+                }
+            }
+            changes.removeAll()
+            positions.removeAll()
+        }
         for entry in batch {
-            if let day = FleetClock.day(inEntry: entry.line) {
+            if let (day, until) = FleetClock.day(inEntry: entry.line) {
                 today = max(today ?? day, day)
+                if let until {
+                    applyGathered()
+                    live.extendCalendar(until: until)
+                    journal.appendExtension(until: until)
+                }
                 continue
             }
             do {
@@ -269,17 +290,7 @@ final class ChangeFollower: @unchecked Sendable {
                 Standard.error("staysearch: warning: change \(entry.position) of the log cannot be read here (\(error)); skipped")
             }
         }
-        let verdicts = live.apply(changes)
-        for ((change, verdict), position) in zip(zip(changes, verdicts), positions) {
-            if let verdict {
-                refused += 1
-                Standard.error("staysearch: warning: change \(position) was accepted by the database but refused here (\(verdict.description)); "
-                    + "this replica's index does not match the database: make it again with 'import --from'")
-            } else {
-                journal.append(change)
-                appliedHere += 1
-            }
-        }
+        applyGathered()
         let last = batch.last!.position
         journal.appendPosition(last, today: today)
         do {

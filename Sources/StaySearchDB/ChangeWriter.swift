@@ -18,11 +18,12 @@ final class ChangeWriter: Sendable {
     }
 
     let client: PostgresClient
-    let calendar: (first: Day, dayCount: Int)
+    /// The calendars' first day (their day count grows as the window rolls: read with each write).
+    let firstDay: Day
 
-    init(client: PostgresClient, calendar: (first: Day, dayCount: Int)) {
+    init(client: PostgresClient, firstDay: Day) {
         self.client = client
-        self.calendar = calendar
+        self.firstDay = firstDay
     }
 
     /// The longest one change may take, waits for its listing's lock included, before it is answered 503 (a
@@ -73,9 +74,9 @@ final class ChangeWriter: Sendable {
             do {
                 // Decided on the log's today, held (shared) until the commit: a new day's entry waits for
                 // this change, and this change never commits after an entry it was not decided on.
-                let day = try await connection.query("SELECT staysearch_decision_day() - DATE '1970-01-01'", logger: logger)
-                    .collect().first?.decode(Int32?.self, context: .default)
-                guard let day else {
+                let row = try await connection.query("SELECT today - DATE '1970-01-01', days FROM staysearch_write_day()", logger: logger)
+                    .collect().first?.decode((Int32?, Int32).self, context: .default)
+                guard let row, let day = row.0 else {
                     // The database's date has moved past the log's: the new day is announced first.
                     try await connection.query("ROLLBACK", logger: logger)
                     try await FleetClock.announce(on: connection)
@@ -85,7 +86,7 @@ final class ChangeWriter: Sendable {
                 if let nights = change.nights, nights.from < today {
                     outcome = .refused(APIError(ChangeError.nightsBeforeToday(from: nights.from, today: today)))
                 } else {
-                    outcome = try await decide(change, line: line, on: connection)
+                    outcome = try await decide(change, line: line, dayCount: Int(row.1), on: connection)
                 }
                 if case .accepted = outcome {
                     try await connection.query("COMMIT", logger: logger)
@@ -110,15 +111,15 @@ final class ChangeWriter: Sendable {
         }
     }
 
-    private func decide(_ change: CalendarChange, line: String, on connection: PostgresConnection) async throws -> Outcome {
+    private func decide(_ change: CalendarChange, line: String, dayCount: Int, on connection: PostgresConnection) async throws -> Outcome {
         let logger = Database.logger
         let id = change.id
         var before: EditableListing?
         for try await row in try await connection.execute(ListingLockStatement(id: id), logger: logger) {
-            before = try ListingRow.listing(from: row, dayCount: calendar.dayCount)
+            before = try ListingRow.listing(from: row, dayCount: dayCount)
         }
         let after: EditableListing?
-        switch ListingChangeOutcome.applying(change, to: before, firstDay: calendar.first, dayCount: calendar.dayCount) {
+        switch ListingChangeOutcome.applying(change, to: before, firstDay: firstDay, dayCount: dayCount) {
         case .failure(let error):
             return .refused(APIError(error))
         case .success(let listing):

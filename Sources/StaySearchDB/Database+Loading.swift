@@ -18,6 +18,7 @@ extension Database {
     ///   say); then nothing is loaded.
     public func load(_ index: ListingIndex) async throws(DatabaseError) -> LoadSummary {
         guard try await isInitialised() else { throw .notReady("the database \(address) has no staysearch tables: run 'staysearch db init' first") }
+        _ = try await clock()       // (the clock's tables, in a database made before them)
         try await run("BEGIN", "starting the transaction")
         do throws(DatabaseError) {
             let summary = try await loadInTransaction(index)
@@ -32,7 +33,8 @@ extension Database {
     private func loadInTransaction(_ index: ListingIndex) async throws(DatabaseError) -> LoadSummary {
         // One load at a time, and none while writes are numbered.
         try await run("LOCK TABLE listings, staysearch_calendar, change_log IN EXCLUSIVE MODE", "locking the tables")
-        let logged = try await run("SELECT count(*) FROM (SELECT 1 FROM change_log LIMIT 1) AS any_change", "reading the change log")
+        let logged = try await run(#"SELECT count(*) FROM (SELECT 1 FROM change_log WHERE change NOT LIKE '{"today":%' LIMIT 1) AS any_change"#,
+                                   "reading the change log")
         if ((try? logged.first?.decode(Int64.self, context: .default)) ?? 0) > 0 {
             throw .notReady("the database already has changes in its log: 'db load' fills a database before replicas follow it; "
                 + "add listings to a live one with POST /v1/changes (op listing)")
@@ -43,8 +45,15 @@ extension Database {
                     + "\(index.dayCount) days from \(index.firstDay): load folders of the same span, or 'db init --reset'")
             }
         } else {
-            try await run("INSERT INTO staysearch_calendar (first_day, day_count) VALUES (DATE '1970-01-01' + \(index.firstDay.daysSinceEpoch), \(Int32(index.dayCount)))",
-                          "setting the calendar span")
+            try await run("""
+                INSERT INTO staysearch_calendar (first_day, day_count, window_days) \
+                VALUES (DATE '1970-01-01' + \(index.firstDay.daysSinceEpoch), \(Int32(index.dayCount)), \(Int32(index.dayCount)))
+                """, "setting the calendar span")
+            // A clock already past the scrape's first day: its window from today on.
+            try await run("""
+                UPDATE staysearch_calendar k SET day_count = greatest(k.day_count, c.logged_today - k.first_day + k.window_days) \
+                FROM staysearch_clock c WHERE c.logged_today IS NOT NULL
+                """, "setting the calendar span")
         }
         var sent = 0
         do {

@@ -12,7 +12,7 @@ extension Database {
     }
 
     /// Reads every listing and neighbourhood in one read-only, repeatable-read transaction (one snapshot of
-    /// the database) and indexes them; the position is the last change that snapshot sees, which, as
+    /// the database) and indexes them from the log's today on (the nights before it are past); the position is the last change that snapshot sees, which, as
     /// positions are handed out in commit order, means every change up to it and none after.
     /// - Throws: ``DatabaseError``: not initialised, not loaded, unreadable.
     public func snapshot() async throws(DatabaseError) -> Snapshot {
@@ -76,8 +76,10 @@ extension Database {
         } catch {
             throw .failed(step: "reading the listings", reason: DatabaseError.reason(of: error))
         }
-        let index = IndexBuilder.build(listings: records, firstDay: span.first, dayCount: span.dayCount,
-                                       listingAt: { days.listing(at: $0, record: records[$0]) }, neighbourhoods: shapes,
+        // The nights before today are past: the index keeps the window, from today on.
+        let dropped = min(max(0, span.first.distance(to: today ?? span.first)), span.dayCount)
+        let index = IndexBuilder.build(listings: records, firstDay: span.first.advanced(by: dropped), dayCount: span.dayCount - dropped,
+                                       listingAt: { days.listing(at: $0, record: records[$0]).droppingDays(dropped) }, neighbourhoods: shapes,
                                        aliases: aliases)
         return Snapshot(index: index, position: UInt64(position), today: today)
     }

@@ -1,6 +1,8 @@
 /// The tables of a staysearch system of record (docs/fleet.md, "The database").
 ///
-/// - `staysearch_calendar`: one row, the span of days every listing's nights cover.
+/// - `staysearch_calendar`: one row, the span of days every listing's nights cover: a first day, a day count
+///   that grows as the window rolls (a listing's arrays may be shorter: its later days have no calendar row),
+///   and the window's length (`window_days`, the loaded scrape's day count).
 /// - `staysearch_clock`: one row, the fleet's clock: the day set for it (`db clock --today`; NULL: the
 ///   database's own date in UTC, `staysearch_today()`) and the today the change log last announced
 ///   (a `{"today": …}` entry, written once the date moves; every replica takes the new day at its position).
@@ -123,9 +125,10 @@ public enum DatabaseSchema {
         CREATE VIEW listing_nights AS
             SELECT l.id AS listing, c.first_day + (d.n - 1) AS night,
                    CASE WHEN l.night_prices[d.n] >= 0 THEN l.night_prices[d.n] END AS price_minor,
-                   CASE l.night_prices[d.n] WHEN -2 THEN 'outside calendar' WHEN -1 THEN 'unpriced'
+                   CASE coalesce(l.night_prices[d.n], -2) WHEN -2 THEN 'outside calendar' WHEN -1 THEN 'unpriced'
                         ELSE CASE WHEN l.night_open[d.n] THEN 'available' ELSE 'booked' END END AS status,
-                   l.night_minimum[d.n] AS minimum_nights, l.night_maximum[d.n] AS maximum_nights
+                   coalesce(l.night_minimum[d.n], l.minimum_nights) AS minimum_nights,
+                   coalesce(l.night_maximum[d.n], l.maximum_nights) AS maximum_nights
             FROM listings l CROSS JOIN staysearch_calendar c CROSS JOIN LATERAL generate_series(1, c.day_count) AS d(n)
         """,
     ]
@@ -163,13 +166,16 @@ public enum DatabaseSchema {
             SELECT coalesce((SELECT set_today FROM staysearch_clock), (now() AT TIME ZONE 'UTC')::date)
         $$
         """,
-        // A write's day: the clock lock taken shared, then the log's today read (a statement of its own, so
-        // that it sees a new day committed while the lock was awaited); NULL when the log is behind the clock.
+        "ALTER TABLE staysearch_calendar ADD COLUMN IF NOT EXISTS window_days integer",
+        // A write's day and the calendars' days: the clock lock taken shared, then the log's today read (a
+        // statement of its own, so that it sees a new day committed while the lock was awaited); today NULL
+        // when the log is behind the clock.
         """
-        CREATE OR REPLACE FUNCTION staysearch_decision_day() RETURNS date LANGUAGE plpgsql VOLATILE AS $$
+        CREATE OR REPLACE FUNCTION staysearch_write_day(OUT today date, OUT days integer) LANGUAGE plpgsql VOLATILE AS $$
         BEGIN
             PERFORM pg_advisory_xact_lock_shared(\(clockLock));
-            RETURN (SELECT CASE WHEN logged_today >= staysearch_today() THEN logged_today END FROM staysearch_clock);
+            SELECT CASE WHEN c.logged_today >= staysearch_today() THEN c.logged_today END, k.day_count INTO today, days
+                FROM staysearch_clock c, staysearch_calendar k;
         END $$
         """,
     ]
@@ -178,7 +184,7 @@ public enum DatabaseSchema {
     static let removal: [String] = [
         "DROP VIEW IF EXISTS listing_nights",
         "DROP TABLE IF EXISTS bookings, change_log, neighbourhood_rings, region_aliases, listings, staysearch_calendar",
-        "DROP FUNCTION IF EXISTS staysearch_decision_day()",
+        "DROP FUNCTION IF EXISTS staysearch_write_day()",
         "DROP FUNCTION IF EXISTS staysearch_today()",
         "DROP TABLE IF EXISTS staysearch_clock, staysearch_snapshots, staysearch_log_trim",
         "DROP SEQUENCE IF EXISTS change_positions",

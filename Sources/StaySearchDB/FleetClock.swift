@@ -16,21 +16,35 @@ public struct FleetClock: Sendable, Equatable {
     /// The today the change log last announced; nil before its first `today` entry.
     public var loggedToday: Day?
 
-    /// The line of the change-log entry that moves the fleet to `day`.
-    static func entry(for day: Day) -> String { "{\"today\":\"\(day.description)\"}" }
+    /// The line of the change-log entry that moves the fleet to `day`, its calendars running until `until`
+    /// (exclusive): the window rolled on.
+    static func entry(for day: Day, until: Day) -> String { "{\"today\":\"\(day.description)\",\"until\":\"\(until.description)\"}" }
 
-    /// The day of a change-log line when it is a `today` entry (no client can write one: a change line names
-    /// a listing).
-    static func day(inEntry line: String) -> Day? {
+    /// The day and the calendars' end of a change-log line when it is a `today` entry (no client can write
+    /// one: a change line names a listing).
+    static func day(inEntry line: String) -> (today: Day, until: Day?)? {
         let prefix = "{\"today\":\""
-        guard line.hasPrefix(prefix), line.hasSuffix("\"}"), line.utf8.count == prefix.utf8.count + 12 else { return nil }
-        return Day(iso: String(line.dropFirst(prefix.count).dropLast(2)))
+        guard line.hasPrefix(prefix), line.hasSuffix("\"}") else { return nil }
+        let text = line.utf8.dropFirst(prefix.utf8.count)
+        guard let today = Day(iso: String(decoding: text.prefix(10), as: UTF8.self)) else { return nil }
+        let untilPrefix = "\",\"until\":\""
+        let rest = text.dropFirst(10)
+        guard rest.starts(with: untilPrefix.utf8) else { return (today, nil) }
+        return (today, Day(iso: String(decoding: rest.dropFirst(untilPrefix.utf8.count).prefix(10), as: UTF8.self)))
     }
 
-    /// Creates the clock, the snapshots' register and the trimmed mark when the database has none (made before them).
+    /// Creates the clock, the snapshots' register and the trimmed mark when the database has none (made before
+    /// them), one installer at a time (replicas starting together).
     static func install(on connection: PostgresConnection) async throws {
-        for statement in DatabaseSchema.additions {
-            try await connection.query(PostgresQuery(unsafeSQL: statement), logger: Database.logger)
+        let logger = Database.logger
+        try await connection.query("BEGIN", logger: logger)
+        do {
+            try await connection.query("SELECT pg_advisory_xact_lock(\(DatabaseSchema.clockLock) + 1)", logger: logger)
+            for statement in DatabaseSchema.additions { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
+            try await connection.query("COMMIT", logger: logger)
+        } catch {
+            _ = try? await connection.query("ROLLBACK", logger: logger)
+            throw error
         }
     }
 
@@ -69,8 +83,17 @@ public struct FleetClock: Sendable, Equatable {
             }
             var clock = try await read(on: connection)
             if clock.isBehind {
+                // The window rolls: the calendars run `window_days` from the new day (never fewer days than now).
+                let until = try await connection.query("""
+                    UPDATE staysearch_calendar SET day_count = greatest(day_count, \
+                    (DATE '1970-01-01' + \(clock.today.daysSinceEpoch)::integer - first_day) + coalesce(window_days, day_count)) \
+                    RETURNING first_day + day_count - DATE '1970-01-01'
+                    """, logger: logger).collect().first?.decode(Int32.self, context: .default)
                 try await connection.query("UPDATE staysearch_clock SET logged_today = staysearch_today()", logger: logger)
-                try await connection.query("INSERT INTO change_log (change) VALUES (\(entry(for: clock.today)))", logger: logger)
+                if let until {
+                    try await connection.query("INSERT INTO change_log (change) VALUES (\(entry(for: clock.today, until: Day(daysSinceEpoch: until))))",
+                                               logger: logger)
+                }
                 clock.loggedToday = clock.today
             }
             try await connection.query("COMMIT", logger: logger)

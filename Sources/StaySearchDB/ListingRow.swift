@@ -33,11 +33,17 @@ enum ListingRow {
         record.recentReviewCount = try value(25, Int32.self)
         let prices = try value(21, [Int32].self), open = try value(22, [Bool].self)
         let minimum = try value(23, [Int32].self), maximum = try value(24, [Int32].self)
-        guard prices.count == dayCount, open.count == dayCount, minimum.count == dayCount, maximum.count == dayCount else {
+        // A listing's arrays may be shorter than the calendar (a window that rolled on since they were written):
+        // its later days have no calendar row.
+        guard prices.count <= dayCount, open.count <= dayCount, minimum.count <= dayCount, maximum.count <= dayCount,
+              minimum.count == maximum.count else {
             throw DatabaseError.notReady("listing \(id) has \(prices.count) days in the database, the calendar \(dayCount)")
         }
+        let own = StayRule(minimumNights: record.minimumNights, maximumNights: record.maximumNights).packed
         let rules = zip(minimum, maximum).map { StayRule(minimumNights: $0, maximumNights: $1).packed }
-        return EditableListing(record: record, prices: prices, bookable: open, rules: rules)
+            + repeatElement(own, count: dayCount - minimum.count)
+        return EditableListing(record: record, prices: prices + repeatElement(ListingIndex.noCalendarRow, count: dayCount - prices.count),
+                               bookable: open + repeatElement(false, count: dayCount - open.count), rules: rules)
     }
 
     /// The statement that adds `listing`.

@@ -42,7 +42,9 @@ public final class Replica: SystemOfRecord, @unchecked Sendable {
         }
         guard let span else { throw .notReady("the database \(address) has no listings: run 'staysearch db load' first") }
         let ours = live.calendarSpan
-        guard span.first == ours.first, span.dayCount == ours.dayCount else {
+        // The index may start later (a snapshot keeps the days from its today) and end sooner (the log's
+        // later days extend it as they come).
+        guard ours.first >= span.first, ours.first.advanced(by: ours.dayCount) <= span.first.advanced(by: span.dayCount) else {
             throw .notReady("the index covers \(ours.dayCount) days from \(ours.first), the database \(span.dayCount) days from "
                 + "\(span.first): make the index with 'staysearch import --from'")
         }
@@ -54,7 +56,7 @@ public final class Replica: SystemOfRecord, @unchecked Sendable {
         let client = PostgresClient(configuration: try address.poolConfiguration(), backgroundLogger: Database.logger)
         let follower = ChangeFollower(address: address, live: live, journal: journal, position: position, today: today)
         let tasks = [Task { await client.run() }, Task { await follower.run() }]
-        return Replica(writer: ChangeWriter(client: client, calendar: span), follower: follower, client: client, tasks: tasks, maxLag: maxLag)
+        return Replica(writer: ChangeWriter(client: client, firstDay: span.first), follower: follower, client: client, tasks: tasks, maxLag: maxLag)
     }
 
     /// Stops following and closes the connections; waits for them at most five seconds (a connection that

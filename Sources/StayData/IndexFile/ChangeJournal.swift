@@ -46,6 +46,9 @@ public final class ChangeJournal {
         public var followedPosition: UInt64?
         /// The followed log's today at ``followedPosition`` (its last `today` entry), when it had announced one.
         public var followedToday: Day?
+        /// Where a window that rolls added days (``ChangeJournal/appendExtension(until:)``): after how many of
+        /// ``changes``, and the day the calendars then end before; in order.
+        public var extensions: [(afterChanges: Int, until: Day)] = []
         /// Whether the file must be rewritten from scratch before appending (missing, torn header, other index).
         var needsNewHeader = true
     }
@@ -132,6 +135,13 @@ public final class ChangeJournal {
     /// last `today` entry), nil before it announced one.
     public func appendPosition(_ position: UInt64, today: Day? = nil) {
         appendRecord(ChangeRecord.encodePosition(position, today: today))
+    }
+
+    /// Records that the calendars now run until `until` (exclusive): a window that rolled added days, which
+    /// the changes after it may touch; a load adds them at this point of the replay. Written with the
+    /// changes by the next ``commit()``.
+    public func appendExtension(until: Day) {
+        appendRecord(ChangeRecord.encodeExtension(until: until))
     }
 
     /// Adds one record with the next sequence number around `payload`; returns that number.
@@ -230,6 +240,13 @@ public final class ChangeJournal {
                 marked = (contents.changes.count, sequence, offset)
                 continue
             }
+            if sound, sequence == contents.lastSequence + 1, let until = ChangeRecord.decodeExtension(payload) {
+                contents.extensions.append((contents.changes.count, until))
+                contents.lastSequence = sequence
+                offset += size
+                contents.soundLength = offset
+                continue
+            }
             let change = sound ? ChangeRecord.decode(payload) : nil
             guard sound, let change, sequence == contents.lastSequence + 1 else {
                 if offset + size == bytes.count, !sound {
@@ -249,6 +266,7 @@ public final class ChangeJournal {
             contents.warnings.append("\(path): dropped \(contents.changes.count - marked.changes) changes after the last followed "
                 + "position \(contents.followedPosition!) (a stop mid-batch); they are read from the change log again")
             contents.changes.removeLast(contents.changes.count - marked.changes)
+            contents.extensions.removeAll { $0.afterChanges > marked.changes }
             contents.lastSequence = marked.sequence
             contents.soundLength = marked.length
         }

@@ -49,6 +49,18 @@ enum ChangeRecord {
         }
     }
 
+    /// A record of a window that rolled: kind 9, the day the calendars now end before (days since 1970, an
+    /// `Int32`), 16 zero bytes. The changes after it may touch the days it added.
+    static func encodeExtension(until: Day) -> [UInt8] {
+        [9] + littleEndianBytes(until.daysSinceEpoch) + [UInt8](repeating: 0, count: 20)
+    }
+
+    /// The day in `bytes`, when they are an extension record.
+    static func decodeExtension(_ bytes: ArraySlice<UInt8>) -> Day? {
+        guard bytes.count == size, bytes.first == 9 else { return nil }
+        return bytes.withUnsafeBytes { Day(daysSinceEpoch: Int32(littleEndian: $0.loadUnaligned(fromByteOffset: 1, as: Int32.self))) }
+    }
+
     /// Whether a record of `length` bytes, whose first byte is `kind` (when there is one), can be one
     /// (checked before its bytes are read): only a `listing` change is longer than ``size``.
     static func isPlausible(length: Int, kind: UInt8?) -> Bool {

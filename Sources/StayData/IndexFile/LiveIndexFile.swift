@@ -21,29 +21,47 @@ public enum LiveIndexFile {
     /// at a time during the replay.
     public static let prefaultAbove = 10_000
 
-    /// Loads the index at `path` with its journal replayed, the journal only read.
+    /// Loads the index at `path` with its journal replayed, the journal only read; with `today`, its
+    /// calendars then run at least as many days from today as the saved index's own (a window that rolled
+    /// on, ``LiveIndex/extendCalendar(until:)``).
     /// - Throws: ``DataError`` for a journal or an index that cannot be read or is damaged.
-    public static func load(from path: String) throws(DataError) -> Loaded<Void> {
-        let (live, contents, skipped, _) = try loadAndReplay(path)
+    public static func load(from path: String, today: Day? = nil) throws(DataError) -> Loaded<Void> {
+        let (live, contents, skipped, _, _) = try loadAndReplay(path, today: today)
         return Loaded(live: live, journal: (), contents: contents, skipped: skipped)
     }
 
     /// Loads the index at `path` with its journal replayed, and opens the journal for the changes to come
     /// (a torn tail is cut off; see ``ChangeJournal/open(path:identity:)``). The journal file is written only
-    /// once the index has loaded: a damaged index never costs its journal.
-    public static func open(from path: String) throws(DataError) -> Loaded<ChangeJournal> {
-        let (live, contents, skipped, identity) = try loadAndReplay(path)
+    /// once the index has loaded: a damaged index never costs its journal. With `today`, the calendars then
+    /// run at least as many days from today as the saved index's own, and the journal records the days added
+    /// before the changes to come.
+    public static func open(from path: String, today: Day? = nil) throws(DataError) -> Loaded<ChangeJournal> {
+        let (live, contents, skipped, identity, until) = try loadAndReplay(path, today: today)
         let journal = try ChangeJournal.open(path: ChangeJournal.path(forIndex: path), identity: identity, holding: contents)
+        if let until, until > contents.extensions.last?.until ?? live.frozenCalendarEnd {
+            journal.appendExtension(until: until)
+        }
         return Loaded(live: live, journal: journal, contents: contents, skipped: skipped)
     }
 
     /// The live index with its journal replayed, what the journal held, how many records were skipped, and
     /// the index's identity.
-    private static func loadAndReplay(_ path: String) throws(DataError) -> (LiveIndex, ChangeJournal.Contents, Int, UInt64) {
+    private static func loadAndReplay(_ path: String, today: Day?)
+        throws(DataError) -> (LiveIndex, ChangeJournal.Contents, Int, UInt64, until: Day?) {
         let identity = try IndexFileReader.identity(ofIndexAt: path)
         let contents = try ChangeJournal.read(path: ChangeJournal.path(forIndex: path), identity: identity)
         let (index, isWritable) = try IndexFileReader.loadForChanges(from: path, prefault: contents.changes.count > prefaultAbove)
         let live = isWritable ? LiveIndex(adoptingWritableAvailabilityOf: index) : LiveIndex(index)
-        return (live, contents, live.replay(contents.changes), identity)
+        // The changes replayed in order with the days a rolling window added between them.
+        var skipped = 0, start = 0
+        for (afterChanges, extendedUntil) in contents.extensions {
+            skipped += live.replay(Array(contents.changes[start..<afterChanges]))
+            live.extendCalendar(until: extendedUntil)
+            start = afterChanges
+        }
+        skipped += live.replay(start == 0 ? contents.changes : Array(contents.changes[start...]))
+        let until = today.map { $0.advanced(by: index.dayCount) }
+        if let until { live.extendCalendar(until: until) }
+        return (live, contents, skipped, identity, until)
     }
 }

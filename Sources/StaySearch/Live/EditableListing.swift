@@ -26,9 +26,16 @@ package struct EditableListing: Sendable, Equatable {
         if let dayCount, dayCount > days { extend(toDayCount: dayCount) }
     }
 
+    /// The listing without its first `count` days (a calendar that starts later).
+    package func droppingDays(_ count: Int) -> EditableListing {
+        guard count > 0 else { return self }
+        return EditableListing(record: record, prices: Array(prices.dropFirst(count)), bookable: Array(bookable.dropFirst(count)),
+                               rules: Array(rules.dropFirst(count)))
+    }
+
     /// Adds days without a calendar row up to `dayCount` days (a window that rolled on): not bookable, the
     /// listing's own stay rule (docs/query-semantics.md, "A window that rolls").
-    mutating func extend(toDayCount dayCount: Int) {
+    package mutating func extend(toDayCount dayCount: Int) {
         let added = dayCount - prices.count
         guard added > 0 else { return }
         prices += repeatElement(ListingIndex.noCalendarRow, count: added)

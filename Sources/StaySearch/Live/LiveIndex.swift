@@ -64,6 +64,15 @@ public final class LiveIndex: @unchecked Sendable {
         changed.aliases = frozen.regionAliases()
     }
 
+    /// Adds days without a calendar row so that the calendars run until `until` (exclusive); see
+    /// ``extendCalendar(toDayCount:)``.
+    public func extendCalendar(until: Day) {
+        extendCalendar(toDayCount: index.firstDay.distance(to: until))
+    }
+
+    /// The day after the frozen index's own calendar (before any day a rolling window added).
+    public var frozenCalendarEnd: Day { index.firstDay.advanced(by: index.dayCount) }
+
     /// Adds days without a calendar row after the calendars' last, up to `dayCount` days from the first: a
     /// window that rolls on (docs/query-semantics.md, "A window that rolls"). Nothing is rebuilt but the
     /// overlay of changed listings; the frozen rows have no calendar row on those days until a change gives
@@ -104,6 +113,16 @@ public final class LiveIndex: @unchecked Sendable {
                 return whole
             }
             return try body(whole)
+        }
+    }
+
+    /// Runs `body` with the index as it is now from `day` on (the days before it left out, as a saved index
+    /// whose window has rolled past them keeps them: `compact`); built whole unless `day` is the first.
+    public func withIndex<Result, Failure: Error>(from day: Day, _ body: (ListingIndex) throws(Failure) -> Result) throws(Failure) -> Result {
+        let offset = index.firstDay.distance(to: day)
+        guard offset > 0 else { return try withIndex(body) }
+        return try lock.reading { () throws(Failure) in
+            try body(rebuildWhole(dropping: min(offset, dayCount)))
         }
     }
 
@@ -384,9 +403,9 @@ public final class LiveIndex: @unchecked Sendable {
         }
     }
 
-    /// The whole index built again: the visible frozen rows and the changed listings, with the frozen
-    /// index's calendar span and neighbourhoods.
-    private func rebuildWhole() -> ListingIndex {
+    /// The whole index built again: the visible frozen rows and the changed listings, with the live
+    /// calendar span (less its first `dropped` days) and the frozen index's neighbourhoods.
+    private func rebuildWhole(dropping dropped: Int = 0) -> ListingIndex {
         var frozenRows: [Int] = []
         frozenRows.reserveCapacity(index.count)
         for row in 0..<index.count {
@@ -397,10 +416,10 @@ public final class LiveIndex: @unchecked Sendable {
         var records = frozenRows.map { index.fullListing(atRow: $0) }
         records += changedListings.map(\.record)
         return IndexBuilder.build(
-            listings: records, firstDay: index.firstDay, dayCount: dayCount,
+            listings: records, firstDay: index.firstDay.advanced(by: dropped), dayCount: dayCount - dropped,
             listingAt: { position in
-                position < frozenRows.count ? EditableListing(row: frozenRows[position], of: self.index, record: records[position], dayCount: self.dayCount)
-                    : changedListings[position - frozenRows.count]
+                (position < frozenRows.count ? EditableListing(row: frozenRows[position], of: self.index, record: records[position], dayCount: self.dayCount)
+                    : changedListings[position - frozenRows.count]).droppingDays(dropped)
             },
             neighbourhoods: index.neighbourhoodShapes(), aliases: index.regionAliases())
     }

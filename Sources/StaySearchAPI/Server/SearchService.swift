@@ -56,18 +56,23 @@ package final class SearchService: @unchecked Sendable {
 
     /// Today and the days the data covers: searches before today, or wholly outside those days, and changes
     /// to nights before today are refused. A replica's today is its system of record's, as the change log
-    /// announces it; until it has, and elsewhere, the one fixed when the service starts.
+    /// announces it (and its days, as far as the log's window has rolled); until it has, and elsewhere, the
+    /// one fixed when the service starts, with a window as long as the saved index's calendars.
     package var clock: StayClock {
-        guard let today = systemOfRecord?.today else { return startClock }
-        return StayClock(today: today, first: startClock.first, dayCount: startClock.dayCount)
+        let span = live.calendarSpan
+        guard let today = systemOfRecord?.today else {
+            return StayClock(today: startToday, first: span.first, dayCount: span.dayCount, window: window)
+        }
+        return StayClock(today: today, first: span.first, dayCount: span.dayCount)
     }
-    private let startClock: StayClock
+    private let startToday: Day?
+    private let window: Int
 
     /// - Parameter today: today's date (`serve --today`); nil: the data's own date, the first day of its calendars.
     package init(live: LiveIndex, journal: ChangeJournal?, systemOfRecord: (any SystemOfRecord)? = nil,
                  language: DisplayStyle.Language? = nil, currency: String? = nil, today: Day? = nil) {
-        let span = live.calendarSpan
-        startClock = StayClock(today: today, first: span.first, dayCount: span.dayCount)
+        startToday = today
+        window = live.calendarSpan.first.distance(to: live.frozenCalendarEnd)
         self.live = live
         self.journal = journal
         self.systemOfRecord = systemOfRecord
