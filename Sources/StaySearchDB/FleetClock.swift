@@ -37,6 +37,13 @@ public struct FleetClock: Sendable, Equatable {
     /// them), one installer at a time (replicas starting together).
     static func install(on connection: PostgresConnection) async throws {
         let logger = Database.logger
+        // Already there (the common case): nothing to lock or replace.
+        let present = try await connection.query("""
+            SELECT to_regclass('public.staysearch_log_trim') IS NOT NULL AND to_regclass('public.staysearch_snapshots') IS NOT NULL \
+            AND to_regprocedure('staysearch_write_day()') IS NOT NULL AND EXISTS (SELECT 1 FROM staysearch_log_trim) \
+            AND EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = 'public.staysearch_calendar'::regclass AND attname = 'window_days')
+            """, logger: logger).collect().first?.decode(Bool?.self, context: .default)
+        if present == true { return }
         try await connection.query("BEGIN", logger: logger)
         do {
             try await connection.query("SELECT pg_advisory_xact_lock(\(DatabaseSchema.clockLock) + 1)", logger: logger)

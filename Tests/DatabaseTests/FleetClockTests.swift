@@ -46,10 +46,10 @@ extension DatabaseSuites {
             var accepted = 0, refusedAsPast = 0, bookedInAddedDays = 0, compared = 0, withStays = 0
             for step in 1...400 {
                 let today = first.advanced(by: step)
-                // Clients book nights around today while the day moves on; two hosts price and open the days
+                // Clients book nights around today while the day moves on; a host prices and opens the days
                 // the window adds, and a guest books two of them.
                 async let moved = Database.using(address) { try await $0.setClock(today: today) }
-                var lines = (0..<8).map { n -> String in
+                var lines = (0..<4).map { n -> String in
                     let checkIn = today.advanced(by: Int.random(in: -2...1, using: &random))
                     return SystemOfRecordTests.booking(random.pick(ids), checkIn.description, checkIn.advanced(by: 1 + n % 2).description)
                 }
@@ -66,7 +66,7 @@ extension DatabaseSuites {
                 #expect(oneLive.calendarSpan.first.advanced(by: oneLive.calendarSpan.dayCount) == today.advanced(by: window), "day \(step)")
                 let added = today.advanced(by: window - 4)
                 lines = []
-                for id in [random.pick(ids), random.pick(ids)] {
+                for id in [random.pick(Array(ids.prefix(20)))] {   // twenty hosts: an overlay of twenty listings
                     lines += [#"{"op": "price", "id": "\#(id)", "from": "\#(added)", "to": "\#(added.advanced(by: 4))", "price": \#(Int.random(in: 40...900, using: &random))}"#,
                               #"{"op": "availability", "id": "\#(id)", "from": "\#(added)", "to": "\#(added.advanced(by: 4))", "available": true}"#,
                               SystemOfRecordTests.booking(id, added.advanced(by: 1).description, added.advanced(by: 3).description)]
@@ -99,7 +99,7 @@ extension DatabaseSuites {
                 }
             }
             await two.stop()
-            #expect(accepted > 300 && refusedAsPast > 300 && bookedInAddedDays > 300 && withStays > 200,
+            #expect(accepted > 150 && refusedAsPast > 150 && bookedInAddedDays > 200 && withStays > 200,
                     "accepted \(accepted), refused as past \(refusedAsPast), booked in added days \(bookedInAddedDays), with stays \(withStays) of \(compared)")
             // No accepted change touches a night before the today announced before it in the log.
             let late = TestCluster.psql(url, #"""
