@@ -20,7 +20,7 @@ struct DatabaseCommand: ParsableCommand {
               staysearch import --from postgres://staysearch@127.0.0.1:5432/stays --output replica.ssx
               staysearch db clock postgres://staysearch@127.0.0.1:5432/stays --today 2024-06-29
             """,
-        subcommands: [Initialise.self, Load.self, Clock.self, Snapshot.self, Trim.self])
+        subcommands: [Initialise.self, Load.self, Refresh.self, Clock.self, Snapshot.self, Trim.self])
 
     /// `staysearch db snapshot URL --to DIR [--keep N]`.
     struct Snapshot: ParsableCommand {

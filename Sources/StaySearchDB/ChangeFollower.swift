@@ -282,6 +282,13 @@ final class ChangeFollower: @unchecked Sendable {
                 }
                 continue
             }
+            if let refresh = ListingRefresh(line: entry.line) {
+                // A listing a new scrape refreshed: its changes in this group, so that no search sees it half done.
+                let parts = refresh.changes
+                changes += parts
+                positions += repeatElement(entry.position, count: parts.count)
+                continue
+            }
             do {
                 changes.append(try ChangeLine.parse(entry.line))
                 positions.append(entry.position)

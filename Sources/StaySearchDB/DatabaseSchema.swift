@@ -8,9 +8,11 @@
 ///   (a `{"today": …}` entry, written once the date moves; every replica takes the new day at its position).
 /// - `listings`: every field the index has, and the listing's days as four arrays over that span: the
 ///   stored price (minor units; −1 no price, −2 no calendar row), whether the night is open, and the stay
-///   rule of a check-in on that day. Each listing's row is what a change locks and decides on.
+///   rule of a check-in on that day; `scraped`: whether it came from a scrape (`db load`, `db refresh`) rather
+///   than a `listing` change. Each listing's row is what a change locks and decides on.
 /// - `bookings`: the stays booked through staysearch, not since cancelled or reopened; an exclusion
-///   constraint refuses two overlapping stays of one listing, whichever replica asked.
+///   constraint refuses two overlapping stays of one listing, whichever replica asked. A booking stays when
+///   its listing is removed, and a refresh keeps its nights closed if the listing comes back.
 /// - `change_log`: every accepted change, as the JSON line replicas apply, numbered in commit order by a
 ///   deferred trigger that runs as its transaction commits (``positionLock``).
 /// - `staysearch_snapshots`: the index files `db snapshot` made, with their positions; `staysearch_log_trim`:
@@ -74,7 +76,7 @@ public enum DatabaseSchema {
         """,
         """
         CREATE TABLE bookings (
-            listing bigint NOT NULL REFERENCES listings (id) ON DELETE CASCADE,
+            listing bigint NOT NULL,
             stay daterange NOT NULL CHECK (NOT isempty(stay)),
             guests integer,
             booked_at timestamptz NOT NULL DEFAULT now(),
@@ -167,6 +169,11 @@ public enum DatabaseSchema {
         $$
         """,
         "ALTER TABLE staysearch_calendar ADD COLUMN IF NOT EXISTS window_days integer",
+        // Listings from a scrape (`db load`, `db refresh`) and those added with `op listing`, which a refresh
+        // leaves alone; a database made before the column counts every listing it has as scraped.
+        "ALTER TABLE listings ADD COLUMN IF NOT EXISTS scraped boolean NOT NULL DEFAULT true",
+        // A booking outlives its listing's removal (a refresh that no longer finds it): the stay was sold.
+        "ALTER TABLE bookings DROP CONSTRAINT IF EXISTS bookings_listing_fkey",
         // A write's day and the calendars' days: the clock lock taken shared, then the log's today read (a
         // statement of its own, so that it sees a new day committed while the lock was awaited); today NULL
         // when the log is behind the clock.

@@ -46,17 +46,17 @@ enum ListingRow {
                                bookable: open + repeatElement(false, count: dayCount - open.count), rules: rules)
     }
 
-    /// The statement that adds `listing`.
-    static func insert(_ listing: EditableListing) -> PostgresQuery {
+    /// The statement that adds `listing`, from a scrape (`db refresh`) or not (a `listing` change).
+    static func insert(_ listing: EditableListing, scraped: Bool = false) -> PostgresQuery {
         let r = listing.record
         let (minimum, maximum) = rules(of: listing)
         return """
-            INSERT INTO listings (\(unescaped: columnList)) VALUES (\(r.id), \(r.name), \(r.region.city), \
+            INSERT INTO listings (\(unescaped: columnList), scraped) VALUES (\(r.id), \(r.name), \(r.region.city), \
             \(r.region.neighbourhoodGroup), \(r.region.neighbourhood), \(r.roomType), \(Int32(clamping: r.accommodates)), \
             \(r.price?.minorUnits), \(r.minimumNights), \(r.maximumNights), \(r.ratingHundredths), \(r.reviewCount), \
             \(r.latitude), \(r.longitude), \(r.bedrooms.map { Int32(clamping: $0) }), \(r.beds.map { Int32(clamping: $0) }), \
             \(r.bathroomHalves.map { Int32(clamping: $0) }), \(r.propertyType), \(r.amenities), \(r.isInstantBookable), \
-            \(r.isSuperhost), \(listing.prices), \(listing.bookable), \(minimum), \(maximum), \(r.recentReviewCount))
+            \(r.isSuperhost), \(listing.prices), \(listing.bookable), \(minimum), \(maximum), \(r.recentReviewCount), \(scraped))
             """
     }
 
