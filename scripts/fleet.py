@@ -3,14 +3,15 @@
 
 usage: fleet.py run   [--replicas N] [--port P]   a cluster, the shipped sample loaded, N replicas and haproxy
                                                   in front on 127.0.0.1:P; Ctrl-C stops it all
-       fleet.py test                              the fleet's tests (races, 10,000 changes, kills, restarts)
+       fleet.py test                              the fleet's tests (races, 10,000 changes, kills, restarts, a refresh)
        fleet.py bench [--rate R] [--seconds S] [--behind N]   the fleet's figures
+       fleet.py scale [--listings N] [--changed SHARE]          a roll, a refresh and new replicas at N listings
 
 Everything runs on loopback in a temporary folder: a PostgreSQL cluster started by scripts/pg-cluster.sh (as
 the 'postgres' user when run as root), replicas started from an index made by 'import --from'. Standard
 library only. BIN names the staysearch binary (default .build/debug/staysearch). The parts live in
-scripts/fleetlib/: cluster.py (orchestration), checks.py, test_writes.py, test_consistency.py, test_failures.py
-(the test groups) and bench.py (the figures).
+scripts/fleetlib/: cluster.py (orchestration), checks.py, test_writes.py, test_consistency.py, test_failures.py,
+test_refresh.py (the test groups), bench.py and scale.py (the figures).
 """
 import os
 import signal
@@ -18,10 +19,12 @@ import sys
 import time
 
 from fleetlib.bench import bench
+from fleetlib.scale import scale
 from fleetlib.checks import check
 from fleetlib.cluster import KEY, Fleet
 from fleetlib.test_consistency import sample_with_aliases, test_aliases, test_mixed_changes, test_page_through_proxy
 from fleetlib.test_failures import test_database_restart, test_kill_and_restart, test_tls
+from fleetlib.test_refresh import test_refresh_with_kills
 from fleetlib.test_writes import test_commit_order, test_keys, test_races, test_read_your_writes
 
 
@@ -43,6 +46,8 @@ def test(arguments):
         test_kill_and_restart(fleet, ids)
         print("fleet test: restart PostgreSQL under load")
         test_database_restart(fleet, ids)
+        print("fleet test: a new scrape taken in while 60 clients book; the refresh and two replicas killed, the window rolled")
+        test_refresh_with_kills(fleet)
         print("fleet test: SIGTERM stops every replica")
         for replica in fleet.replicas:
             started = time.time()
@@ -81,11 +86,13 @@ def run(arguments):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 2 or sys.argv[1] not in ("run", "test", "bench"):
+    if len(sys.argv) < 2 or sys.argv[1] not in ("run", "test", "bench", "scale"):
         sys.exit(__doc__)
     if sys.argv[1] == "run":
         run(sys.argv[2:])
     elif sys.argv[1] == "test":
         test(sys.argv[2:])
+    elif sys.argv[1] == "scale":
+        scale(sys.argv[2:])
     else:
         bench(sys.argv[2:])

@@ -28,8 +28,12 @@ extension DatabaseCommand {
         @Flag(help: "Stop at the first record that cannot be used, naming its file and line.")
         var strict = false
 
+        @Option(help: ArgumentHelp("Changed listings written per transaction (a booking of one of them waits for it).", valueName: "N"))
+        var chunkSize = 200
+
         func validate() throws {
             guard !folders.isEmpty else { throw ValidationError("name at least one Inside Airbnb folder to take in") }
+            guard (1...10_000).contains(chunkSize) else { throw ValidationError("--chunk-size must be from 1 to 10000") }
             for folder in folders {
                 do { _ = try DatasetFolder(argument: folder) } catch { throw ValidationError(error.description) }
             }
@@ -41,7 +45,8 @@ extension DatabaseCommand {
             let (index, report) = try InsideAirbnbLoader(strict: strict).loadIndex(from: try folders.map { try DatasetFolder(argument: $0) })
             for warning in report.warnings { Standard.error("staysearch: warning: \(warning)") }
             let read = Standard.now()
-            let summary = try Blocking.run { try await Database.using(address) { try await $0.refresh(with: index) } }
+            let chunkSize = self.chunkSize
+            let summary = try Blocking.run { try await Database.using(address) { try await $0.refresh(with: index, chunkSize: chunkSize) } }
             let done = Standard.now()
             for refusal in summary.refused.prefix(10) { Standard.error("staysearch: warning: not taken in: \(refusal)") }
             if summary.refused.count > 10 { Standard.error("staysearch: warning: \(summary.refused.count - 10) more listings not taken in") }

@@ -18,6 +18,7 @@ struct GenerateCommand: ParsableCommand {
               staysearch generate --listings 1000000 --seed 1 --output big.ssx
               staysearch generate --listings 100000 --seed 1 --format insideairbnb --output ./synthetic
               staysearch generate --listings 1000000 --seed 1 --pricing dynamic --output dynamic.ssx
+              staysearch generate --listings 100000 --seed 1 --changed-share 0.1 --format insideairbnb --output ./rescraped
             """)
 
     typealias Pricing = SyntheticDataset.Pricing
@@ -45,19 +46,24 @@ struct GenerateCommand: ParsableCommand {
     @Option(help: "calibrated (most listings keep one price all year, as in the Inside Airbnb samples) or dynamic (prices change most days, as pricing tools set them).")
     var pricing: Pricing = .calibrated
 
+    @Option(help: ArgumentHelp("Make a later scrape of the same listings: this share of them (0–1) repriced and a week of each newly booked, the rest as the first scrape has them.", valueName: "SHARE"))
+    var changedShare = 0.0
+
     @Flag(help: "With --format insideairbnb: write listings.csv.gz and calendar.csv.gz, as Inside Airbnb ships them (zlib's fastest level, compressed on threads of their own).")
     var gzip = false
 
     func validate() throws {
         guard !gzip || format == .insideairbnb else { throw ValidationError("--gzip writes Inside Airbnb files: use it with --format insideairbnb") }
         guard (1...50_000_000).contains(listings) else { throw ValidationError("listings must be from 1 to 50000000 (got \(listings))") }
+        guard (0...1).contains(changedShare) else { throw ValidationError("--changed-share must be from 0 to 1 (got \(changedShare))") }
         guard (1...3_660).contains(days) else { throw ValidationError("days must be from 1 to 3660 (got \(days))") }
     }
 
     func run() throws {
         FreedMemory.returnLargeBlocksWhenFreed()
         let start = Standard.now()
-        let dataset = SyntheticDataset(listingCount: listings, seed: seed, dayCount: days, pricing: pricing)
+        var dataset = SyntheticDataset(listingCount: listings, seed: seed, dayCount: days, pricing: pricing)
+        dataset.changedShare = changedShare
         switch format {
         case .index:
             let index = dataset.makeIndex()

@@ -45,14 +45,17 @@ extension Database {
         do { position = try positionRows.first!.decode(Int64.self, context: .default) } catch {
             throw .failed(step: "reading the change log", reason: "\(error)")
         }
+        // The nights before today are past: the index keeps the window, from today on (only its days read).
+        let dropped = min(max(0, span.first.distance(to: today ?? span.first)), span.dayCount)
         var records: [ListingRecord] = []
-        var days = HeldDays(dayCount: span.dayCount)
+        var days = HeldDays(dayCount: span.dayCount - dropped)
         var shapes: [NeighbourhoodShape] = []
         var aliases: [RegionAlias] = []
         do {
-            let rows = try await connection.query("SELECT \(unescaped: ListingRow.columnList) FROM listings ORDER BY id", logger: Database.logger)
+            let rows = try await connection.query("SELECT \(unescaped: ListingRow.columnList(fromDay: dropped)) FROM listings ORDER BY id",
+                                                  logger: Database.logger)
             for try await row in rows {
-                let listing = try ListingRow.listing(from: row, dayCount: span.dayCount)
+                let listing = try ListingRow.listing(from: row, dayCount: span.dayCount - dropped)
                 records.append(listing.record)
                 days.append(listing)
             }
@@ -76,10 +79,8 @@ extension Database {
         } catch {
             throw .failed(step: "reading the listings", reason: DatabaseError.reason(of: error))
         }
-        // The nights before today are past: the index keeps the window, from today on.
-        let dropped = min(max(0, span.first.distance(to: today ?? span.first)), span.dayCount)
         let index = IndexBuilder.build(listings: records, firstDay: span.first.advanced(by: dropped), dayCount: span.dayCount - dropped,
-                                       listingAt: { days.listing(at: $0, record: records[$0]).droppingDays(dropped) }, neighbourhoods: shapes,
+                                       listingAt: { days.listing(at: $0, record: records[$0]) }, neighbourhoods: shapes,
                                        aliases: aliases)
         return Snapshot(index: index, position: UInt64(position), today: today)
     }

@@ -1,3 +1,4 @@
+import NIOCore
 import PostgresNIO
 import StaySearch
 
@@ -13,6 +14,12 @@ enum ListingRow {
 
     /// The columns joined for a SELECT.
     static let columnList = columns.joined(separator: ", ")
+
+    /// The columns joined for a SELECT of the days from offset `first` on (the days' arrays sliced).
+    static func columnList(fromDay first: Int) -> String {
+        guard first > 0 else { return columnList }
+        return columns.map { $0.hasPrefix("night_") ? "\($0)[\(first + 1):]" : $0 }.joined(separator: ", ")
+    }
 
     /// The listing in `row` (selected with ``columnList``), checked against a span of `dayCount` days.
     static func listing(from row: PostgresRow, dayCount: Int) throws -> EditableListing {
@@ -31,8 +38,21 @@ enum ListingRow {
             bathroomHalves: try value(16, Int32?.self).map(Int.init), propertyType: try value(17, String.self),
             amenities: try value(18, [String].self), isInstantBookable: try value(19, Bool.self), isSuperhost: try value(20, Bool.self))
         record.recentReviewCount = try value(25, Int32.self)
-        let prices = try value(21, [Int32].self), open = try value(22, [Bool].self)
-        let minimum = try value(23, [Int32].self), maximum = try value(24, [Int32].self)
+        // The days' arrays read straight from PostgreSQL's binary array format (the generic decoder costs a
+        // call per element: most of a snapshot's time).
+        func int32s(_ index: Int) throws -> [Int32] {
+            if cells[index].format == .binary, let values = binaryArray(cells[index].bytes, width: 4) {
+                return values.map { Int32(bitPattern: $0) }
+            }
+            return try value(index, [Int32].self)
+        }
+        let prices = try int32s(21), minimum = try int32s(23), maximum = try int32s(24)
+        let open: [Bool]
+        if cells[22].format == .binary, let values = binaryArray(cells[22].bytes, width: 1) {
+            open = values.map { $0 != 0 }
+        } else {
+            open = try value(22, [Bool].self)
+        }
         // A listing's arrays may be shorter than the calendar (a window that rolled on since they were written):
         // its later days have no calendar row.
         guard prices.count <= dayCount, open.count <= dayCount, minimum.count <= dayCount, maximum.count <= dayCount,
@@ -44,6 +64,28 @@ enum ListingRow {
             + repeatElement(own, count: dayCount - minimum.count)
         return EditableListing(record: record, prices: prices + repeatElement(ListingIndex.noCalendarRow, count: dayCount - prices.count),
                                bookable: open + repeatElement(false, count: dayCount - open.count), rules: rules)
+    }
+
+    /// The elements of a one-dimensional array without nulls in PostgreSQL's binary format, each `width`
+    /// bytes (big-endian, read as an unsigned integer); nil for anything else (then the generic decoder reads it).
+    private static func binaryArray(_ buffer: ByteBuffer?, width: Int) -> [UInt32]? {
+        guard var buffer else { return nil }
+        guard let dimensions = buffer.readInteger(as: Int32.self), let hasNulls = buffer.readInteger(as: Int32.self),
+              buffer.readInteger(as: UInt32.self) != nil, hasNulls == 0 else { return nil }
+        if dimensions == 0 { return [] }
+        guard dimensions == 1, let count = buffer.readInteger(as: Int32.self), count >= 0, buffer.readInteger(as: Int32.self) != nil,
+              buffer.readableBytes == Int(count) * (4 + width) else { return nil }
+        return buffer.withUnsafeReadableBytes { raw -> [UInt32]? in
+            var values = [UInt32](repeating: 0, count: Int(count))
+            var offset = 0
+            for index in 0..<Int(count) {
+                guard UInt32(bigEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self)) == width else { return nil }
+                offset += 4
+                values[index] = width == 4 ? UInt32(bigEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self)) : UInt32(raw[offset])
+                offset += width
+            }
+            return values
+        }
     }
 
     /// The statement that adds `listing`, from a scrape (`db refresh`) or not (a `listing` change).

@@ -36,6 +36,9 @@ public struct SyntheticDataset: Sendable {
     public let dayCount: Int
     /// How calendar prices are made.
     public let pricing: Pricing
+    /// The share of listings a later scrape of the same listings finds changed (0: the first scrape): their
+    /// nights repriced by −10 % to +20 % and a week of them newly booked.
+    public var changedShare = 0.0
 
     /// Generates `count` listings for `seed`.
     /// - Complexity: O(*n*); calendars are made on demand.
@@ -130,6 +133,12 @@ public struct SyntheticDataset: Sendable {
             ? DynamicPricing(city: SyntheticCity.all[cityNumber], cityNumber: cityNumber, seed: seed, dayCount: dayCount,
                              random: &priceRandom)
             : nil
+        // A later scrape: a listing it finds changed (a stream of its own, so that the rest stays as it was).
+        var changeRandom = SyntheticDataset.random(seed: seed, position: position, stream: 6)
+        let isChanged = changedShare > 0 && changeRandom.unit() < changedShare
+        let factor: Int64 = isChanged ? 90 + Int64(changeRandom.next() % 31) : 100
+        let bookedFrom = Int(changeRandom.next() % UInt64(max(1, dayCount - 7)))
+        let newlyBooked = isChanged ? bookedFrom..<bookedFrom + 7 : 0..<0
         var runLeft = 0
         var nights: [CalendarNight] = []
         nights.reserveCapacity(dayCount)
@@ -142,7 +151,7 @@ public struct SyntheticDataset: Sendable {
                     : max(1, Int((median * -log(max(random.unit(), 1e-9)) / 0.69).rounded()))
             }
             runLeft -= 1
-            let isAvailable = occupancy == 0 ? false : occupancy == 1 ? true : !booked
+            let isAvailable = (occupancy == 0 ? false : occupancy == 1 ? true : !booked) && !newlyBooked.contains(offset)
             var price = base
             if let dynamic {
                 price = dynamic.price(base: base, day: day, offset: offset, random: &priceRandom)
@@ -153,6 +162,7 @@ public struct SyntheticDataset: Sendable {
             let weekday = day.weekdayFromMonday
             if dynamic == nil, priceShape == 2, weekday == 4 || weekday == 5 { price = price * 6 / 5 }
             let minimum = weekendMinimum && (weekday == 4 || weekday == 5) ? max(listing.minimumNights, 2) : listing.minimumNights
+            price = price * factor / 100
             nights.append(CalendarNight(day: day, isAvailable: isAvailable, price: Money(minorUnits: price / 100 * 100),
                                         minimumNights: minimum, maximumNights: listing.maximumNights))
         }
