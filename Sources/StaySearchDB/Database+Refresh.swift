@@ -63,6 +63,7 @@ extension Database {
         let readDay = clockNow.loggedToday ?? clockNow.today
         let readDayCount = try await calendarSpan()?.dayCount ?? span.dayCount
         let booked = try await bookedNights(of: nil, from: readDay)
+        summary.today = readDay
         var candidates: [Int64] = []
         var seen = Set<Int64>()
         let ids = scrapeRows.keys.sorted()
@@ -93,12 +94,13 @@ extension Database {
             try await inTransaction("refreshing listings") { () throws(DatabaseError) in
                 let day = try await self.writeDay()
                 let todayOffset = span.first.distance(to: day.today)
-                let booked = try await self.bookedNights(of: part, from: day.today)
                 var lines: [String] = []
                 var current: [Int64: (EditableListing, Bool)] = [:]
                 for (listing, scraped) in try await self.listings(part, dayCount: day.dayCount, locking: true) {
                     current[listing.record.id] = (listing, scraped)
                 }
+                // The bookings read once the rows are locked: a booking that held one of them has committed.
+                let booked = try await self.bookedNights(of: part, from: day.today)
                 var counts = RefreshSummary()
                 for id in part {
                     let before = current[id]

@@ -42,6 +42,14 @@ enum LiveFixture {
         return live
     }()
 
+    /// Another live copy with the same 10,000 listings in the overlay, whose window rolls (days added).
+    static let rolling: LiveIndex = {
+        let live = LiveIndex(Fixture.index)
+        let errors = live.apply(priceChanges(repricedIDs, seed: 1))
+        precondition(errors.allSatisfy { $0 == nil })
+        return live
+    }()
+
     /// A month of new prices for each of `listingIDs`, from a day and at a price that vary with `seed`.
     static func priceChanges(_ listingIDs: [Int64], seed: Int) -> [CalendarChange] {
         let first = Fixture.index.firstDay
@@ -174,6 +182,35 @@ func liveBenchmarks() {
         let live = LiveFixture.repriced
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations { blackHole(try! live.search(query)) }
+    }
+    // A window that rolls a day: the day added to every calendar (the frozen rows untouched; the overlay's
+    // 10,000 listings extended and indexed again), as a replica takes a new day's entry. One day an iteration.
+    Benchmark("Live.RollWindow", configuration: .init(metrics: [.wallClock], maxDuration: .seconds(isSmoke ? 1 : 5),
+                                                      maxIterations: isSmoke ? 3 : 200, thresholds: [:])) { benchmark in
+        let live = LiveFixture.rolling
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { live.extendCalendar(toDayCount: live.calendarSpan.dayCount + 1) }
+    }
+    // The search of `Live.SearchWithOverlay10k` while the window rolls a day every 20 ms on another thread
+    // (a roll holds the write lock: a search that meets one waits for it).
+    Benchmark("Live.SearchWhileRolling", configuration: .init(metrics: [.wallClock], maxDuration: .seconds(isSmoke ? 1 : 5),
+                                                              maxIterations: isSmoke ? 20 : 1_000_000, thresholds: [:])) { benchmark in
+        let live = LiveFixture.rolling
+        let lock = NSLock()
+        var running = true
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            while lock.withLock({ running }) {
+                live.extendCalendar(toDayCount: live.calendarSpan.dayCount + 1)
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+            done.signal()
+        }.start()
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { blackHole(try! live.search(query)) }
+        benchmark.stopMeasurement()
+        lock.withLock { running = false }
+        done.wait()
     }
     Benchmark("Live.LoadWithJournal100k", configuration: configuration(seconds: 5)) { benchmark in
         let path = LiveFixture.indexWithJournal
