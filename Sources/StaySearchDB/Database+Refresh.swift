@@ -183,6 +183,13 @@ extension Database {
         if let current, current.record.amenities.sorted() == scraped.record.amenities.sorted() {
             target.record.amenities = current.record.amenities
         }
+        if let price = scraped.record.price {
+            // Nights without a price take the listing's new one, closed (as a `listing` change gives them).
+            for day in target.prices.indices where target.prices[day] == ListingIndex.unpricedNight {
+                target.prices[day] = Int32(clamping: price.minorUnits)
+                target.bookable[day] = false
+            }
+        }
         let days = max(todayOffset, scrapeOffset, 0)..<min(dayCount, scrapeOffset + scraped.prices.count)
         for day in days where !days.isEmpty {
             let source = day - scrapeOffset

@@ -3,8 +3,8 @@ import StaySearch
 
 /// One listing made as a new scrape says (`db refresh`), as one change-log entry: its fields when they
 /// changed, and its days from the first that changed to the last. A replica applies an entry as the
-/// ordinary changes it stands for (``changes``), in one group under its index's write lock, so that no
-/// search sees the listing half refreshed; the database decides its new row with the same changes and the
+/// changes it stands for (``changes``: a `listing` change and a `days` change), in one group under its
+/// index's write lock, so that no search sees the listing half refreshed; the database decides its new row with the same changes and the
 /// engine's own code (``ListingChangeOutcome``), so that both reach the same listing.
 ///
 /// Its line: `{"refresh":ID,"fields":{…},"from":"YYYY-MM-DD","prices":[…],"open":"0110…","minimum":[…],"maximum":[…]}`
@@ -121,31 +121,15 @@ struct ListingRefresh: Codable, Equatable {
         return entry.fields == nil && entry.from == nil ? nil : entry
     }
 
-    /// The ordinary changes this entry stands for, in the order they must be applied: the fields, then
-    /// each run of days' price, stay rules and availability (days the scrape has no row for left out).
+    /// The changes this entry stands for, in order: the fields (a `listing` change), then the days (one
+    /// `days` change; the days the scrape has no row for marked to be left as they are).
     var changes: [CalendarChange] {
         var changes: [CalendarChange] = []
-        let id = refresh
-        if let fields { changes.append(.listing(fields.change(id: id))) }
+        if let fields { changes.append(.listing(fields.change(id: refresh))) }
         guard let from = from.flatMap(Day.init(iso:)), let prices, let open, let minimum, let maximum,
               open.utf8.count == prices.count, minimum.count == prices.count, maximum.count == prices.count else { return changes }
-        let isOpen = open.utf8.map { $0 == UInt8(ascii: "1") }
-        /// Runs of days with a calendar row over which `key` keeps one value.
-        func runs<Key: Equatable>(_ key: (Int) -> Key, _ make: (Day, Day, Key) -> CalendarChange) {
-            var start: Int?
-            for day in 0...prices.count {
-                let ends = day == prices.count || prices[day] == ListingIndex.noCalendarRow
-                    || (start != nil && key(day) != key(start!))
-                if ends, let begun = start {
-                    changes.append(make(from.advanced(by: begun), from.advanced(by: day), key(begun)))
-                    start = nil
-                }
-                if day < prices.count, prices[day] != ListingIndex.noCalendarRow, start == nil { start = day }
-            }
-        }
-        runs({ prices[$0] }) { .price(id: id, from: $0, to: $1, price: $2 < 0 ? nil : Money(minorUnits: Int64($2))) }
-        runs({ [minimum[$0], maximum[$0]] }) { .rules(id: id, from: $0, to: $1, minimumNights: $2[0], maximumNights: $2[1]) }
-        runs({ isOpen[$0] }) { .availability(id: id, from: $0, to: $1, available: $2) }
+        let rules = zip(minimum, maximum).map { StayRule(minimumNights: $0, maximumNights: $1).packed }
+        changes.append(.days(ListingDays(id: refresh, from: from, prices: prices, open: open.utf8.map { $0 == UInt8(ascii: "1") }, rules: rules)))
         return changes
     }
 

@@ -271,6 +271,8 @@ import Glibc
                 + (minimum.map { #", "minimum_nights": \#($0)"# } ?? "") + (maximum.map { #", "maximum_nights": \#($0)"# } ?? "") + "}"
         case let .remove(id):
             return #"{"op": "remove", "id": "\#(id)"}"#
+        case .days:
+            preconditionFailure("no client sends a days change")
         case let .listing(change):
             var fields = [#""op": "listing""#, #""id": "\#(change.id)""#]
             func quoted(_ text: String) -> String {

@@ -59,6 +59,14 @@ extension TestDataset {
                 if let minimum { nights[position].night.minimumNights = minimum }
                 if let maximum { nights[position].night.maximumNights = maximum }
             }
+        case let .days(set):
+            for (offset, price) in set.prices.enumerated() where price != -2 {
+                let rule = StayRule(packed: set.rules[offset])
+                let night = CalendarNight(day: set.from.advanced(by: offset), isAvailable: set.open[offset],
+                                          price: price < 0 ? nil : Money(minorUnits: Int64(price)),
+                                          minimumNights: Int32(rule.minimumNights), maximumNights: Int32(rule.maximumNights))
+                if let position = firstRow[night.day] { nights[position].night = night } else { nights.append((change.id, night)) }
+            }
         case .listing, .remove:
             return false
         }

@@ -122,6 +122,31 @@ final class ChangeStream: @unchecked Sendable {
     }
 }
 
+/// Rolls a live index's window a day every 20 ms on a thread of its own until stopped.
+final class RollingDays: @unchecked Sendable {
+    private let lock = NSLock()
+    private var running = true
+    private let done = DispatchSemaphore(value: 0)
+
+    init(live: LiveIndex) {
+        Thread {
+            while self.isRunning {
+                live.extendCalendar(toDayCount: live.calendarSpan.dayCount + 1)
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+            self.done.signal()
+        }.start()
+    }
+
+    private var isRunning: Bool { lock.withLock { running } }
+
+    /// Stops rolling and waits for the thread.
+    func stop() {
+        lock.withLock { running = false }
+        done.wait()
+    }
+}
+
 func liveBenchmarks() {
     // Which bookings are refused depends on every change before (and a refusal quotes the stay): malloc
     // counts are not repeatable, so only time is measured.
@@ -196,21 +221,11 @@ func liveBenchmarks() {
     Benchmark("Live.SearchWhileRolling", configuration: .init(metrics: [.wallClock], maxDuration: .seconds(isSmoke ? 1 : 5),
                                                               maxIterations: isSmoke ? 20 : 1_000_000, thresholds: [:])) { benchmark in
         let live = LiveFixture.rolling
-        let lock = NSLock()
-        var running = true
-        let done = DispatchSemaphore(value: 0)
-        Thread {
-            while lock.withLock({ running }) {
-                live.extendCalendar(toDayCount: live.calendarSpan.dayCount + 1)
-                Thread.sleep(forTimeInterval: 0.02)
-            }
-            done.signal()
-        }.start()
+        let rolling = RollingDays(live: live)
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations { blackHole(try! live.search(query)) }
         benchmark.stopMeasurement()
-        lock.withLock { running = false }
-        done.wait()
+        rolling.stop()
     }
     Benchmark("Live.LoadWithJournal100k", configuration: configuration(seconds: 5)) { benchmark in
         let path = LiveFixture.indexWithJournal

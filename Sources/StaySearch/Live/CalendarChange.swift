@@ -20,6 +20,8 @@ public enum CalendarChange: Sendable, Equatable {
     indirect case listing(ListingChange)
     /// Remove a listing: it no longer appears anywhere.
     case remove(id: Int64)
+    /// Set a run of days whole, as a new scrape has them (a fleet's refresh; no client sends one).
+    indirect case days(ListingDays)
 
     /// The listing it changes.
     public var id: Int64 {
@@ -29,6 +31,8 @@ public enum CalendarChange: Sendable, Equatable {
             return id
         case let .listing(change):
             return change.id
+        case let .days(days):
+            return days.id
         }
     }
 
@@ -38,6 +42,8 @@ public enum CalendarChange: Sendable, Equatable {
         case let .book(_, from, to, _), let .cancel(_, from, to), let .availability(_, from, to, _), let .price(_, from, to, _),
              let .rules(_, from, to, _, _):
             return (from, to)
+        case let .days(days):
+            return (days.from, days.from.advanced(by: days.prices.count))
         case .listing, .remove:
             return nil
         }
@@ -47,7 +53,7 @@ public enum CalendarChange: Sendable, Equatable {
     public var changesOnlyAvailability: Bool {
         switch self {
         case .book, .cancel, .availability: return true
-        case .price, .rules, .listing, .remove: return false
+        case .price, .rules, .listing, .remove, .days: return false
         }
     }
 }

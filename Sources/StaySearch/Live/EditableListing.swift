@@ -107,6 +107,15 @@ package struct EditableListing: Sendable, Equatable {
         }
     }
 
+    /// Sets the days of `days` (from day offset `first`) whole; a day marked without a calendar row is left as it is.
+    mutating func setDays(_ days: ListingDays, first: Int) {
+        for (offset, price) in days.prices.enumerated() where price != ListingIndex.noCalendarRow {
+            prices[first + offset] = price
+            bookable[first + offset] = days.open[offset]
+            rules[first + offset] = days.rules[offset]
+        }
+    }
+
     /// Sets the stay rules of the days with a calendar row; `nil` keeps that bound.
     mutating func setRules(minimumNights: Int32?, maximumNights: Int32?, days: Range<Int>) {
         for day in days where prices[day] != ListingIndex.noCalendarRow {

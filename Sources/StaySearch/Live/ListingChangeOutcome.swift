@@ -33,6 +33,9 @@ package enum ListingChangeOutcome {
                 listing.setRules(minimumNights: minimum, maximumNights: maximum, days: days)
             case .remove:
                 return .success(nil)
+            case let .days(set):
+                if let problem = set.problem(listingPrice: listing.record.price) { throw problem }
+                listing.setDays(set, first: days.lowerBound)
             case .listing:
                 break
             }

@@ -238,6 +238,14 @@ public final class LiveIndex: @unchecked Sendable {
             case .frozen(let row): hide(row: row)
             default: changed.remove(id: id)
             }
+        case let .days(set):
+            let price: Money?
+            switch place {
+            case .frozen(let row): price = index.listing(atRow: row).price
+            default: price = changed[set.id]!.record.price
+            }
+            if let problem = set.problem(listingPrice: price) { throw problem }
+            modifyListing(id: set.id, at: place) { $0.setDays(set, first: days.lowerBound) }
         case .listing:
             break
         }
