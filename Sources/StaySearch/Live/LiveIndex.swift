@@ -74,15 +74,15 @@ public final class LiveIndex: @unchecked Sendable {
     public var frozenCalendarEnd: Day { index.firstDay.advanced(by: index.dayCount) }
 
     /// Adds days without a calendar row after the calendars' last, up to `dayCount` days from the first: a
-    /// window that rolls on (docs/query-semantics.md, "A window that rolls"). Nothing is rebuilt but the
-    /// overlay of changed listings; the frozen rows have no calendar row on those days until a change gives
-    /// them one (which moves the listing to the overlay). Fewer days than now change nothing.
+    /// window that rolls on (docs/query-semantics.md, "A window that rolls"). Nothing is indexed again: the
+    /// frozen rows and the overlay's have no calendar row past their own calendars, which is what the days
+    /// added are, until a change gives a listing one (and indexes it into the overlay with the days). The
+    /// changed listings' held days grow: O(changed listings × days added). Fewer days change nothing.
     public func extendCalendar(toDayCount dayCount: Int) {
         lock.writing {
             guard dayCount > self.dayCount else { return }
             self.dayCount = dayCount
             changed.extend(toDayCount: dayCount)
-            finishGroup()
             rebuilt = nil
         }
     }
@@ -285,7 +285,7 @@ public final class LiveIndex: @unchecked Sendable {
             }
             setBookable(false, row: row, days: days)
         default:
-            let listing = changed[id]!
+            let listing = changed.listing(id: id)!
             if !listing.canBook(days: days, guests: guests) {
                 throw .notBookable(id: id, reasons: listing.problems(days: days, checkIn: checkIn, guests: guests).map(\.description))
             }
@@ -303,7 +303,7 @@ public final class LiveIndex: @unchecked Sendable {
             }
             setBookable(true, row: row, days: days)
         default:
-            let listing = changed[change.id]!
+            let listing = changed.listing(id: change.id)!
             for day in days where listing.status(ofDay: day) != .available && listing.status(ofDay: day) != .booked {
                 throw .nightCannotOpen(day: index.firstDay.advanced(by: day), status: listing.status(ofDay: day))
             }
