@@ -46,8 +46,10 @@ final class ChangeFollower: @unchecked Sendable {
     private var logWaiters: [Int: (logID: Int64, continuation: CheckedContinuation<UInt64?, Never>)] = [:]
     static let recentLimit = 20_000
     let wakeup = Wakeup()
-    /// The most changes applied and journalled as one group.
+    /// The changes read from the log at a time.
     static let batchSize = 2_000
+    /// The most changes applied and journalled as one group, read `batchSize` at a time, when far behind.
+    static let catchUpSize = 30_000
     /// How long to wait for a notification before polling.
     static let pollInterval = Duration.milliseconds(500)
 
@@ -184,12 +186,23 @@ final class ChangeFollower: @unchecked Sendable {
     private func catchUp(on connection: PostgresConnection) async throws {
         while true {
             let applied = current.applied
-            let fetched = try await withDeadline(ChangeFollower.queryDeadline) {
+            var fetched = try await withDeadline(ChangeFollower.queryDeadline) {
                 try await ChangeFollower.fetch(after: applied, on: connection)
             }
             if let first = fetched.batch.first, first.position > applied + 1 {
                 // A gap: positions lost to failed commits, or changes trimmed from under this replica.
                 try await checkNotTrimmed(on: connection)
+            }
+            // Far behind (a replica starting on an old snapshot, a refresh): more groups read before they are
+            // applied as one, so that the overlay of changed listings is indexed again once, not once a group.
+            while fetched.batch.count % ChangeFollower.batchSize == 0, fetched.batch.count < ChangeFollower.catchUpSize,
+                  let last = fetched.batch.last?.position {
+                let more = try await withDeadline(ChangeFollower.queryDeadline) {
+                    try await ChangeFollower.fetch(after: last, on: connection)
+                }
+                fetched.batch += more.batch
+                fetched.databaseNow = more.databaseNow
+                if more.batch.count < ChangeFollower.batchSize { break }
             }
             guard let first = fetched.batch.first, let last = fetched.batch.last else {
                 let now = Date().timeIntervalSince1970
@@ -198,7 +211,7 @@ final class ChangeFollower: @unchecked Sendable {
                 return
             }
             var latest = last.position
-            if fetched.batch.count == ChangeFollower.batchSize {
+            if fetched.batch.count >= ChangeFollower.batchSize {
                 // Far behind: how far, for health and metrics.
                 latest = max(latest, try await withDeadline(ChangeFollower.queryDeadline) {
                     let rows = try await connection.query("SELECT coalesce(max(position), 0) FROM change_log", logger: Database.logger).collect()
@@ -207,7 +220,7 @@ final class ChangeFollower: @unchecked Sendable {
             }
             update { $0.latest = max($0.latest, latest); $0.lagSeconds = max(0, fetched.databaseNow - first.committedAt) }
             try apply(fetched.batch)
-            if fetched.batch.count < ChangeFollower.batchSize {
+            if fetched.batch.count % ChangeFollower.batchSize != 0 {
                 // Caught up with what was committed when the read began. Under a stream of commits, a
                 // moment's pause lets their notifications gather into one read.
                 try await Task.sleep(for: ChangeFollower.gathering)
