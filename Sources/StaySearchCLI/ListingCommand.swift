@@ -42,10 +42,10 @@ struct ListingCommand: ParsableCommand {
         }
         switch format {
         case .json:
-            Standard.write(ListingFormatting.json(index: index, row: row, quote: quote) + "\n")
+            Standard.write(ListingFormatting.json(index: index, row: row, quote: quote, today: today) + "\n")
         case .text:
             let style = try display.style
-            var output = ListingFormatting.details(index: index, row: row, style: style)
+            var output = ListingFormatting.details(index: index, row: row, today: today, style: style)
             if let quote { output += "\n" + ListingFormatting.quote(quote, guests: stay.guests, infants: stay.infants, style: style) }
             Standard.write(output)
         }

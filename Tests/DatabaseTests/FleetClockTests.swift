@@ -86,10 +86,15 @@ extension DatabaseSuites {
                 let fresh = try await Database.using(address) { try await $0.snapshot() }
                 #expect(fresh.today == today && fresh.index.firstDay == today && fresh.index.dayCount == window)
                 for replica in [one, two] { #expect(await replica.waitUntilApplied(fresh.position, timeout: .seconds(10))) }
-                for _ in 0..<100 {
+                for number in 0..<100 {
                     let checkIn = today.advanced(by: Int.random(in: -3...(window + 2), using: &random))
-                    let query = SearchQuery(region: random.pick([nil, "zuid", "antwerp"]), checkIn: checkIn,
+                    var query = SearchQuery(region: random.pick([nil, "zuid", "antwerp"]), checkIn: checkIn,
                                             checkOut: checkIn.advanced(by: Int.random(in: 1...4, using: &random)), adults: 2, limit: 10)
+                    if number % 5 == 0 {     // without dates, in price order: prices from today's nights
+                        query.checkIn = nil
+                        query.checkOut = nil
+                        query.sort = .price
+                    }
                     let expected = Self.answer(fresh.index, today: today, query)
                     if expected.hasPrefix(#"{"total":"#), !expected.hasPrefix(#"{"total":0,"#) { withStays += 1 }
                     for live in [oneLive, twoLive] {

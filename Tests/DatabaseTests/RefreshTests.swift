@@ -116,11 +116,17 @@ extension DatabaseSuites {
             #expect(replica.health().text.contains("\"refused_here\":0"))
             let fresh = try await Database.using(address) { try await $0.snapshot() }
             #expect(fresh.index.count == sample.count - 40 + 31)
-            for _ in 0..<60 {
-                let checkIn = try #require(Day(iso: "2024-07-05")).advanced(by: Int.random(in: 0...120, using: &random))
-                let query = SearchQuery(region: random.pick([nil, "zuid", "antwerp"]), checkIn: checkIn,
+            let today = try #require(Day(iso: "2024-07-05"))
+            for number in 0..<60 {
+                let checkIn = today.advanced(by: Int.random(in: 0...120, using: &random))
+                var query = SearchQuery(region: random.pick([nil, "zuid", "antwerp"]), checkIn: checkIn,
                                         checkOut: checkIn.advanced(by: Int.random(in: 1...6, using: &random)), adults: 2,
                                         sort: random.pick([.price, .recommended]), limit: 10)
+                query.today = today
+                if number % 4 == 0 {     // without dates: prices from today's nights
+                    query.checkIn = nil
+                    query.checkOut = nil
+                }
                 #expect(ResultFormatting.json(try live.search(query)) == ResultFormatting.json(try fresh.index.search(query)), "\(query)")
             }
 

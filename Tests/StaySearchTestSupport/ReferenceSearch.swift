@@ -221,7 +221,10 @@ public enum ReferenceSearch {
                 guard let total = stayTotal(from: checkIn, nights: nights) else { continue }
                 candidates.append((listing, total))
             } else {
-                let firstPriced = calendar.keys.sorted().first { calendar[$0]!.price != nil }.flatMap { calendar[$0]!.price }
+                // Its first priced night from today on (docs/query-semantics.md).
+                let firstPriced = calendar.keys.sorted()
+                    .first { day in calendar[day]!.price != nil && query.today.map { day >= $0 } ?? true }
+                    .flatMap { calendar[$0]!.price }
                 guard let price = listing.price ?? firstPriced else { continue }
                 candidates.append((listing, price.minorUnits))
             }

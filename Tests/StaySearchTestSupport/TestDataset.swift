@@ -184,6 +184,11 @@ public struct TestDataset: Sendable {
         }
         addDetailFilters(to: &query, using: &random)
         addFlexibleDates(to: &query, using: &random)
+        // A search without dates now and then on a later today: a window that has rolled on, where a
+        // listing without its own price is priced by its first priced night from today.
+        if query.checkIn == nil, query.checkInFrom == nil, random.chance(0.3) {
+            query.today = TestDataset.calendarStart.advanced(by: Int.random(in: 1...40, using: &random))
+        }
         return query
     }
 

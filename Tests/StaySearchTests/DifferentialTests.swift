@@ -7,7 +7,7 @@ import Testing
     /// The random queries must exercise the engine: many answers with matches, with dates, with errors.
     @Test func randomQueriesAreNotTrivial() throws {
         var withMatches = 0, withDatedMatches = 0, errors = 0, paged = 0, withPatterns = 0, withDenseRows = 0
-        var facetCounted = 0
+        var facetCounted = 0, pricedFromToday = 0
         var flexibleMatches = 0, shiftedStays = 0, windowMatches = 0, flexibleErrors = 0
         var detailed = 0, amenityMatches = 0, crossingBoxMatches = 0, radiusMatches = 0, distanceSorted = 0, detailErrors = 0
         for seed in 0..<60 {
@@ -39,6 +39,11 @@ import Testing
                 if answer.facets.contains(where: { $0.entries.count > 1 }) { facetCounted += 1 }
                 if answer.total > 0, answer.nights != nil { withDatedMatches += 1 }
                 if answer.ids.count > 1 { paged += 1 }
+                if query.today != nil, query.checkIn == nil, query.checkInFrom == nil {
+                    var firstDay = query
+                    firstDay.today = nil
+                    if let other = try? ReferenceSearch.search(firstDay, in: data), other != answer { pricedFromToday += 1 }
+                }
                 if query.isFlexible, answer.total > 0 { flexibleMatches += 1 }
                 if query.checkInFrom != nil, answer.ids.count > 1 { windowMatches += 1 }
                 if let first = query.candidateCheckIns.first, query.isFlexible,
@@ -59,9 +64,10 @@ import Testing
         #expect(withDenseRows > 20)     // and prices stored densely
         #expect(flexibleMatches > 150)     // flexible dates with matches
         #expect(shiftedStays > 35)        // whose cheapest stay is not the first check-in
-        #expect(windowMatches > 12)
+        #expect(windowMatches > 8)
         #expect(flexibleErrors > 10)       // out-of-range shifts, windows and nights
         #expect(errors > 20 && errors < 1_000)
+        #expect(pricedFromToday > 10)      // searches without dates that a later today prices otherwise
     }
 
     @Test(arguments: 0..<150)

@@ -22,13 +22,34 @@ extension ListingIndex {
             latitude: latitude(ofRow: row), longitude: longitude(ofRow: row))
     }
 
-    /// The price a search without dates uses for row `row`, and where it comes from; `nil` when the
-    /// listing has neither a price nor a priced night (it never appears in results then).
-    public func priceWithoutDates(ofRow row: Int) -> (price: Money, source: PriceSource)? {
-        let base = storage.basePrices[row]
+    /// The price a search without dates uses for row `row` on `today` (the first day when nil or before
+    /// it), and where it comes from; `nil` when the listing has neither a price nor a priced night from
+    /// that day (it never appears in results then).
+    public func priceWithoutDates(ofRow row: Int, today: Day? = nil) -> (price: Money, source: PriceSource)? {
+        let ownPrice = storage.listingPrices[row]
+        let offset = today.map { firstDay.distance(to: $0) } ?? 0
+        let base = ownPrice != ListingIndex.noPrice || offset <= 0 ? storage.basePrices[row] : firstPricedNight(ofRow: row, from: offset)
         guard base != ListingIndex.noPrice else { return nil }
-        let source: PriceSource = storage.listingPrices[row] == ListingIndex.noPrice ? .firstPricedNight : .listing
-        return (Money(minorUnits: Int64(base)), source)
+        return (Money(minorUnits: Int64(base)), ownPrice == ListingIndex.noPrice ? .firstPricedNight : .listing)
+    }
+
+    /// The prices a search without dates uses as of day offset `dayOffset` (see ``UndatedPrices``): the
+    /// stored ones up to the first day, else worked out once for that day and kept.
+    package func undatedPrices(from dayOffset: Int) -> UndatedPrices {
+        guard dayOffset > 0 else { return UndatedPrices(storedIn: self) }
+        return undatedPriceCache.prices(from: dayOffset) { UndatedPrices(of: self, from: dayOffset) }
+    }
+
+    /// The price of row `row`'s first priced night on or after day offset `dayOffset`, or
+    /// ``noPrice`` when none is.
+    package func firstPricedNight(ofRow row: Int, from dayOffset: Int) -> Int32 {
+        var day = max(0, dayOffset)
+        while day < dayCount {
+            let price = nightPrices.value(row: row, dayOffset: day)
+            if price >= 0 { return price }
+            day += 1
+        }
+        return ListingIndex.noPrice
     }
 
     /// The nights of row `row` from `start` up to (not including) `end`, each with its status and

@@ -27,6 +27,8 @@ public struct ListingIndex: Sendable {
     /// The 95th percentile of the prices without dates of up to 4,096 rows evenly spaced (minor units;
     /// 0 without prices): how high this index's prices run, before a query counts them.
     package let sampledHighPrice: Int64
+    /// The prices without dates last worked out for a day after the first (``undatedPrices(from:)``).
+    let undatedPriceCache = UndatedPriceCache()
     /// Room type names, by code.
     package let roomTypeNames: [String]
     /// Cities, neighbourhood groups and neighbourhoods with their row ranges.

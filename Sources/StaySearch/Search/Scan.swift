@@ -57,6 +57,8 @@ struct Scan {
     var block: [UInt64]
     /// The columns read per candidate.
     let columns: ScanColumns
+    /// Without dates: the prices the scan uses, as of the query's today (``ListingIndex/undatedPrices(from:)``).
+    let undated: UndatedPrices?
     /// The listing-detail filters.
     let filter: ListingFilter
     /// Where the rows that pass every filter go, one after another (for facets), when they are kept.
@@ -122,7 +124,12 @@ struct Scan {
         lowestValue = (query.minimumPrice?.minorUnits ?? 0) * nights
         if let maximum = query.maximumPrice { highestValue = maximum.minorUnits * nights } else { highestValue = Int64.max }
         block = [UInt64](repeating: 0, count: Scan.blockWords)
-        columns = ScanColumns(index)
+        if hasDates {
+            undated = nil
+        } else {
+            undated = index.undatedPrices(from: query.today.map { index.firstDay.distance(to: $0) } ?? 0)
+        }
+        columns = ScanColumns(index, basePrices: undated?.prices)
         if isFlexible, !isImpossible {
             stayBlocks = [UInt64](repeating: 0, count: checkIns.count * Scan.blockWords)
             spanWords = [UInt64](repeating: 0, count: (Int(checkIns.last!) - stayStart + Int(nights)) * Scan.blockWords)
@@ -505,7 +512,7 @@ struct Scan {
         let wordsPerDay = index.wordsPerDay
         block.withUnsafeMutableBufferPointer { block in
             if !hasDates {
-                index.storage.pricedWithoutDates.withUnsafeBufferPointer { priced in
+                (undated?.priced ?? index.storage.pricedWithoutDates).withUnsafeBufferPointer { priced in
                     for i in 0..<count { block[i] = priced[words.lowerBound + i] }
                 }
             } else {

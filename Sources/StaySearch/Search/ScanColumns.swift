@@ -31,14 +31,15 @@ struct ScanColumns {
     let dense: UnsafePointer<UInt16>
     let denseRows: Int
 
-    init(_ index: ListingIndex) {
+    /// - Parameter basePrices: the prices without dates to use, when not the stored ones (kept alive by the caller).
+    init(_ index: ListingIndex, basePrices: Column<Int32>? = nil) {
         let storage = index.storage
         accommodates = storage.accommodates.base
         roomTypes = storage.roomTypes.base
         ids = storage.ids.base
         ratings = storage.ratings.base
         reviewCounts = storage.reviewCounts.base
-        basePrices = storage.basePrices.base
+        self.basePrices = (basePrices ?? storage.basePrices).base
         ruleOffsets = storage.ruleRunOffsets.base
         ruleStarts = storage.ruleRunStarts.base
         ruleValues = storage.ruleRunValues.base

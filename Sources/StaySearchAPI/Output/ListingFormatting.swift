@@ -9,15 +9,16 @@ package enum ListingFormatting {
         listing.name.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: "")
     }
 
-    /// The listing screen as text; prices, dates and words in `style`.
-    package static func details(index: ListingIndex, row: Int, style: DisplayStyle = .standard) -> String {
-        if style.language == .korean { return koreanDetails(index: index, row: row, style: style) }
+    /// The listing screen as text on `today` (which prices a listing without a price of its own); prices,
+    /// dates and words in `style`.
+    package static func details(index: ListingIndex, row: Int, today: Day? = nil, style: DisplayStyle = .standard) -> String {
+        if style.language == .korean { return koreanDetails(index: index, row: row, today: today, style: style) }
         let listing = index.listing(atRow: row)
         var lines = [title(listing)]
         lines.append("id \(listing.id) · \(listing.region.components.joined(separator: " / ")) · \(listing.roomType) · "
             + "up to \(listing.accommodates) guests")
         let priceText: String
-        if let (price, source) = index.priceWithoutDates(ofRow: row) {
+        if let (price, source) = index.priceWithoutDates(ofRow: row, today: today) {
             priceText = style.money(price) + " a night (" + (source == .listing ? "listing price" : "first priced calendar night") + ")"
         } else {
             priceText = "no price"
@@ -34,13 +35,13 @@ package enum ListingFormatting {
     }
 
     /// ``details(index:row:style:)`` in Korean.
-    static func koreanDetails(index: ListingIndex, row: Int, style: DisplayStyle) -> String {
+    static func koreanDetails(index: ListingIndex, row: Int, today: Day?, style: DisplayStyle) -> String {
         let listing = index.listing(atRow: row)
         var lines = [title(listing)]
         lines.append("id \(listing.id) · \(listing.region.components.joined(separator: " / ")) · \(listing.roomType) · "
             + "최대 \(listing.accommodates)명")
         let priceText: String
-        if let (price, source) = index.priceWithoutDates(ofRow: row) {
+        if let (price, source) = index.priceWithoutDates(ofRow: row, today: today) {
             priceText = "1박 " + style.money(price) + " (" + (source == .listing ? "숙소 요금" : "달력의 첫 요금") + ")"
         } else {
             priceText = "없음"
@@ -109,15 +110,15 @@ package enum ListingFormatting {
     }
 
     /// The listing object of docs/query-semantics.md: the fields of a search result (for the stay when there is a quote whose
-    /// every night is priced, else the price without dates), and with a quote its nights and verdict.
-    package static func json(index: ListingIndex, row: Int, quote: StayQuote?) -> String {
+    /// every night is priced, else the price without dates on `today`), and with a quote its nights and verdict.
+    package static func json(index: ListingIndex, row: Int, quote: StayQuote?, today: Day? = nil) -> String {
         let listing = index.listing(atRow: row)
         let stayPriced = quote?.total != nil
         var json = JSONWriter()
         ResultFormatting.listingObject(
             &json, id: listing.id, name: listing.name, region: listing.region, roomType: listing.roomType,
             accommodates: listing.accommodates,
-            nightlyPrice: stayPriced ? quote?.averageNightlyPrice : index.priceWithoutDates(ofRow: row)?.price,
+            nightlyPrice: stayPriced ? quote?.averageNightlyPrice : index.priceWithoutDates(ofRow: row, today: today)?.price,
             totalPrice: stayPriced ? quote?.total : nil, ratingHundredths: listing.ratingHundredths,
             reviewCount: listing.reviewCount, latitude: listing.latitude, longitude: listing.longitude
         ) { json in

@@ -317,7 +317,7 @@ package final class SearchService: @unchecked Sendable {
         let guests = stay.guests
         let body = live.withListing(id: id) { index, row in
             let quote = stay.checkIn.flatMap { checkIn in stay.checkOut.map { index.quote(row: row, checkIn: checkIn, checkOut: $0, guests: guests) } }
-            return ListingFormatting.json(index: index, row: row, quote: quote)
+            return ListingFormatting.json(index: index, row: row, quote: quote, today: clock.today)
         }
         guard let body else { return .error(Self.notFound(id)) }
         return .ok(body + "\n")
