@@ -41,6 +41,31 @@ package struct NightPrices: Sendable {
         return runs.value(row: row, dayOffset: dayOffset)
     }
 
+    /// Row `row`'s values on the day offsets `start ..< end`, written to `buffer` (from its start): the
+    /// nights of a range of stays, read once.
+    /// - Complexity: O(*end* − *start* + log *r*).
+    package func values(row: Int, from start: Int, to end: Int, into buffer: UnsafeMutablePointer<Int32>) {
+        let first = Int(runs.offsets[row]), last = Int(runs.offsets[row + 1])
+        if let rank = runs.values[first].denseIndex {
+            let dense = self.dense.base
+            for day in start..<end { buffer[day - start] = NightPrices.decode(dense[day * denseRows + rank]) }
+            return
+        }
+        var run = runs.run(row: row, dayOffset: start)
+        var day = start
+        while day < end {
+            let stop = run + 1 < last ? min(Int(runs.starts[run + 1]), end) : end
+            let value = runs.values[run]
+            if let pattern = value.patternIndex {
+                for night in day..<stop { buffer[night - start] = runs.patterns[pattern * 7 + (runs.firstWeekday + night) % 7] }
+            } else {
+                for night in day..<stop { buffer[night - start] = value }
+            }
+            day = stop
+            run += 1
+        }
+    }
+
     /// Row `row`'s values on every day offset `0 ..< dayCount`.
     package func values(row: Int, dayCount: Int) -> [Int32] {
         if let rank = runs.values[Int(runs.offsets[row])].denseIndex {

@@ -97,6 +97,14 @@ public final class LiveIndex: @unchecked Sendable {
         }
     }
 
+    /// The price calendar of `query` on the listings and calendars as they are now (see
+    /// ``ListingIndex/priceCalendar(_:threads:)``); the days a rolling window added count as covered.
+    public func priceCalendar(_ query: SearchQuery, threads: Int = 1) throws(QueryError) -> PriceCalendar {
+        try lock.reading { () throws(QueryError) in
+            try index.priceCalendar(query, threads: threads, coveredDays: dayCount, live: liveParts)
+        }
+    }
+
     /// Runs `body` with the index as it is now; changes wait until it returns. For quotes, listings and
     /// saving a compacted copy. The index must not be kept beyond `body`.
     ///

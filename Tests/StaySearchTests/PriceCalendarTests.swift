@@ -1,0 +1,152 @@
+import StaySearch
+import StaySearchTestSupport
+import Testing
+
+/// The price calendar against one exact search per check-in day, and against the brute-force reference.
+@Suite struct PriceCalendarTests {
+    /// A random calendar query: the listing filters of a random search, a range of check-ins (sometimes
+    /// partly outside the calendar, now and then too long) and a number of nights.
+    static func randomCalendarQuery(_ data: TestDataset, using random: inout SeededGenerator) -> SearchQuery {
+        var query = data.randomQuery(using: &random)
+        query.checkIn = nil
+        query.checkOut = nil
+        query.flexibleDays = nil
+        query.checkInWeekdays = []
+        let from = TestDataset.calendarStart.advanced(by: Int.random(in: -6...80, using: &random))
+        query.checkInFrom = from
+        query.checkInTo = from.advanced(by: random.chance(0.03) ? 62 : Int.random(in: 0...61, using: &random))
+        query.windowNights = random.pick([1, 1, 2, 3, 3, 4, 7, 14])
+        query.today = random.chance(0.2) ? from.advanced(by: Int.random(in: -3...10, using: &random)) : nil
+        return query
+    }
+
+    /// The exact search of one check-in of `query`, every stay listed in price order.
+    static func daySearch(_ query: SearchQuery, checkIn: Day) -> SearchQuery {
+        var day = query
+        day.checkInFrom = nil
+        day.checkInTo = nil
+        day.windowNights = nil
+        day.checkIn = checkIn
+        day.checkOut = checkIn.advanced(by: query.windowNights!)
+        day.sort = .price
+        day.limit = SearchQuery.limitRange.upperBound
+        day.offset = 0
+        return day
+    }
+
+    /// Count, lowest and lower-median total of an answer listing every stay in price order.
+    static func summary(_ answer: ReferenceAnswer) -> (Int, Int64?, Int64?) {
+        let totals = answer.totalPrices.compactMap { $0 }
+        precondition(totals.count == answer.total, "every stay listed")
+        return (answer.total, totals.first, totals.isEmpty ? nil : totals[(totals.count - 1) / 2])
+    }
+
+    static func summary(_ day: PriceCalendarDay) -> (Int, Int64?, Int64?) {
+        (day.count, day.lowest?.minorUnits, day.median?.minorUnits)
+    }
+
+    /// Checks every day of `calendar` against `search` (an exact search per check-in day).
+    static func check(_ calendar: PriceCalendar, of query: SearchQuery, context: String,
+                      search: (SearchQuery) throws(QueryError) -> ReferenceAnswer) {
+        let from = query.checkInFrom!, nights = query.windowNights!
+        #expect(calendar.days.map(\.checkIn) == (0...from.distance(to: query.checkInTo!)).map { from.advanced(by: $0) }, "\(context)")
+        for day in calendar.days {
+            let expected: PriceCalendarDay.Status = query.today.map { day.checkIn < $0 } == true ? .beforeToday
+                : day.checkIn < calendar.firstDay || day.checkIn.advanced(by: nights) > calendar.endDay ? .outsideData : .open
+            #expect(day.status == expected, "\(context) \(day.checkIn)")
+            guard day.status == .open else {
+                #expect(day.count == 0 && day.lowest == nil && day.median == nil)
+                continue
+            }
+            do throws(QueryError) {
+                let answer = try search(daySearch(query, checkIn: day.checkIn))
+                #expect(summary(day) == summary(answer), "\(context) \(day.checkIn): \(summary(day)) vs \(summary(answer))")
+            } catch {
+                Issue.record("\(context) \(day.checkIn): the day's search failed: \(error)")
+            }
+        }
+    }
+
+    @Test(arguments: 0..<60)
+    func everyDayIsTheExactSearchOfThatCheckIn(seed: Int) throws {
+        let data = TestDataset.random(seed: UInt64(seed) + 7_100)
+        let index = data.makeIndex().index
+        var random = SeededGenerator(seed: UInt64(seed) &* 131 + 5)
+        for round in 0..<12 {
+            let query = Self.randomCalendarQuery(data, using: &random)
+            let context = "seed \(seed) round \(round): \(query)"
+            let calendar: PriceCalendar
+            do throws(QueryError) {
+                calendar = try index.priceCalendar(query, threads: round % 2 + 1)
+            } catch {
+                // Refused as the search of the window is, for the same reason.
+                #expect(throws: QueryError.self) { try ReferenceSearch.search(query, in: data) }
+                continue
+            }
+            Self.check(calendar, of: query, context: context + " (engine)") { q throws(QueryError) in ReferenceAnswer(try index.search(q)) }
+            Self.check(calendar, of: query, context: context + " (reference)") { q throws(QueryError) in try ReferenceSearch.search(q, in: data) }
+        }
+    }
+
+    /// A live index with listings changed, added and removed, and days a rolling window added.
+    @Test(arguments: 0..<20)
+    func aLiveIndexsCalendarIsItsExactSearches(seed: Int) throws {
+        var data = TestDataset.random(seed: UInt64(seed) + 7_400)
+        let frozen = data.makeIndex().index
+        let live = LiveIndex(frozen)
+        var random = SeededGenerator(seed: UInt64(seed) &* 17 + 3)
+        live.extendCalendar(toDayCount: frozen.dayCount + 10)
+        let end = frozen.firstDay.advanced(by: frozen.dayCount + 10)
+        for round in 0..<4 {
+            let changes = (0..<20).map { _ in data.randomChange(using: &random, listingChanges: 0.35) }
+            for (change, outcome) in zip(changes, live.apply(changes)) {
+                let want = data.apply(change, calendarStart: frozen.firstDay, calendarEnd: end)
+                #expect((outcome == nil) == want)
+            }
+            for _ in 0..<5 {
+                let query = Self.randomCalendarQuery(data, using: &random)
+                guard let calendar = try? live.priceCalendar(query, threads: 2) else { continue }
+                #expect(calendar.endDay == end)
+                let context = "seed \(seed) round \(round): \(query)"
+                Self.check(calendar, of: query, context: context + " (live)") { q throws(QueryError) in ReferenceAnswer(try live.search(q)) }
+                Self.check(calendar, of: query, context: context + " (reference)") { q throws(QueryError) in try ReferenceSearch.search(q, in: data) }
+            }
+        }
+    }
+
+    /// The random calendars are not trivial: many days with stays, several prices, days before today
+    /// and outside the data.
+    @Test func randomCalendarsAreNotTrivial() throws {
+        var withStays = 0, withSpread = 0, beforeToday = 0, outside = 0, refused = 0
+        for seed in 0..<30 {
+            let data = TestDataset.random(seed: UInt64(seed) + 7_100)
+            let index = data.makeIndex().index
+            var random = SeededGenerator(seed: UInt64(seed) &* 131 + 5)
+            for _ in 0..<12 {
+                guard let calendar = try? index.priceCalendar(Self.randomCalendarQuery(data, using: &random)) else {
+                    refused += 1
+                    continue
+                }
+                withStays += calendar.days.filter { $0.count > 0 }.count
+                withSpread += calendar.days.filter { $0.count > 2 && $0.lowest != $0.median }.count
+                beforeToday += calendar.days.filter { $0.status == .beforeToday }.count
+                outside += calendar.days.filter { $0.status == .outsideData }.count
+            }
+        }
+        #expect(withStays > 700)
+        #expect(withSpread > 150)
+        #expect(beforeToday > 20)
+        #expect(outside > 100)
+        #expect(refused > 5 && refused < 200)
+    }
+
+    @Test func aCalendarNeedsARangeAndNights() {
+        let index = TestDataset.random(seed: 1).makeIndex().index
+        var query = SearchQuery()
+        query.checkInFrom = TestDataset.calendarStart
+        query.windowNights = 3
+        #expect(throws: QueryError.windowIncomplete(missing: "checkin to")) { try index.priceCalendar(query) }
+        query.checkInTo = TestDataset.calendarStart.advanced(by: 62)
+        #expect(throws: QueryError.windowTooLong(days: 63)) { try index.priceCalendar(query) }
+    }
+}
