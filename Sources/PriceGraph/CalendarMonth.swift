@@ -71,7 +71,10 @@ public struct CalendarMonth: Sendable {
 
     /// `$175`, `$1,350`, `$25k` for ten thousand and more (to the nearest thousand); `₩85,000`, `₩120만` for a
     /// million won and more (to the nearest ten thousand, as Korean counts).
-    func compact(_ money: Money) -> String {
+    func compact(_ money: Money) -> String { CalendarMonth.compact(money, style: style) }
+
+    /// ``compact(_:)`` in `style`.
+    static func compact(_ money: Money, style: DisplayStyle) -> String {
         if style.hasWholeUnitsOnly, style.language == .korean, money.minorUnits >= 100_000_000 {
             return style.currencySymbol + style.grouped(Int((money.minorUnits + 500_000) / 1_000_000)) + "만"
         }

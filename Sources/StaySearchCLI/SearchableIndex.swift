@@ -27,6 +27,17 @@ final class SearchableIndex {
         return try live!.search(query, threads: threads)
     }
 
+    /// The price calendar of a query (today set by ``clock``).
+    func priceCalendar(_ query: SearchQuery, threads: Int) throws(QueryError) -> PriceCalendar {
+        var query = query
+        if let clock { query.today = clock.today }
+        if let frozen {
+            // Days a rolling window adds past the saved calendars are covered (without calendar rows).
+            return try frozen.priceCalendar(query, threads: threads, coveredDays: max(frozen.dayCount, clock?.dayCount ?? 0), live: nil)
+        }
+        return try live!.priceCalendar(query, threads: threads)
+    }
+
     /// The days the calendars cover.
     var calendarSpan: (first: Day, dayCount: Int) {
         if let frozen { return (frozen.firstDay, frozen.dayCount) }

@@ -25,7 +25,7 @@ struct Staysearch: ParsableCommand {
               staysearch regions --prefix zuid
               staysearch import Antwerp=./antwerp --output antwerp.ssx && staysearch search --index antwerp.ssx
             """,
-        subcommands: [SearchCommand.self, BatchCommand.self, RegionsCommand.self, AmenitiesCommand.self, PropertyTypesCommand.self, MapCommand.self, ImportCommand.self, GenerateCommand.self, HistogramCommand.self, ListingCommand.self, CalendarCommand.self, UpdateCommand.self, CompactCommand.self, ServeCommand.self, DatabaseCommand.self]
+        subcommands: [SearchCommand.self, BatchCommand.self, RegionsCommand.self, AmenitiesCommand.self, PropertyTypesCommand.self, MapCommand.self, ImportCommand.self, GenerateCommand.self, HistogramCommand.self, ListingCommand.self, CalendarCommand.self, PriceCalendarCommand.self, UpdateCommand.self, CompactCommand.self, ServeCommand.self, DatabaseCommand.self]
     )
 
     /// Runs the command; every failure ends as one line on stderr and a non-zero exit.

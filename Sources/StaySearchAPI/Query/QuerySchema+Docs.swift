@@ -46,7 +46,8 @@ extension QuerySchema {
         var lines = ["| Route | Key | Value | Meaning |", "|---|---|---|---|"]
         let routes: [(String, [RouteParameter])] = [
             ("`GET /v1/regions`", regions), ("`GET /v1/listings/{id}/calendar`, `calendar.png`", calendar),
-            ("`GET /v1/histogram.png`, `/v1/map.png`, `calendar.png`", display), ("every `GET /v1/…`", [minimumPosition]),
+            ("`GET /v1/price-calendar`, `price-calendar.png`", priceCalendarRoute),
+            ("`GET /v1/histogram.png`, `/v1/map.png`, `calendar.png`, `price-calendar.png`", display), ("every `GET /v1/…`", [minimumPosition]),
         ]
         for (route, parameters) in routes {
             for parameter in parameters {

@@ -7,6 +7,22 @@ extension QuerySchema {
     /// The keys of a listing's calendar (`GET /v1/listings/{id}/calendar`), besides ``display``.
     package static let calendar: [RouteParameter] = [month, months]
 
+    /// `month` of a price calendar: the check-in days it shows.
+    package static let checkInMonth = RouteParameter("month", .text(pattern: "[0-9]{4}-(0[1-9]|1[0-2])", shape: "a month, YYYY-MM, e.g. 2024-07"),
+                                                     "Every check-in day of this month (default: today's month), unless checkin_from and checkin_to say which days.")
+    /// The keys of a price calendar besides ``priceCalendarSearchKeys``.
+    package static let priceCalendarRoute: [RouteParameter] = [checkInMonth]
+    /// The search keys a price calendar takes: the listing filters, the guests, the price range, the
+    /// check-in days (`checkin_from`, `checkin_to`, at most 62) and the stay's `nights`.
+    package static let priceCalendarSearchKeys = [
+        "region", "checkin_from", "checkin_to", "nights", "adults", "children", "infants", "min_price", "max_price", "room_type",
+        "bedrooms", "beds", "bathrooms", "property_type", "amenities", "instant_bookable", "superhost", "bbox", "near", "radius_km",
+    ]
+    /// The parameters of ``priceCalendarSearchKeys``.
+    package static var priceCalendar: [QueryParameter] { priceCalendarSearchKeys.map { parameter($0)! } }
+    /// The nights of a price calendar's stays when the request does not say.
+    package static let defaultCalendarNights = 3
+
     /// `prefix` of the region suggestions.
     package static let regionPrefix = RouteParameter("prefix", .text(pattern: nil, shape: nil),
                                                      "Start (or part) of a name; case and accents do not matter.")

@@ -94,6 +94,9 @@ package enum OpenAPIDocument {
     }
 
     private static var search: [String] { QuerySchema.search.map(parameter) + [minimumPosition] }
+    private static var priceCalendar: [String] {
+        QuerySchema.priceCalendar.map(parameter) + QuerySchema.priceCalendarRoute.map(parameter) + [minimumPosition]
+    }
     /// Read-your-writes on a replica (`serve --follow`).
     private static let minimumPosition = parameter(QuerySchema.minimumPosition)
     private static var display: [String] { QuerySchema.display.map(parameter) }
@@ -190,6 +193,9 @@ package enum OpenAPIDocument {
             ("/v1/search/batch", post("Many searches: JSON lines of queries in, of answers out", lines)),
             ("/v1/histogram.png", get("The price histogram of a search", search + chartSize, png, searches)),
             ("/v1/map.png", get("The results of a search on a map", search + chartSize, mapPNG, searches)),
+            ("/v1/price-calendar", get("For each check-in day of a month: the stays of a number of nights, their lowest and median total",
+                                       priceCalendar, json, searches)),
+            ("/v1/price-calendar.png", get("The price calendar as a picture", priceCalendar + display, png, searches)),
             ("/v1/regions", get("Region suggestions", QuerySchema.regions.map(parameter) + [minimumPosition], jsonArray)),
             ("/v1/neighbourhoods.geojson", get("The neighbourhoods' outlines the index keeps", [minimumPosition], geoJSON)),
             ("/v1/listings/{id}", get("A listing, with a quote for a stay", [

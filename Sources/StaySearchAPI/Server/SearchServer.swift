@@ -54,6 +54,14 @@ package enum SearchServer {
                 respond(server.service.chart($0, map: true, acceptLanguage: request.headers[.acceptLanguage]))
             }
         },
+        Route(.get, "/v1/price-calendar") { request, _, server in
+            try await reading(request, server.service) { respond(server.service.priceCalendar($0, png: false)) }
+        },
+        Route(.get, "/v1/price-calendar.png") { request, _, server in
+            try await reading(request, server.service) {
+                respond(server.service.priceCalendar($0, png: true, acceptLanguage: request.headers[.acceptLanguage]))
+            }
+        },
         Route(.get, "/v1/listings/:id") { request, context, server in
             try await reading(request, server.service) { respond(server.service.listing(id: context.parameters.get("id") ?? "", $0)) }
         },

@@ -199,6 +199,32 @@ package final class SearchService: @unchecked Sendable {
         return answer ?? .error(Self.notFound(id))
     }
 
+    /// `GET /v1/price-calendar?…` and `/v1/price-calendar.png?…`: for each check-in day of a month (or of
+    /// `checkin_from` … `checkin_to`), the stays of `nights` nights the search finds and their lowest and
+    /// median total (docs/query-semantics.md, "Price calendar").
+    package func priceCalendar(_ items: [(key: String, value: String)], png: Bool, acceptLanguage: String? = nil) -> Answer {
+        do {
+            var style = DisplayStyle.standard, rest = items
+            if png { (style, rest) = try self.style(items, acceptLanguage: acceptLanguage) }
+            let clock = self.clock
+            let query = try PriceCalendarRequest.query(rest, today: clock.today)
+            let start = Standard.now()
+            let calendar = try live.priceCalendar(query)
+            guard png else {
+                let took = Int(((Standard.now() - start) * 1e6).rounded())
+                return .ok(PriceCalendarFormatting.json(calendar, tookMicroseconds: took) + "\n")
+            }
+            let months = PriceCalendarMonth.months(of: calendar, firstWeekday: style.firstWeekday, style: style)
+            let chart = PriceCalendarChart(months: months, title: PriceCalendarFormatting.title(calendar, query: query, style: style),
+                                           nights: calendar.nights, fonts: FontLocator.sans(for: style.language))
+            do throws(GraphError) { return .png(try chart.render().pngData()) } catch {
+                return .internalFailure("the price calendar could not be drawn: \(error.description)")
+            }
+        } catch {
+            return .failure(error)
+        }
+    }
+
     /// `POST /v1/search/batch`: JSON lines of queries in, a JSON line each out (as `staysearch batch`).
     package func batch(_ body: String) -> Answer {
         var output = ""
