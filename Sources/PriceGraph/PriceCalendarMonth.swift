@@ -98,7 +98,8 @@ public struct PriceCalendarMonth: Sendable {
     /// The legend of the cells, for `nights` nights.
     public static func legend(nights: Int, style: DisplayStyle) -> String {
         style.language == .korean
-            ? "날짜 옆: 체크인 \(nights)박 숙소 수 · 아래: 최저 총액 · 지남: 오늘 이전 · ·: 데이터 밖"
-            : "beside the date: stays of \(nights) night\(nights == 1 ? "" : "s") from that check-in · below: the lowest total · past: before today · ·: outside the data"
+            ? "날짜 옆: 그날 체크인하는 \(nights)박 숙소 수 · 아래: 최저 총액\n지남: 오늘 이전 · ·: 데이터 밖"
+            : "beside the date: stays of \(nights) night\(nights == 1 ? "" : "s") from that check-in · below: the lowest total\n"
+                + "past: before today · ·: outside the data"
     }
 }

@@ -21,7 +21,10 @@ extension ListingIndex {
     package func priceCalendar(_ query: SearchQuery, threads: Int, coveredDays: Int, live: LiveParts?) throws(QueryError) -> PriceCalendar {
         var query = query
         query.checkInWeekdays = []
-        try query.validate()
+        // Check-ins before today are marked, not refused: a month already past is a calendar of past days.
+        var checked = query
+        checked.today = nil
+        try checked.validate()
         guard let from = query.checkInFrom, let to = query.checkInTo, let nights = query.windowNights else {
             throw .windowIncomplete(missing: query.checkInFrom == nil ? "checkin from" : query.checkInTo == nil ? "checkin to" : "nights")
         }
