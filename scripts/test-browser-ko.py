@@ -34,6 +34,34 @@ def won(value):
     return f"₩{int(value + 0.5):,}"
 
 
+def day_price(value):
+    """As the page writes a day's lowest total in its cell: whole won, as everywhere."""
+    return won(value)
+
+
+def calendar_agrees_with_api(what, nights):
+    """Each day of the open month grid shows the price calendar's lowest total of the page's query for that
+    check-in, and is greyed out exactly when nothing can be booked from it."""
+    wait(lambda: js("return document.getElementById('months').dataset.prices") == "ready"
+         and js("return document.getElementById('months').dataset.pricesNights") == str(nights), f"{what}: the day prices")
+    shown = js("return [...document.querySelectorAll('#months button.day')].map(b => "
+               "[b.dataset.day, b.querySelector('.day-price').textContent, b.classList.contains('no-stays')])")
+    keys = ("region", "adults", "children", "infants", "min_price", "max_price", "room_type")
+    query = [(k, v) for k, v in page_query() if k in keys]
+    answer = api("/v1/price-calendar", query + [("checkin_from", shown[0][0]), ("checkin_to", shown[-1][0]), ("nights", str(nights))])
+    by_day = {d["checkin"]: d for d in answer["days"]}
+    priced = greyed = 0
+    for day, price, grey in shown:
+        d = by_day[day]
+        expected = "" if d["lowest_total"] is None else day_price(d["lowest_total"])
+        assert price == expected, f"{what}: {day} shows {price!r}, the API's lowest total {d['lowest_total']}"
+        assert grey == (d["status"] == "open" and d["count"] == 0), f"{what}: {day} greyed {grey}, the API counts {d['count']} ({d['status']})"
+        priced += price != ""
+        greyed += grey
+    assert priced >= 20, f"{what}: only {priced} days priced"
+    return priced, greyed
+
+
 def step(name):
     def wrap(function):
         def run(*args):
@@ -133,12 +161,13 @@ def region():
     agrees_with_api("region picked")
 
 
-@step("the Korean calendar starts its weeks on Sunday; picking a stay searches it")
+@step("the Korean calendar starts its weeks on Sunday and shows each day's lowest total in won; picking a stay searches it")
 def dates():
     by_id("dates-button").click()
     wait(lambda: by_id("calendar").is_displayed(), "the calendar")
     while not driver.find_elements(By.CSS_SELECTOR, 'button.day[data-day="2024-07-15"]'):
         by_id("month-next").click()
+    calendar_agrees_with_api("the month grid", 3)
     headers = [th.text for th in driver.find_elements(By.CSS_SELECTOR, "#months .month:first-child th")]
     assert headers == ["일", "월", "화", "수", "목", "금", "토"], headers
     titles = [h.text for h in driver.find_elements(By.CSS_SELECTOR, "#months h3")]

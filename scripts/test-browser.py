@@ -42,6 +42,34 @@ def amount(text):
     return float(match.group(1).replace(",", "")), match.group(2) == "+"
 
 
+def day_price(value):
+    """As the page writes a day's lowest total in its cell: whole dollars rounded half up, $12k from ten thousand."""
+    return f"${int(value / 1000 + 0.5)}k" if value >= 10000 else f"${int(value + 0.5):,}"
+
+
+def calendar_agrees_with_api(what, nights):
+    """Each day of the open month grid shows the price calendar's lowest total of the page's query for that
+    check-in, and is greyed out exactly when nothing can be booked from it."""
+    wait(lambda: js("return document.getElementById('months').dataset.prices") == "ready"
+         and js("return document.getElementById('months').dataset.pricesNights") == str(nights), f"{what}: the day prices")
+    shown = js("return [...document.querySelectorAll('#months button.day')].map(b => "
+               "[b.dataset.day, b.querySelector('.day-price').textContent, b.classList.contains('no-stays')])")
+    keys = ("region", "adults", "children", "infants", "min_price", "max_price", "room_type")
+    query = [(k, v) for k, v in page_query() if k in keys]
+    answer = api("/v1/price-calendar", query + [("checkin_from", shown[0][0]), ("checkin_to", shown[-1][0]), ("nights", str(nights))])
+    by_day = {d["checkin"]: d for d in answer["days"]}
+    priced = greyed = 0
+    for day, price, grey in shown:
+        d = by_day[day]
+        expected = "" if d["lowest_total"] is None else day_price(d["lowest_total"])
+        assert price == expected, f"{what}: {day} shows {price!r}, the API's lowest total {d['lowest_total']}"
+        assert grey == (d["status"] == "open" and d["count"] == 0), f"{what}: {day} greyed {grey}, the API counts {d['count']} ({d['status']})"
+        priced += price != ""
+        greyed += grey
+    assert priced >= 20, f"{what}: only {priced} days priced"
+    return priced, greyed
+
+
 def step(name):
     def wrap(function):
         def run(*args):
@@ -155,12 +183,13 @@ def region():
     agrees_with_api("region picked")
 
 
-@step("choosing check-in and check-out on the month grid searches the stay")
+@step("the month grid shows each day's lowest total as the price calendar gives it; choosing check-in and check-out searches the stay")
 def dates():
     by_id("dates-button").click()
     wait(lambda: by_id("calendar").is_displayed(), "the calendar")
     while not driver.find_elements(By.CSS_SELECTOR, 'button.day[data-day="2024-07-15"]'):
         by_id("month-next").click()
+    calendar_agrees_with_api("the month grid", 3)
     driver.find_element(By.CSS_SELECTOR, 'button.day[data-day="2024-07-12"]').click()
     assert by_id("calendar-hint").text == "Select a check-out date"
     after_search(lambda: driver.find_element(By.CSS_SELECTOR, 'button.day[data-day="2024-07-15"]').click(), "the stay's search")

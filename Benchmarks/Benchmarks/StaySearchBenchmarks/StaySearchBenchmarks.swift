@@ -136,4 +136,39 @@ let benchmarks: @Sendable () -> Void = {
         for _ in benchmark.scaledIterations { blackHole(try! InsideAirbnbLoader().loadIndex(from: folders)) }
     }
     liveBenchmarks()
+    priceCalendarBenchmarks()
+}
+
+/// The price calendar against one exact search of the same query: a month (31 check-ins) of 3- and 7-night
+/// stays in one city and over every listing, on both pricing kinds, on one thread and two. Only time is
+/// measured (the parts' arrays grow with the matches).
+func priceCalendarBenchmarks() {
+    let month = Fixture.checkIn.advanced(by: -9)       // 2025-07-01
+    let scopes: [(name: String, region: String?)] = [("City", "Antwerp"), ("All", nil)]
+    let kinds: [(name: String, index: () -> ListingIndex)] = [("Calibrated", { Fixture.index }), ("Dynamic", { Fixture.dynamicIndex })]
+    let timing = Benchmark.Configuration(metrics: [.wallClock], maxDuration: .seconds(isSmoke ? 1 : 3),
+                                         maxIterations: isSmoke ? 5 : 1_000_000, thresholds: [:])
+    for (kind, index) in kinds {
+        for (scope, region) in scopes {
+            for nights in [3, 7] {
+                for threads in [1, 2] {
+                    var calendar = SearchQuery(region: region, adults: 2)
+                    calendar.checkInFrom = month
+                    calendar.checkInTo = month.advanced(by: 30)
+                    calendar.windowNights = nights
+                    let search = SearchQuery(region: region, checkIn: month.advanced(by: 14), checkOut: month.advanced(by: 14 + nights), adults: 2)
+                    Benchmark("PriceCalendar.\(kind).\(scope)\(nights)n.t\(threads)", configuration: timing) { benchmark in
+                        let index = index()
+                        benchmark.startMeasurement()
+                        for _ in benchmark.scaledIterations { blackHole(try! index.priceCalendar(calendar, threads: threads)) }
+                    }
+                    Benchmark("PriceCalendar.\(kind).\(scope)\(nights)n.t\(threads).OneSearch", configuration: timing) { benchmark in
+                        let index = index()
+                        benchmark.startMeasurement()
+                        for _ in benchmark.scaledIterations { blackHole(try! index.search(search, threads: threads)) }
+                    }
+                }
+            }
+        }
+    }
 }

@@ -517,10 +517,11 @@ function renderCalendar() {
     for (let day = start; day < end; day++) {
       if (row.children.length === 7) { body.append(row); row = el("tr"); }
       const cell = el("td");
-      cell.append(el("button", { type: "button", class: "day", "data-day": isoOf(day), text: String(day - start + 1),
+      cell.append(el("button", { type: "button", class: "day", "data-day": isoOf(day),
         "aria-label": fullDate(y, m, day - start + 1),
         onclick: () => chooseDay(day),
-        onmouseenter: () => { if (picking === "out") { hoverDay = day; paintCalendar(); } } }));
+        onmouseenter: () => { if (picking === "out") { hoverDay = day; paintCalendar(); } } },
+        el("span", { class: "day-number", text: String(day - start + 1) }), el("span", { class: "day-price" })));
       row.append(cell);
     }
     while (row.children.length < 7) row.append(el("td"));
@@ -532,6 +533,50 @@ function renderCalendar() {
   $("month-prev").disabled = !!first && (firstShownMonth.y * 12 + firstShownMonth.m) <= first.y * 12 + first.m;
   $("month-next").disabled = !!last && (firstShownMonth.y * 12 + firstShownMonth.m + 1) >= last.y * 12 + last.m;
   paintCalendar();
+  loadDayPrices();
+}
+
+// ---- The price calendar: once a region is chosen, each check-in day's lowest total for the nights chosen
+// (3 before a stay is), and the days from which nothing can be booked greyed out ----
+let priceSequence = 0;
+const CALENDAR_NIGHTS = 3;
+const calendarNights = () => state.checkin !== null && state.checkout !== null ? state.checkout - state.checkin : CALENDAR_NIGHTS;
+/// A day's lowest total in a day cell: whole units, thousands as "k" from ten thousand (won and yen whole).
+const dayPrice = (v) => SYMBOL + (!WHOLE_UNITS && v >= 10000 ? `${Math.round(v / 1000)}k` : Math.round(v).toLocaleString("en-US"));
+
+async function loadDayPrices() {
+  const sequence = ++priceSequence, months = $("months");
+  const buttons = [...months.querySelectorAll("button.day")];
+  const clear = () => {
+    for (const button of buttons) {
+      button.querySelector(".day-price").textContent = "";
+      button.classList.remove("no-stays");
+      delete button.dataset.count;
+    }
+  };
+  if (!state.region || buttons.length === 0) { clear(); months.dataset.prices = "none"; return; }
+  months.dataset.prices = "loading";
+  const p = queryParameters();
+  for (const key of ["checkin", "checkout", "flexible_days", "sort"]) p.delete(key);
+  p.set("checkin_from", buttons[0].dataset.day);
+  p.set("checkin_to", buttons[buttons.length - 1].dataset.day);
+  p.set("nights", String(calendarNights()));
+  let calendar;
+  try { calendar = await getJSON(`/v1/price-calendar?${p}`); } catch (_) { if (sequence === priceSequence) { clear(); months.dataset.prices = "failed"; } return; }
+  if (sequence !== priceSequence) return;
+  const byDay = new Map(calendar.days.map((d) => [d.checkin, d]));
+  for (const button of buttons) {
+    const d = byDay.get(button.dataset.day);
+    if (!d) continue;
+    button.querySelector(".day-price").textContent = d.lowest_total === null ? "" : dayPrice(d.lowest_total);
+    button.classList.toggle("no-stays", d.status === "open" && d.count === 0);
+    button.dataset.count = String(d.count);
+    const label = button.getAttribute("aria-label").split(" · ")[0];
+    button.setAttribute("aria-label", d.lowest_total === null ? label
+      : `${label} · ${words(`${homes(d.count)} from ${money(d.lowest_total)}`, `${homes(d.count)}, ${money(d.lowest_total)}부터`)}`);
+  }
+  months.dataset.prices = "ready";
+  months.dataset.pricesNights = String(calendar.nights);
 }
 
 /// The chosen days, the range between them (or up to the day under the pointer) and which days can be
@@ -568,7 +613,7 @@ function chooseDay(day) {
   hoverDay = null;
   renderDates();
   paintCalendar();
-  if (state.checkout !== null) { state.minPrice = null; state.maxPrice = null; search(); }
+  if (state.checkout !== null) { state.minPrice = null; state.maxPrice = null; search(); loadDayPrices(); }
 }
 
 function renderDates() {
