@@ -29,7 +29,7 @@ extension ListingIndex {
             throw .windowIncomplete(missing: query.checkInFrom == nil ? "checkin from" : query.checkInTo == nil ? "checkin to" : "nights")
         }
         let dayCount = from.distance(to: to) + 1
-        var totals = CalendarTotals(days: dayCount)
+        let totals = CalendarTotals(days: dayCount)
         if let live {
             let overlay = live.overlay
             let baseUnknown = unknownNames(in: query, live: live)
@@ -39,15 +39,15 @@ extension ListingIndex {
             }
             if let narrowed = query.narrowed(toNamesKnownBy: baseUnknown) {
                 let plan = try ScanPlan(narrowed, index: self, rowMask: live.visibleRows)
-                tallyStays(narrowed, plan: plan, from: from, days: dayCount, nights: nights, threads: threads, into: &totals)
+                tallyStays(narrowed, plan: plan, from: from, days: dayCount, nights: nights, threads: threads, into: totals)
             }
             if let overlay, let narrowed = query.narrowed(toNamesKnownBy: overlayUnknown) {
                 let plan = try ScanPlan(narrowed, index: overlay)
-                overlay.tallyStays(narrowed, plan: plan, from: from, days: dayCount, nights: nights, threads: 1, into: &totals)
+                overlay.tallyStays(narrowed, plan: plan, from: from, days: dayCount, nights: nights, threads: 1, into: totals)
             }
         } else {
             let plan = try ScanPlan(query, index: self)
-            tallyStays(query, plan: plan, from: from, days: dayCount, nights: nights, threads: threads, into: &totals)
+            tallyStays(query, plan: plan, from: from, days: dayCount, nights: nights, threads: threads, into: totals)
         }
         let end = firstDay.advanced(by: coveredDays)
         var days: [PriceCalendarDay] = []
@@ -69,17 +69,17 @@ extension ListingIndex {
     /// Adds to `totals` the stays of `nights` nights from each of `days` check-in days from `from` found in
     /// `plan`'s rows (in parts on up to `threads` threads). Check-ins before the query's today are left out.
     func tallyStays(_ query: SearchQuery, plan: ScanPlan, from: Day, days: Int, nights: Int, threads: Int,
-                    into totals: inout CalendarTotals) {
+                    into totals: CalendarTotals) {
         let parts = max(1, min(threads, plan.rowCount / ListingIndex.rowsPerParallelPart))
         let split = ScanParts(ranges: plan.ranges, rowCount: plan.rowCount, count: parts)
         if split.count == 1 {
-            tallyStays(query, plan: plan, ranges: plan.ranges, from: from, days: days, nights: nights, into: &totals)
+            tallyStays(query, plan: plan, ranges: plan.ranges, from: from, days: days, nights: nights, into: totals)
             return
         }
         let results = PartResults<CalendarTotals>(count: split.count)
         ParallelPasses.run(parts: split.count) { part in
-            var mine = CalendarTotals(days: days)
-            self.tallyStays(query, plan: plan, ranges: split.ranges[part], from: from, days: days, nights: nights, into: &mine)
+            let mine = CalendarTotals(days: days)
+            self.tallyStays(query, plan: plan, ranges: split.ranges[part], from: from, days: days, nights: nights, into: mine)
             results.store(mine, at: part)
         }
         for part in results.values { totals.merge(part) }
@@ -87,7 +87,7 @@ extension ListingIndex {
 
     /// ``tallyStays(_:plan:from:days:nights:threads:into:)`` over `ranges` on this thread.
     private func tallyStays(_ query: SearchQuery, plan: ScanPlan, ranges: [Range<Int>], from: Day, days: Int, nights: Int,
-                            into totals: inout CalendarTotals) {
+                            into totals: CalendarTotals) {
         // The check-ins (positions in the range) whose every night lies in this index's own calendar,
         // from today on.
         let firstOffset = firstDay.distance(to: from)
@@ -104,6 +104,19 @@ extension ListingIndex {
         let highest = query.maximumPrice.map { $0.minorUnits * Int64(nights) } ?? Int64.max
         let wordsPerDay = self.wordsPerDay, rowCount = count
         let bookable = storage.bookable.base
+        // For each stay rule class, the weekdays (bit 0 = Monday) on which it allows a stay of `nights`;
+        // ``RuleClasses/checkRow`` reads the row's rule runs.
+        var allowedWeekdays = [UInt8](repeating: 0xFF, count: 256)
+        for (ruleClass, value) in ruleClasses.values.enumerated() {
+            var weekdays: UInt8 = 0
+            for weekday in 0..<7 {
+                var packed = value
+                if let pattern = packed.patternIndex { packed = columns.rulePatterns[pattern &* 7 &+ weekday] }
+                if StayRule(packed: packed).allows(nights: nights) { weekdays |= 1 << UInt8(weekday) }
+            }
+            allowedWeekdays[ruleClass] = weekdays
+        }
+        let firstWeekday = stayRules.firstWeekday
         var stays = [UInt64](repeating: 0, count: checkIns.count)
         var sums = [Int64](repeating: 0, count: spanEnd - spanStart + 1)
         var prices = [Int32](repeating: 0, count: spanEnd - spanStart)
@@ -143,16 +156,27 @@ extension ListingIndex {
                     any &= any - 1
                     let row = base + bit
                     if filter.checksRows, !filter.passes(row: row) { continue }
-                    // The row's nights priced once; a stay's total is a difference of running sums.
-                    prices.withUnsafeMutableBufferPointer { nightPrices.values(row: row, from: spanStart, to: spanEnd, into: $0.baseAddress!) }
-                    for day in 0..<prices.count { sums[day + 1] = sums[day] + Int64(prices[day]) }
+                    let weekdays = allowedWeekdays[Int(columns.ruleClasses[row])]
+                    // A row priced by one plain run costs its price a night; any other has its nights over the
+                    // range priced once, a stay's total a difference of running sums.
+                    let firstRun = Int(columns.priceOffsets[row])
+                    let onePrice = Int(columns.priceOffsets[row &+ 1]) &- firstRun == 1 && columns.priceValues[firstRun] >= 0
+                        ? Int64(columns.priceValues[firstRun]) &* Int64(nights) : -1
+                    if onePrice < 0 {
+                        prices.withUnsafeMutableBufferPointer { nightPrices.values(row: row, from: spanStart, to: spanEnd, into: $0.baseAddress!) }
+                        for day in 0..<prices.count { sums[day + 1] = sums[day] &+ Int64(prices[day]) }
+                    }
                     let mask: UInt64 = 1 << UInt64(bit)
                     for (position, checkIn) in checkIns.enumerated() where stays[position] & mask != 0 {
                         let start = firstOffset + checkIn
-                        guard Scan.allowsStay(row: row, nights: nights, from: start, weekday: (stayRules.firstWeekday + start) % 7,
-                                              columns: columns) else { continue }
-                        let total = sums[start - spanStart + nights] - sums[start - spanStart]
-                        if total >= lowest, total <= highest { totals.totals[checkIn].append(total) }
+                        let weekday = (firstWeekday + start) % 7
+                        if weekdays == 0xFF {
+                            guard Scan.allowsStay(row: row, nights: nights, from: start, weekday: weekday, columns: columns) else { continue }
+                        } else if weekdays >> UInt8(weekday) & 1 == 0 {
+                            continue
+                        }
+                        let total = onePrice >= 0 ? onePrice : sums[start - spanStart + nights] - sums[start - spanStart]
+                        if total >= lowest, total <= highest { totals.add(total, day: checkIn) }
                     }
                 }
             }
