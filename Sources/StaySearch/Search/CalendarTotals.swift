@@ -16,21 +16,28 @@ final class CalendarTotals {
     let days: Int
     /// `days × unitSlots` counts.
     private let counts: UnsafeMutablePointer<UInt32>
-    /// Per day, the lowest and highest slot counted (`unitSlots` and -1 while none).
-    private var lowestSlot: [Int]
-    private var highestSlot: [Int]
+    /// Per day, the lowest and highest slot counted (`unitSlots` and -1 while none). (Plain memory: a
+    /// class's stored arrays would be checked for exclusive access at every add.)
+    private let lowestSlot: UnsafeMutablePointer<Int>
+    private let highestSlot: UnsafeMutablePointer<Int>
     /// Per day, the totals not counted in a slot.
     private var others: [[Int64]]
 
     init(days: Int) {
         self.days = days
         counts = calloc(max(1, days * CalendarTotals.unitSlots), MemoryLayout<UInt32>.stride)!.assumingMemoryBound(to: UInt32.self)
-        lowestSlot = Array(repeating: CalendarTotals.unitSlots, count: days)
-        highestSlot = Array(repeating: -1, count: days)
+        lowestSlot = .allocate(capacity: max(1, days))
+        lowestSlot.initialize(repeating: CalendarTotals.unitSlots, count: max(1, days))
+        highestSlot = .allocate(capacity: max(1, days))
+        highestSlot.initialize(repeating: -1, count: max(1, days))
         others = Array(repeating: [], count: days)
     }
 
-    deinit { free(counts) }
+    deinit {
+        free(counts)
+        lowestSlot.deallocate()
+        highestSlot.deallocate()
+    }
 
     /// Adds a stay of total `total` (minor units, ≥ 0) to check-in day `day`.
     @inline(__always)

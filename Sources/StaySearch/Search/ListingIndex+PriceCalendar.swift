@@ -117,6 +117,9 @@ extension ListingIndex {
             allowedWeekdays[ruleClass] = weekdays
         }
         let firstWeekday = stayRules.firstWeekday
+        // Each check-in's weekday (0 = Monday) and its bit.
+        let weekdayOfCheckIn = checkIns.map { (firstWeekday + firstOffset + $0) % 7 }
+        let weekdayBits = weekdayOfCheckIn.map { UInt8(1) << UInt8($0) }
         var stays = [UInt64](repeating: 0, count: checkIns.count)
         var sums = [Int64](repeating: 0, count: spanEnd - spanStart + 1)
         var prices = [Int32](repeating: 0, count: spanEnd - spanStart)
@@ -169,10 +172,10 @@ extension ListingIndex {
                     let mask: UInt64 = 1 << UInt64(bit)
                     for (position, checkIn) in checkIns.enumerated() where stays[position] & mask != 0 {
                         let start = firstOffset + checkIn
-                        let weekday = (firstWeekday + start) % 7
                         if weekdays == 0xFF {
-                            guard Scan.allowsStay(row: row, nights: nights, from: start, weekday: weekday, columns: columns) else { continue }
-                        } else if weekdays >> UInt8(weekday) & 1 == 0 {
+                            guard Scan.allowsStay(row: row, nights: nights, from: start, weekday: weekdayOfCheckIn[position], columns: columns)
+                            else { continue }
+                        } else if weekdays & weekdayBits[position] == 0 {
                             continue
                         }
                         let total = onePrice >= 0 ? onePrice : sums[start - spanStart + nights] - sums[start - spanStart]
