@@ -14,65 +14,68 @@ final class CalendarTotals {
     /// Whole-unit totals counted per day: 0 ..< 65,536 units.
     static let unitSlots = 65_536
     let days: Int
-    /// `days × unitSlots` counts.
-    private let counts: UnsafeMutablePointer<UInt32>
-    /// Per day, the lowest and highest slot counted (`unitSlots` and -1 while none). (Plain memory: a
-    /// class's stored arrays would be checked for exclusive access at every add.)
-    private let lowestSlot: UnsafeMutablePointer<Int>
-    private let highestSlot: UnsafeMutablePointer<Int>
+    /// `days × unitSlots` counts: day *d*'s slot *s* at `d × unitSlots + s`.
+    let counts: UnsafeMutablePointer<UInt32>
+    /// The slots any day counted in (every count outside them is 0).
+    private(set) var slots: Range<Int> = 0..<0
     /// Per day, the totals not counted in a slot.
     private var others: [[Int64]]
 
     init(days: Int) {
         self.days = days
         counts = calloc(max(1, days * CalendarTotals.unitSlots), MemoryLayout<UInt32>.stride)!.assumingMemoryBound(to: UInt32.self)
-        lowestSlot = .allocate(capacity: max(1, days))
-        lowestSlot.initialize(repeating: CalendarTotals.unitSlots, count: max(1, days))
-        highestSlot = .allocate(capacity: max(1, days))
-        highestSlot.initialize(repeating: -1, count: max(1, days))
         others = Array(repeating: [], count: days)
     }
 
-    deinit {
-        free(counts)
-        lowestSlot.deallocate()
-        highestSlot.deallocate()
+    deinit { free(counts) }
+
+    /// The slot that counts total `total` (minor units, ≥ 0), or -1 when it is kept as it is.
+    @inline(__always)
+    static func slot(of total: Int64) -> Int {
+        let units = total / 100
+        return units < Int64(unitSlots) && units &* 100 == total ? Int(units) : -1
+    }
+
+    /// Keeps total `total` of check-in day `day` as it is (its ``slot(of:)`` is -1).
+    func keep(_ total: Int64, day: Int) {
+        others[day].append(total)
+    }
+
+    /// Notes that the counts of `range` were written to (the caller counts into ``counts`` directly).
+    func noteSlots(_ range: ClosedRange<Int>) {
+        slots = slots.isEmpty ? range.lowerBound..<(range.upperBound + 1)
+            : min(slots.lowerBound, range.lowerBound)..<max(slots.upperBound, range.upperBound + 1)
     }
 
     /// Adds a stay of total `total` (minor units, ≥ 0) to check-in day `day`.
-    @inline(__always)
     func add(_ total: Int64, day: Int) {
-        let units = total / 100
-        if units < Int64(CalendarTotals.unitSlots), units &* 100 == total {
-            let slot = Int(units)
-            counts[day &* CalendarTotals.unitSlots &+ slot] &+= 1
-            if slot < lowestSlot[day] { lowestSlot[day] = slot }
-            if slot > highestSlot[day] { highestSlot[day] = slot }
-        } else {
-            others[day].append(total)
-        }
+        let slot = CalendarTotals.slot(of: total)
+        guard slot >= 0 else { return keep(total, day: day) }
+        counts[day &* CalendarTotals.unitSlots &+ slot] &+= 1
+        noteSlots(slot...slot)
     }
 
     /// Adds the stays of `other` (another part of the same calendar).
     func merge(_ other: CalendarTotals) {
         for day in 0..<days {
             others[day].append(contentsOf: other.others[day])
-            guard other.highestSlot[day] >= 0 else { continue }
             let base = day &* CalendarTotals.unitSlots
-            for slot in other.lowestSlot[day]...other.highestSlot[day] { counts[base &+ slot] &+= other.counts[base &+ slot] }
-            lowestSlot[day] = min(lowestSlot[day], other.lowestSlot[day])
-            highestSlot[day] = max(highestSlot[day], other.highestSlot[day])
+            for slot in other.slots { counts[base &+ slot] &+= other.counts[base &+ slot] }
         }
+        if !other.slots.isEmpty { noteSlots(other.slots.lowerBound...(other.slots.upperBound - 1)) }
     }
 
     /// The count, lowest and lower-median total of check-in day `day`.
-    /// - Complexity: O(slots between its lowest and highest + *k* log *k*) for *k* totals kept as they are.
+    /// - Complexity: O(``slots`` + *k* log *k*) for *k* totals kept as they are.
     func summary(ofDay day: Int) -> (count: Int, lowest: Money?, median: Money?) {
         let kept = others[day].sorted()
         var count = kept.count
         let base = day &* CalendarTotals.unitSlots
-        let slots = highestSlot[day] >= 0 ? lowestSlot[day]..<(highestSlot[day] + 1) : 0..<0
-        for slot in slots { count &+= Int(counts[base &+ slot]) }
+        var lowestCounted = Int64.max
+        for slot in slots where counts[base &+ slot] > 0 {
+            if lowestCounted == Int64.max { lowestCounted = Int64(slot) * 100 }
+            count &+= Int(counts[base &+ slot])
+        }
         guard count > 0 else { return (0, nil, nil) }
         let rank = (count - 1) / 2
         // Walk the totals in order: the slots' whole-unit totals merged with the kept ones.
@@ -94,7 +97,6 @@ final class CalendarTotals {
             seen += here
         }
         if median == nil { median = kept[next + rank - seen] }
-        let lowestCounted = highestSlot[day] >= 0 ? Int64(lowestSlot[day]) * 100 : Int64.max
         let lowest = min(lowestCounted, kept.first ?? Int64.max)
         return (count, Money(minorUnits: lowest), Money(minorUnits: median!))
     }

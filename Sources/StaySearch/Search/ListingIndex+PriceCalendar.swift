@@ -123,6 +123,11 @@ extension ListingIndex {
         var stays = [UInt64](repeating: 0, count: checkIns.count)
         var sums = [Int64](repeating: 0, count: spanEnd - spanStart + 1)
         var prices = [Int32](repeating: 0, count: spanEnd - spanStart)
+        // The slots counted in (see ``CalendarTotals``), noted once at the end; each check-in's day of slots.
+        var lowestSlot = Int.max, highestSlot = -1
+        let counts = totals.counts
+        let dayCounts = checkIns.map { counts + $0 &* CalendarTotals.unitSlots }
+        defer { if highestSlot >= 0 { totals.noteSlots(lowestSlot...highestSlot) } }
         for range in ranges where !range.isEmpty {
             for word in (range.lowerBound >> 6)...((range.upperBound - 1) >> 6) {
                 let base = word << 6
@@ -165,11 +170,24 @@ extension ListingIndex {
                     let firstRun = Int(columns.priceOffsets[row])
                     let onePrice = Int(columns.priceOffsets[row &+ 1]) &- firstRun == 1 && columns.priceValues[firstRun] >= 0
                         ? Int64(columns.priceValues[firstRun]) &* Int64(nights) : -1
+                    let mask: UInt64 = 1 << UInt64(bit)
+                    // One price, in range, of whole units: every stay of the row has the same slot.
+                    if onePrice >= 0, weekdays != 0xFF {
+                        guard onePrice >= lowest, onePrice <= highest else { continue }
+                        let slot = CalendarTotals.slot(of: onePrice)
+                        if slot >= 0 {
+                            lowestSlot = min(lowestSlot, slot)
+                            highestSlot = max(highestSlot, slot)
+                            for position in 0..<stays.count where stays[position] & mask != 0 && weekdays & weekdayBits[position] != 0 {
+                                dayCounts[position][slot] &+= 1
+                            }
+                            continue
+                        }
+                    }
                     if onePrice < 0 {
                         prices.withUnsafeMutableBufferPointer { nightPrices.values(row: row, from: spanStart, to: spanEnd, into: $0.baseAddress!) }
                         for day in 0..<prices.count { sums[day + 1] = sums[day] &+ Int64(prices[day]) }
                     }
-                    let mask: UInt64 = 1 << UInt64(bit)
                     for (position, checkIn) in checkIns.enumerated() where stays[position] & mask != 0 {
                         let start = firstOffset + checkIn
                         if weekdays == 0xFF {
@@ -179,7 +197,15 @@ extension ListingIndex {
                             continue
                         }
                         let total = onePrice >= 0 ? onePrice : sums[start - spanStart + nights] - sums[start - spanStart]
-                        if total >= lowest, total <= highest { totals.add(total, day: checkIn) }
+                        guard total >= lowest, total <= highest else { continue }
+                        let slot = CalendarTotals.slot(of: total)
+                        if slot >= 0 {
+                            dayCounts[position][slot] &+= 1
+                            lowestSlot = min(lowestSlot, slot)
+                            highestSlot = max(highestSlot, slot)
+                        } else {
+                            totals.keep(total, day: checkIn)
+                        }
                     }
                 }
             }
