@@ -57,6 +57,9 @@ for threads, bandwidth in ((1, one), (2, two)):
                              capture_output=True, text=True, check=True).stdout
         runs.append([json.loads(line) for line in out.splitlines()])
     took = [statistics.median(run[k]["took_us"] for run in runs) for k in range(len(queries))]
+    if not any(answer.get("histogram", {}).get("count", 0) for answer in runs[0]):
+        sys.exit("roofline: no query of the mix matched a listing (an index whose calendar the queries miss?); "
+                 "nothing was measured")
     needed, ratios = [], []
     for q, answer, us in zip(queries, runs[0], took):
         nights = (date.fromisoformat(q["checkout"]) - date.fromisoformat(q["checkin"])).days if "checkin" in q else 0

@@ -17,6 +17,7 @@ import os
 import random
 import resource
 import shutil
+import struct
 import subprocess
 import sys
 import time
@@ -39,8 +40,21 @@ ONE_CORE = "staysearch 1 core"
 KINDS = ["region", "dates", "dates_guests_price", "no_region", "long_stay", "narrow_price", "wide_price"]
 
 
-def make_queries(count, seed, regions):
-    """`count` queries, the kinds in turn, each with the default histogram (30 bins) and the top 20."""
+def index_calendar(path):
+    """The first calendar day and the day count of a saved index, from its header (docs/index-file-format.md:
+    after the magic, version, header size, file size and rows, the first day as days since 1970 and the day
+    count, little-endian Int32s at bytes 32 and 36)."""
+    with open(path, "rb") as f:
+        head = f.read(40)
+    if len(head) < 40 or head[:8] != b"STAYSRCH":
+        sys.exit(f"peers.py: {path} is not a saved index")
+    first, days = struct.unpack_from("<ii", head, 32)
+    return date(1970, 1, 1) + timedelta(days=first), days
+
+
+def make_queries(count, seed, regions, first_day=FIRST_DAY, days=DAYS):
+    """`count` queries, the kinds in turn, each with the default histogram (30 bins) and the top 20; stays
+    within the `days` days from `first_day`."""
     rng = random.Random(seed)
     cities = [r for r in regions if r["level"] == "city"]
     queries = []
@@ -54,7 +68,7 @@ def make_queries(count, seed, regions):
             q["region"] = fold(name) if rng.random() < 0.2 else name
         if kind != "region":
             nights = rng.choice([14, 21, 28]) if kind == "long_stay" else rng.choice([1, 2, 3, 4, 5, 7])
-            checkin = FIRST_DAY + timedelta(days=rng.randrange(DAYS - nights))
+            checkin = first_day + timedelta(days=rng.randrange(days - nights))
             q["checkin"] = checkin.isoformat()
             q["checkout"] = (checkin + timedelta(days=nights)).isoformat()
         q["adults"] = rng.choice([1, 2, 2, 2, 3, 4])
@@ -560,7 +574,10 @@ def main():
         return
     if args.emit_queries:
         output, _, _ = run_child([BINARY, "regions", "--index", args.emit_queries, "--json"])
-        for q in make_queries(args.queries, args.seed, [json.loads(line) for line in output.splitlines()]):
+        # The stays fall in the index's own calendar, whatever its dates.
+        first_day, days = index_calendar(args.emit_queries)
+        regions = [json.loads(line) for line in output.splitlines()]
+        for q in make_queries(args.queries, args.seed, regions, first_day, days):
             print(json.dumps({k: v for k, v in q.items() if not k.startswith("_")}, ensure_ascii=False))
         return
     engines = args.engines.split(",")
