@@ -368,6 +368,21 @@ def phone():
     screenshot("phone-listing")
 
 
+@step("with a price range few stays meet, the days from which nothing can be booked are greyed out as the price calendar says")
+def sold_out_days():
+    driver.set_window_size(1400, 1000)
+    driver.get(BASE + "/?region=Antwerp%2FZuid&adults=2&min_price=100&max_price=101")
+    wait(lambda: js("return document.body.dataset.ready") == "true", "the search")
+    by_id("dates-button").click()
+    wait(lambda: by_id("calendar").is_displayed(), "the calendar")
+    while not driver.find_elements(By.CSS_SELECTOR, 'button.day[data-day="2024-07-15"]'):
+        by_id("month-next").click()
+    priced, greyed = calendar_agrees_with_api("a narrow price range", 3)
+    assert greyed >= 3, f"only {greyed} days greyed out"
+    screenshot("desktop-calendar-sold-out")
+    driver.find_element(By.TAG_NAME, "body").send_keys(Keys.ESCAPE)
+
+
 @step("the browser logged no errors")
 def console():
     errors = [entry["message"] for entry in driver.get_log("browser")
@@ -376,7 +391,7 @@ def console():
 
 
 try:
-    for test in [loads, region, dates, guests, slider, map_pins, outlines, listing, bad_input, phone, console]:
+    for test in [loads, region, dates, guests, slider, map_pins, outlines, listing, bad_input, phone, sold_out_days, console]:
         test()
 except Exception:
     screenshot("failure")
