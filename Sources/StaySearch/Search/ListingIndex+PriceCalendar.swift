@@ -128,6 +128,10 @@ extension ListingIndex {
         let counts = totals.counts
         let dayCounts = checkIns.map { counts + $0 &* CalendarTotals.unitSlots }
         defer { if highestSlot >= 0 { totals.noteSlots(lowestSlot...highestSlot) } }
+        // For the rows of one price of a word: each one's slot, and the rows whose rule allows a check-in on
+        // each weekday (those allowing every weekday apart).
+        var slotOfBit = [Int](repeating: 0, count: 64)
+        var rowsOnWeekday = [UInt64](repeating: 0, count: 7)
         for range in ranges where !range.isEmpty {
             for word in (range.lowerBound >> 6)...((range.upperBound - 1) >> 6) {
                 let base = word << 6
@@ -159,6 +163,9 @@ extension ListingIndex {
                     stays[position] = bits
                     any |= bits
                 }
+                // Rows of one price (in range, of whole units) whose rule has a class are counted a check-in
+                // at a time below, 64 rows at once; any other row stay by stay here.
+                var quick: UInt64 = 0, everyWeekday: UInt64 = 0
                 while any != 0 {
                     let bit = any.trailingZeroBitCount
                     any &= any - 1
@@ -171,15 +178,18 @@ extension ListingIndex {
                     let onePrice = Int(columns.priceOffsets[row &+ 1]) &- firstRun == 1 && columns.priceValues[firstRun] >= 0
                         ? Int64(columns.priceValues[firstRun]) &* Int64(nights) : -1
                     let mask: UInt64 = 1 << UInt64(bit)
-                    // One price, in range, of whole units: every stay of the row has the same slot.
                     if onePrice >= 0, weekdays != 0xFF {
                         guard onePrice >= lowest, onePrice <= highest else { continue }
                         let slot = CalendarTotals.slot(of: onePrice)
                         if slot >= 0 {
+                            slotOfBit[bit] = slot
+                            quick |= mask
                             lowestSlot = min(lowestSlot, slot)
                             highestSlot = max(highestSlot, slot)
-                            for position in 0..<stays.count where stays[position] & mask != 0 && weekdays & weekdayBits[position] != 0 {
-                                dayCounts[position][slot] &+= 1
+                            if weekdays & 0x7F == 0x7F {
+                                everyWeekday |= mask
+                            } else {
+                                for weekday in 0..<7 where weekdays >> UInt8(weekday) & 1 != 0 { rowsOnWeekday[weekday] |= mask }
                             }
                             continue
                         }
@@ -208,6 +218,16 @@ extension ListingIndex {
                         }
                     }
                 }
+                guard quick != 0 else { continue }
+                for position in 0..<stays.count {
+                    var bits = stays[position] & quick & (everyWeekday | rowsOnWeekday[weekdayOfCheckIn[position]])
+                    let counts = dayCounts[position]
+                    while bits != 0 {
+                        counts[slotOfBit[bits.trailingZeroBitCount]] &+= 1
+                        bits &= bits &- 1
+                    }
+                }
+                for weekday in 0..<7 { rowsOnWeekday[weekday] = 0 }
             }
         }
     }
