@@ -254,3 +254,150 @@ uint64_t staysearch_bytes_equal(const uint8_t *bytes, int value) {
     return mask;
 }
 #endif
+
+/// A lane's price on night `night` (see staysearch_calendar_word).
+static inline int32_t calendar_price(const int32_t *constant, const uint16_t *dense, long denseStride, const int32_t *matrix,
+                                     long night, int lane) {
+    if (constant[lane] >= 0) return constant[lane];
+    return dense ? (int32_t)dense[night * denseStride + lane] : matrix[night * 64 + lane];
+}
+
+static void calendar_word_portable(const int32_t *constant, const uint16_t *dense, long denseStride, const int32_t *matrix,
+                                   long span, long nights, long checkIns, const uint64_t *valid, int32_t lowest,
+                                   int32_t highest, const int32_t *bracketLow, const int32_t *bracketHigh,
+                                   uint32_t *counts, uint32_t *below, int32_t *least, uint64_t *inBracket, int32_t *totals) {
+    (void)span;
+    for (long p = 0; p < checkIns; p++) inBracket[p] = 0;
+    for (int lane = 0; lane < 64; lane++) {
+        uint64_t bit = (uint64_t)1 << lane;
+        int32_t total = 0;
+        for (long n = 0; n < nights; n++) total += calendar_price(constant, dense, denseStride, matrix, n, lane);
+        for (long p = 0; p < checkIns; p++) {
+            if (p > 0) {
+                total += calendar_price(constant, dense, denseStride, matrix, p + nights - 1, lane)
+                    - calendar_price(constant, dense, denseStride, matrix, p - 1, lane);
+            }
+            if (!(valid[p] & bit) || total < lowest || total > highest) continue;
+            counts[p] += 1;
+            below[p] += total < bracketLow[p];
+            if (total < least[p]) least[p] = total;
+            if (total >= bracketLow[p] && total <= bracketHigh[p]) {
+                inBracket[p] |= bit;
+                totals[p * 64 + lane] = total;
+            }
+        }
+    }
+}
+
+#if defined(__x86_64__)
+/// Eight lanes' prices on night `night`, from `lane`.
+STAYSEARCH_AVX2 static inline __m256i calendar_prices_avx2(__m256i constant, __m256i isConstant, const uint16_t *dense,
+                                                           long denseStride, const int32_t *matrix, long night, int lane) {
+    __m256i varying = dense ? _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(dense + night * denseStride + lane)))
+                            : _mm256_loadu_si256((const __m256i *)(matrix + night * 64 + lane));
+    return _mm256_blendv_epi8(varying, constant, isConstant);
+}
+
+STAYSEARCH_AVX2 static void calendar_word_avx2(const int32_t *constant, const uint16_t *dense, long denseStride,
+                                               const int32_t *matrix, long span, long nights, long checkIns,
+                                               const uint64_t *valid, int32_t lowest, int32_t highest,
+                                               const int32_t *bracketLow, const int32_t *bracketHigh, uint32_t *counts,
+                                               uint32_t *below, int32_t *least, uint64_t *inBracket, int32_t *totals) {
+    (void)span;
+    uint64_t inRange[STAYSEARCH_CALENDAR_CHECKINS], under[STAYSEARCH_CALENDAR_CHECKINS], bracket[STAYSEARCH_CALENDAR_CHECKINS];
+    __m256i smallest[STAYSEARCH_CALENDAR_CHECKINS];
+    const __m256i laneBits = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+    const __m256i low = _mm256_set1_epi32(lowest - 1), high = _mm256_set1_epi32(highest);
+    const __m256i none = _mm256_set1_epi32(INT32_MAX);
+    for (long p = 0; p < checkIns; p++) {
+        inRange[p] = under[p] = bracket[p] = 0;
+        smallest[p] = none;
+    }
+    for (int lane = 0; lane < 64; lane += 8) {
+        __m256i fixed = _mm256_loadu_si256((const __m256i *)(constant + lane));
+        __m256i isConstant = _mm256_cmpgt_epi32(fixed, _mm256_set1_epi32(-1));
+        __m256i total = _mm256_setzero_si256();
+        for (long n = 0; n < nights; n++) {
+            total = _mm256_add_epi32(total, calendar_prices_avx2(fixed, isConstant, dense, denseStride, matrix, n, lane));
+        }
+        for (long p = 0; p < checkIns; p++) {
+            if (p > 0) {
+                __m256i entering = calendar_prices_avx2(fixed, isConstant, dense, denseStride, matrix, p + nights - 1, lane);
+                __m256i leaving = calendar_prices_avx2(fixed, isConstant, dense, denseStride, matrix, p - 1, lane);
+                total = _mm256_sub_epi32(_mm256_add_epi32(total, entering), leaving);
+            }
+            uint32_t validBits = (uint32_t)(valid[p] >> lane) & 0xFF;
+            if (!validBits) continue;
+            __m256i fits = _mm256_andnot_si256(_mm256_cmpgt_epi32(total, high), _mm256_cmpgt_epi32(total, low));
+            __m256i isValid = _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int)validBits), laneBits), laneBits);
+            __m256i found = _mm256_and_si256(fits, isValid);
+            uint64_t foundBits = (uint64_t)(uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(found));
+            if (!foundBits) continue;
+            inRange[p] |= foundBits << lane;
+            smallest[p] = _mm256_min_epi32(smallest[p], _mm256_blendv_epi8(none, total, found));
+            __m256i bracketLowLanes = _mm256_set1_epi32(bracketLow[p]);
+            __m256i isUnder = _mm256_cmpgt_epi32(bracketLowLanes, total);
+            __m256i isOver = _mm256_cmpgt_epi32(total, _mm256_set1_epi32(bracketHigh[p]));
+            uint64_t underBits = (uint64_t)(uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(isUnder));
+            uint64_t overBits = (uint64_t)(uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(isOver));
+            under[p] |= (underBits & foundBits) << lane;
+            uint64_t inside = foundBits & ~underBits & ~overBits;
+            if (inside) {
+                bracket[p] |= inside << lane;
+                _mm256_storeu_si256((__m256i *)(totals + p * 64 + lane), total);
+            }
+        }
+    }
+    for (long p = 0; p < checkIns; p++) {
+        counts[p] += (uint32_t)__builtin_popcountll(inRange[p]);
+        below[p] += (uint32_t)__builtin_popcountll(under[p]);
+        inBracket[p] = bracket[p];
+        __m128i half = _mm_min_epi32(_mm256_castsi256_si128(smallest[p]), _mm256_extracti128_si256(smallest[p], 1));
+        half = _mm_min_epi32(half, _mm_shuffle_epi32(half, _MM_SHUFFLE(1, 0, 3, 2)));
+        half = _mm_min_epi32(half, _mm_shuffle_epi32(half, _MM_SHUFFLE(2, 3, 0, 1)));
+        int32_t value = _mm_cvtsi128_si32(half);
+        if (value < least[p]) least[p] = value;
+    }
+}
+#endif
+
+void staysearch_calendar_word(const int32_t *constant, const uint16_t *dense, long denseStride, const int32_t *matrix,
+                              long span, long nights, long checkIns, const uint64_t *valid, int32_t lowest, int32_t highest,
+                              const int32_t *bracketLow, const int32_t *bracketHigh, uint32_t *counts, uint32_t *below,
+                              int32_t *least, uint64_t *inBracket, int32_t *totals) {
+#if defined(__x86_64__)
+    if (has_avx2()) {
+        calendar_word_avx2(constant, dense, denseStride, matrix, span, nights, checkIns, valid, lowest, highest, bracketLow,
+                           bracketHigh, counts, below, least, inBracket, totals);
+        return;
+    }
+#endif
+    calendar_word_portable(constant, dense, denseStride, matrix, span, nights, checkIns, valid, lowest, highest, bracketLow,
+                           bracketHigh, counts, below, least, inBracket, totals);
+}
+
+static uint64_t int32_in_range_portable(const int32_t *values, int32_t lowest, int32_t highest) {
+    uint64_t bits = 0;
+    for (int lane = 0; lane < 64; lane++) bits |= (uint64_t)(values[lane] >= lowest && values[lane] <= highest) << lane;
+    return bits;
+}
+
+#if defined(__x86_64__)
+STAYSEARCH_AVX2 static uint64_t int32_in_range_avx2(const int32_t *values, int32_t lowest, int32_t highest) {
+    const __m256i low = _mm256_set1_epi32(lowest), high = _mm256_set1_epi32(highest);
+    uint64_t bits = 0;
+    for (int lane = 0; lane < 64; lane += 8) {
+        __m256i lanes = _mm256_loadu_si256((const __m256i *)(values + lane));
+        __m256i outside = _mm256_or_si256(_mm256_cmpgt_epi32(low, lanes), _mm256_cmpgt_epi32(lanes, high));
+        bits |= (uint64_t)(uint8_t)~_mm256_movemask_ps(_mm256_castsi256_ps(outside)) << lane;
+    }
+    return bits;
+}
+#endif
+
+uint64_t staysearch_int32_in_range(const int32_t *values, int32_t lowest, int32_t highest) {
+#if defined(__x86_64__)
+    if (has_avx2()) return int32_in_range_avx2(values, lowest, highest);
+#endif
+    return int32_in_range_portable(values, lowest, highest);
+}

@@ -40,6 +40,12 @@ extension ListingIndex {
         return undatedPriceCache.prices(from: dayOffset) { UndatedPrices(of: self, from: dayOffset) }
     }
 
+    /// How each row is priced over the day offsets `start ..< end` (see ``SpanPrices``), worked out once for
+    /// that span and kept.
+    func spanPrices(from start: Int, to end: Int) -> SpanPrices {
+        spanPriceCache.prices(from: start, to: end) { SpanPrices(of: self, from: start, to: end) }
+    }
+
     /// The price of row `row`'s first priced night on or after day offset `dayOffset`, or
     /// ``noPrice`` when none is.
     package func firstPricedNight(ofRow row: Int, from dayOffset: Int) -> Int32 {

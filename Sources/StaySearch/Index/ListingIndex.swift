@@ -29,6 +29,8 @@ public struct ListingIndex: Sendable {
     package let sampledHighPrice: Int64
     /// The prices without dates last worked out for a day after the first (``undatedPrices(from:)``).
     let undatedPriceCache = UndatedPriceCache()
+    /// The span prices the price calendar last used (``spanPrices(from:to:)``).
+    let spanPriceCache = SpanPriceCache()
     /// Room type names, by code.
     package let roomTypeNames: [String]
     /// Cities, neighbourhood groups and neighbourhoods with their row ranges.

@@ -1,3 +1,5 @@
+import StaySearchKernels
+
 extension ListingIndex {
     /// The price calendar of `query` (docs/query-semantics.md, "Price calendar"): for each check-in day
     /// from `checkInFrom` to `checkInTo` (at most 62 days), the stays of `windowNights` nights that the
@@ -18,7 +20,10 @@ extension ListingIndex {
 
     /// ``priceCalendar(_:threads:)`` over this frozen index's visible rows and a live overlay (`live`),
     /// whose calendars cover `coveredDays` days from ``firstDay``.
-    package func priceCalendar(_ query: SearchQuery, threads: Int, coveredDays: Int, live: LiveParts?) throws(QueryError) -> PriceCalendar {
+    /// `sampling` says how each day's median is bracketed before the full pass (the answer is the same
+    /// whatever it says; tests narrow it to make the brackets miss).
+    package func priceCalendar(_ query: SearchQuery, threads: Int, coveredDays: Int, live: LiveParts?,
+                               sampling: CalendarSampling = .standard) throws(QueryError) -> PriceCalendar {
         var query = query
         query.checkInWeekdays = []
         // Check-ins before today are marked, not refused: a month already past is a calendar of past days.
@@ -29,7 +34,8 @@ extension ListingIndex {
             throw .windowIncomplete(missing: query.checkInFrom == nil ? "checkin from" : query.checkInTo == nil ? "checkin to" : "nights")
         }
         let dayCount = from.distance(to: to) + 1
-        let totals = CalendarTotals(days: dayCount)
+        // The rows the calendar reads: this index's (visible) ones, and the overlay's.
+        var passes: [(index: ListingIndex, query: SearchQuery, plan: ScanPlan, threads: Int)] = []
         if let live {
             let overlay = live.overlay
             let baseUnknown = unknownNames(in: query, live: live)
@@ -38,16 +44,34 @@ extension ListingIndex {
                 throw unknownNameError(name, live: live)
             }
             if let narrowed = query.narrowed(toNamesKnownBy: baseUnknown) {
-                let plan = try ScanPlan(narrowed, index: self, rowMask: live.visibleRows)
-                tallyStays(narrowed, plan: plan, from: from, days: dayCount, nights: nights, threads: threads, into: totals)
+                passes.append((self, narrowed, try ScanPlan(narrowed, index: self, rowMask: live.visibleRows), threads))
             }
             if let overlay, let narrowed = query.narrowed(toNamesKnownBy: overlayUnknown) {
-                let plan = try ScanPlan(narrowed, index: overlay)
-                overlay.tallyStays(narrowed, plan: plan, from: from, days: dayCount, nights: nights, threads: 1, into: totals)
+                passes.append((overlay, narrowed, try ScanPlan(narrowed, index: overlay), 1))
             }
         } else {
-            let plan = try ScanPlan(query, index: self)
-            tallyStays(query, plan: plan, from: from, days: dayCount, nights: nights, threads: threads, into: totals)
+            passes.append((self, query, try ScanPlan(query, index: self), threads))
+        }
+        func tally(_ brackets: CalendarTally, sampleEvery: Int) -> CalendarTally {
+            let tally = CalendarTally(bracketsOf: brackets)
+            for pass in passes {
+                pass.index.tallyStays(pass.query, plan: pass.plan, from: from, days: dayCount, nights: nights, threads: pass.threads,
+                                      sampleEvery: sampleEvery, into: tally)
+            }
+            return tally
+        }
+        // A sample of the rows brackets each day's median; the full tally then keeps only
+        // the totals inside the brackets, and a day whose median fell outside is tallied again whole.
+        let everything = CalendarTally(everythingFor: dayCount)
+        let totals = tally(CalendarTally.brackets(from: tally(everything, sampleEvery: max(1, sampling.every)), sampling: sampling), sampleEvery: 1)
+        let missed = (0..<dayCount).filter { totals.counts[$0] > 0 && totals.median(ofDay: $0) == nil }
+        var medians = (0..<dayCount).map { totals.median(ofDay: $0) }
+        if !missed.isEmpty {
+            let low = [Int32](repeating: 0, count: dayCount)
+            var high = [Int32](repeating: -1, count: dayCount)
+            for day in missed { high[day] = .max }
+            let again = tally(CalendarTally(bracketLow: low, bracketHigh: high), sampleEvery: 1)
+            for day in missed { medians[day] = again.median(ofDay: day) }
         }
         let end = firstDay.advanced(by: coveredDays)
         var days: [PriceCalendarDay] = []
@@ -59,35 +83,45 @@ extension ListingIndex {
             } else if checkIn < firstDay || checkIn.advanced(by: nights) > end {
                 days.append(PriceCalendarDay(checkIn: checkIn, status: .outsideData))
             } else {
-                let (count, lowest, median) = totals.summary(ofDay: position)
-                days.append(PriceCalendarDay(checkIn: checkIn, status: .open, count: count, lowest: lowest, median: median))
+                days.append(PriceCalendarDay(checkIn: checkIn, status: .open, count: Int(totals.counts[position]),
+                                             lowest: totals.lowest(ofDay: position).map(Money.init(minorUnits:)),
+                                             median: medians[position].map(Money.init(minorUnits:))))
             }
         }
         return PriceCalendar(nights: nights, today: query.today, firstDay: firstDay, endDay: end, days: days)
     }
 
-    /// Adds to `totals` the stays of `nights` nights from each of `days` check-in days from `from` found in
-    /// `plan`'s rows (in parts on up to `threads` threads). Check-ins before the query's today are left out.
-    func tallyStays(_ query: SearchQuery, plan: ScanPlan, from: Day, days: Int, nights: Int, threads: Int,
-                    into totals: CalendarTotals) {
-        let parts = max(1, min(threads, plan.rowCount / ListingIndex.rowsPerParallelPart))
+    /// Adds to `tally` the stays of `nights` nights from each of `days` check-in days from `from` found in
+    /// `plan`'s rows (in parts on up to `threads` threads), reading one word of 64 rows in `sampleEvery`.
+    /// Check-ins before the query's today are left out.
+    func tallyStays(_ query: SearchQuery, plan: ScanPlan, from: Day, days: Int, nights: Int, threads: Int, sampleEvery: Int,
+                    into tally: CalendarTally) {
+        let parts = max(1, min(threads, plan.rowCount / sampleEvery / ListingIndex.rowsPerParallelPart))
         let split = ScanParts(ranges: plan.ranges, rowCount: plan.rowCount, count: parts)
         if split.count == 1 {
-            tallyStays(query, plan: plan, ranges: plan.ranges, from: from, days: days, nights: nights, into: totals)
+            tallyStays(query, plan: plan, ranges: plan.ranges, from: from, days: days, nights: nights, sampleEvery: sampleEvery,
+                       into: tally)
             return
         }
-        let results = PartResults<CalendarTotals>(count: split.count)
+        let results = PartResults<CalendarTally>(count: split.count)
+        let bracketLow = tally.bracketLow, bracketHigh = tally.bracketHigh
         ParallelPasses.run(parts: split.count) { part in
-            let mine = CalendarTotals(days: days)
-            self.tallyStays(query, plan: plan, ranges: split.ranges[part], from: from, days: days, nights: nights, into: mine)
+            let mine = CalendarTally(bracketLow: bracketLow, bracketHigh: bracketHigh)
+            self.tallyStays(query, plan: plan, ranges: split.ranges[part], from: from, days: days, nights: nights,
+                            sampleEvery: sampleEvery, into: mine)
             results.store(mine, at: part)
         }
-        for part in results.values { totals.merge(part) }
+        for part in results.values { tally.merge(part) }
     }
 
-    /// ``tallyStays(_:plan:from:days:nights:threads:into:)`` over `ranges` on this thread.
+    /// ``tallyStays(_:plan:from:days:nights:threads:sampleEvery:into:)`` over `ranges` on this thread.
+    ///
+    /// Word by word: the candidates (guests, room type, filters), each check-in's bookable ones (the AND of
+    /// its nights), then the rows whose nights read in whole units — one price over the span, or dense day
+    /// by day, or copied — are totalled for every check-in at once by ``staysearch_calendar_word`` (AVX2);
+    /// the few others (prices of cents, rules read run by run) stay by stay.
     private func tallyStays(_ query: SearchQuery, plan: ScanPlan, ranges: [Range<Int>], from: Day, days: Int, nights: Int,
-                            into totals: CalendarTotals) {
+                            sampleEvery: Int, into tally: CalendarTally) {
         // The check-ins (positions in the range) whose every night lies in this index's own calendar,
         // from today on.
         let firstOffset = firstDay.distance(to: from)
@@ -96,12 +130,17 @@ extension ListingIndex {
         let latest = min(days, self.dayCount - nights - firstOffset + 1)
         guard earliest < latest, !ranges.isEmpty else { return }
         let checkIns = earliest..<latest
+        let checkInCount = checkIns.count
         // The nights read: from the first check-in to the last stay's last night.
         let spanStart = firstOffset + earliest, spanEnd = firstOffset + latest - 1 + nights
+        let span = spanEnd - spanStart
+        let spanPrices = self.spanPrices(from: spanStart, to: spanEnd)
         let columns = ScanColumns(self)
         let filter = plan.filter, guests = query.guests, roomCode = plan.roomCode
         let lowest = (query.minimumPrice?.minorUnits ?? 0) * Int64(nights)
         let highest = query.maximumPrice.map { $0.minorUnits * Int64(nights) } ?? Int64.max
+        // The same range in whole units, for the word-at-a-time totals.
+        let lowestUnits = Int32(clamping: (lowest + 99) / 100), highestUnits = Int32(clamping: highest / 100)
         let wordsPerDay = self.wordsPerDay, rowCount = count
         let bookable = storage.bookable.base
         // For each stay rule class, the weekdays (bit 0 = Monday) on which it allows a stay of `nights`;
@@ -116,29 +155,52 @@ extension ListingIndex {
             }
             allowedWeekdays[ruleClass] = weekdays
         }
+        // Per weekday, the classes allowing a check-in that day (bit `class mod 8` of byte `class ÷ 8`), kept
+        // once per distinct set; each check-in's set.
+        var weekdayTables: [[UInt8]] = []
+        var tableOfWeekday = [Int](repeating: 0, count: 7)
+        for weekday in 0..<7 {
+            var table = [UInt8](repeating: 0, count: 32)
+            for ruleClass in 0..<255 where allowedWeekdays[ruleClass] & (1 << UInt8(weekday)) != 0 {
+                table[ruleClass >> 3] |= 1 << UInt8(ruleClass & 7)
+            }
+            if let known = weekdayTables.firstIndex(of: table) {
+                tableOfWeekday[weekday] = known
+            } else {
+                tableOfWeekday[weekday] = weekdayTables.count
+                weekdayTables.append(table)
+            }
+        }
+        let flatTables = weekdayTables.flatMap { $0 }
         let firstWeekday = stayRules.firstWeekday
-        // Each check-in's weekday (0 = Monday) and its bit.
+        // Each check-in's weekday (0 = Monday), its bit and its rule table.
         let weekdayOfCheckIn = checkIns.map { (firstWeekday + firstOffset + $0) % 7 }
         let weekdayBits = weekdayOfCheckIn.map { UInt8(1) << UInt8($0) }
-        var stays = [UInt64](repeating: 0, count: checkIns.count)
-        var sums = [Int64](repeating: 0, count: spanEnd - spanStart + 1)
-        var prices = [Int32](repeating: 0, count: spanEnd - spanStart)
-        // The slots counted in (see ``CalendarTotals``), noted once at the end; each check-in's day of slots.
-        var lowestSlot = Int.max, highestSlot = -1
-        let counts = totals.counts
-        let dayCounts = checkIns.map { counts + $0 &* CalendarTotals.unitSlots }
-        defer { if highestSlot >= 0 { totals.noteSlots(lowestSlot...highestSlot) } }
-        // For the rows of one price of a word: each one's slot, and the rows whose rule allows a check-in on
-        // each weekday (those allowing every weekday apart).
-        var slotOfBit = [Int](repeating: 0, count: 64)
-        var rowsOnWeekday = [UInt64](repeating: 0, count: 7)
+        let tableOfCheckIn = weekdayOfCheckIn.map { tableOfWeekday[$0] }
+        var rulesAllow = [UInt64](repeating: 0, count: weekdayTables.count)
+        // Per check-in: the bookable candidates, then those totalled word by word.
+        var stays = [UInt64](repeating: 0, count: checkInCount)
+        var valid = [UInt64](repeating: 0, count: checkInCount)
+        var sums = [Int64](repeating: 0, count: span + 1)
+        var prices = [Int32](repeating: 0, count: span)
+        // The word's lanes: one price over the span, or the copied nights of rows whose price changes.
+        var constant = [Int32](repeating: -1, count: 64)
+        var matrix = [Int32](repeating: 0, count: span * 64)
+        var inBracket = [UInt64](repeating: 0, count: checkInCount)
+        var wordTotals = [Int32](repeating: 0, count: checkInCount * 64)
+        let bracketLow = Array(tally.bracketLow[checkIns]), bracketHigh = Array(tally.bracketHigh[checkIns])
+        let bracketLowMinor = bracketLow.map { Int64($0) * 100 }, bracketHighMinor = bracketHigh.map { Int64($0) * 100 + 99 }
+        var counts = [UInt32](repeating: 0, count: checkInCount), below = counts
+        var least = [Int32](repeating: .max, count: checkInCount)
+        let runs = nightPrices.runs, dense = nightPrices.dense.base, denseRows = nightPrices.denseRows
         for range in ranges where !range.isEmpty {
-            for word in (range.lowerBound >> 6)...((range.upperBound - 1) >> 6) {
+            for word in (range.lowerBound >> 6)...((range.upperBound - 1) >> 6) where word % sampleEvery == 0 {
                 let base = word << 6
                 var candidates: UInt64 = ~0
                 if base < range.lowerBound { candidates &= ~0 << UInt64(range.lowerBound - base) }
                 if base + 64 > range.upperBound { candidates &= ~(~0 << UInt64(range.upperBound - base)) }
-                if base + 64 <= rowCount {
+                let wholeWord = base + 64 <= rowCount
+                if wholeWord {
                     candidates &= ByteMasks.atLeast(guests, in: columns.accommodates + base)
                     if roomCode >= 0 { candidates &= ByteMasks.equal(to: roomCode, in: columns.roomTypes + base) }
                 } else {
@@ -150,12 +212,20 @@ extension ListingIndex {
                     candidates &= mask
                 }
                 for set in filter.bitSets { candidates &= set[word] }
+                if filter.checksRows {
+                    var rows = candidates
+                    while rows != 0 {
+                        let bit = rows.trailingZeroBitCount
+                        rows &= rows &- 1
+                        if !filter.passes(row: base + bit) { candidates &= ~(1 << UInt64(bit)) }
+                    }
+                }
                 guard candidates != 0 else { continue }
                 // Which candidates can book each check-in's nights.
                 var any: UInt64 = 0
-                for (position, checkIn) in checkIns.enumerated() {
+                for position in 0..<checkInCount {
                     var bits = candidates
-                    var cell = (firstOffset + checkIn) * wordsPerDay + word
+                    var cell = (spanStart + position) * wordsPerDay + word
                     for _ in 0..<nights where bits != 0 {
                         bits &= bookable[cell]
                         cell += wordsPerDay
@@ -163,72 +233,103 @@ extension ListingIndex {
                     stays[position] = bits
                     any |= bits
                 }
-                // Rows of one price (in range, of whole units) whose rule has a class are counted a check-in
-                // at a time below, 64 rows at once; any other row stay by stay here.
-                var quick: UInt64 = 0, everyWeekday: UInt64 = 0
-                while any != 0 {
-                    let bit = any.trailingZeroBitCount
-                    any &= any - 1
-                    let row = base + bit
-                    if filter.checksRows, !filter.passes(row: row) { continue }
-                    let weekdays = allowedWeekdays[Int(columns.ruleClasses[row])]
-                    // A row priced by one plain run costs its price a night; any other has its nights over the
-                    // range priced once, a stay's total a difference of running sums.
-                    let firstRun = Int(columns.priceOffsets[row])
-                    let onePrice = Int(columns.priceOffsets[row &+ 1]) &- firstRun == 1 && columns.priceValues[firstRun] >= 0
-                        ? Int64(columns.priceValues[firstRun]) &* Int64(nights) : -1
-                    let mask: UInt64 = 1 << UInt64(bit)
-                    if onePrice >= 0, weekdays != 0xFF {
-                        guard onePrice >= lowest, onePrice <= highest else { continue }
-                        let slot = CalendarTotals.slot(of: onePrice)
-                        if slot >= 0 {
-                            slotOfBit[bit] = slot
-                            quick |= mask
-                            lowestSlot = min(lowestSlot, slot)
-                            highestSlot = max(highestSlot, slot)
-                            if weekdays & 0x7F == 0x7F {
-                                everyWeekday |= mask
-                            } else {
-                                for weekday in 0..<7 where weekdays >> UInt8(weekday) & 1 != 0 { rowsOnWeekday[weekday] |= mask }
-                            }
-                            continue
+                guard any != 0 else { continue }
+                // The rows totalled word by word: whole words whose rows read in whole units and whose rules
+                // have a class; any other row stay by stay below.
+                var slow = any
+                if wholeWord {
+                    let rowPrices = spanPrices.prices.base + base
+                    let fixed = staysearch_int32_in_range(rowPrices, 0, Int32.max)
+                    let varying = staysearch_int32_in_range(rowPrices, SpanPrices.varying, SpanPrices.varying) & any
+                    var ruleRunRows: UInt64 = 0
+                    flatTables.withUnsafeBufferPointer { tables in
+                        for table in 0..<rulesAllow.count {
+                            rulesAllow[table] = staysearch_verdict_bits(columns.ruleClasses + base, tables.baseAddress! + table * 32,
+                                                                        &ruleRunRows)
                         }
                     }
-                    if onePrice < 0 {
-                        prices.withUnsafeMutableBufferPointer { nightPrices.values(row: row, from: spanStart, to: spanEnd, into: $0.baseAddress!) }
-                        for day in 0..<prices.count { sums[day + 1] = sums[day] &+ Int64(prices[day]) }
+                    let lanes = any & (fixed | varying) & ~ruleRunRows
+                    if lanes != 0 {
+                        slow = any & ~lanes
+                        var denseStart: UnsafePointer<UInt16>? = nil
+                        if varying & lanes != 0 {
+                            let firstRank = runs.values[Int(runs.offsets[base])].denseIndex
+                            let lastRank = runs.values[Int(runs.offsets[base + 63])].denseIndex
+                            if let firstRank, let lastRank, lastRank == firstRank + 63 {
+                                denseStart = dense + spanStart * denseRows + firstRank
+                            } else {
+                                var copied = varying & lanes
+                                while copied != 0 {
+                                    let bit = copied.trailingZeroBitCount
+                                    copied &= copied &- 1
+                                    prices.withUnsafeMutableBufferPointer {
+                                        nightPrices.values(row: base + bit, from: spanStart, to: spanEnd, into: $0.baseAddress!)
+                                    }
+                                    for night in 0..<span { matrix[night &* 64 &+ bit] = SpanPrices.units(of: prices[night]) ?? 0 }
+                                }
+                            }
+                        }
+                        for lane in 0..<64 { constant[lane] = rowPrices[lane] }
+                        for position in 0..<checkInCount {
+                            valid[position] = stays[position] & lanes & rulesAllow[tableOfCheckIn[position]]
+                        }
+                        matrix.withUnsafeBufferPointer { matrix in
+                            staysearch_calendar_word(constant, denseStart, denseRows, matrix.baseAddress!, span, nights, checkInCount,
+                                                     valid, lowestUnits, highestUnits, bracketLow, bracketHigh, &counts, &below,
+                                                     &least, &inBracket, &wordTotals)
+                        }
+                        for position in 0..<checkInCount where inBracket[position] != 0 {
+                            var bits = inBracket[position]
+                            let day = checkIns.lowerBound + position
+                            while bits != 0 {
+                                tally.inside[day].append(Int64(wordTotals[position &* 64 &+ bits.trailingZeroBitCount]) &* 100)
+                                bits &= bits &- 1
+                            }
+                        }
                     }
-                    for (position, checkIn) in checkIns.enumerated() where stays[position] & mask != 0 {
-                        let start = firstOffset + checkIn
+                }
+                // Any other row stay by stay: its nights over the span priced once, a stay's total a
+                // difference of running sums.
+                while slow != 0 {
+                    let bit = slow.trailingZeroBitCount
+                    slow &= slow - 1
+                    let row = base + bit
+                    let weekdays = allowedWeekdays[Int(columns.ruleClasses[row])]
+                    guard weekdays != 0 else { continue }
+                    prices.withUnsafeMutableBufferPointer { nightPrices.values(row: row, from: spanStart, to: spanEnd, into: $0.baseAddress!) }
+                    for night in 0..<span { sums[night + 1] = sums[night] &+ Int64(max(0, prices[night])) }
+                    let mask: UInt64 = 1 << UInt64(bit)
+                    for position in 0..<checkInCount where stays[position] & mask != 0 {
                         if weekdays == 0xFF {
-                            guard Scan.allowsStay(row: row, nights: nights, from: start, weekday: weekdayOfCheckIn[position], columns: columns)
+                            guard Scan.allowsStay(row: row, nights: nights, from: spanStart + position, weekday: weekdayOfCheckIn[position],
+                                                  columns: columns)
                             else { continue }
                         } else if weekdays & weekdayBits[position] == 0 {
                             continue
                         }
-                        let total = onePrice >= 0 ? onePrice : sums[start - spanStart + nights] - sums[start - spanStart]
+                        let total = sums[position + nights] - sums[position]
                         guard total >= lowest, total <= highest else { continue }
-                        let slot = CalendarTotals.slot(of: total)
-                        if slot >= 0 {
-                            dayCounts[position][slot] &+= 1
-                            lowestSlot = min(lowestSlot, slot)
-                            highestSlot = max(highestSlot, slot)
+                        let day = checkIns.lowerBound + position
+                        tally.counts[day] &+= 1
+                        if total % 100 == 0, total / 100 <= Int64(Int32.max) {
+                            least[position] = min(least[position], Int32(total / 100))
                         } else {
-                            totals.keep(total, day: checkIn)
+                            tally.leastOfCents[day] = min(tally.leastOfCents[day], total)
+                        }
+                        if total < bracketLowMinor[position] {
+                            tally.below[day] &+= 1
+                        } else if total <= bracketHighMinor[position] {
+                            tally.inside[day].append(total)
                         }
                     }
                 }
-                guard quick != 0 else { continue }
-                for position in 0..<stays.count {
-                    var bits = stays[position] & quick & (everyWeekday | rowsOnWeekday[weekdayOfCheckIn[position]])
-                    let counts = dayCounts[position]
-                    while bits != 0 {
-                        counts[slotOfBit[bits.trailingZeroBitCount]] &+= 1
-                        bits &= bits &- 1
-                    }
-                }
-                for weekday in 0..<7 { rowsOnWeekday[weekday] = 0 }
             }
+        }
+        for position in 0..<checkInCount {
+            let day = checkIns.lowerBound + position
+            tally.counts[day] &+= counts[position]
+            tally.below[day] &+= below[position]
+            tally.least[day] = min(tally.least[day], least[position])
         }
     }
 }

@@ -34,4 +34,25 @@ uint64_t staysearch_bytes_equal(const uint8_t *bytes, int value);
 void staysearch_add_slots(const int64_t *values, long count, int32_t *counts, long bins, int64_t unit, uint64_t magic, int64_t end,
                           long above);
 
+/// The rows among the 64 values from `values` that lie in `lowest ... highest`, as bits.
+uint64_t staysearch_int32_in_range(const int32_t *values, int32_t lowest, int32_t highest);
+
+/// The most check-ins ``staysearch_calendar_word`` takes at once.
+#define STAYSEARCH_CALENDAR_CHECKINS 64
+
+/// One word of 64 rows (lanes) of a price calendar: each lane's total for each of `checkIns` consecutive
+/// check-ins of `nights` nights, in whole units, and what the calendar keeps of them.
+///
+/// A lane's price on night *n* of the `span` = `checkIns` + `nights` − 1 nights read is `constant[lane]` when
+/// that is not negative (a price that does not change over the span), else `dense[n × denseStride + lane]`
+/// when `dense` is not NULL, else `matrix[n × 64 + lane]`. For check-in *p* the lanes of `valid[p]` whose total
+/// lies in `lowest ... highest` are the stays found: their number is added to `counts[p]`, those below
+/// `bracketLow[p]` to `below[p]`, the least total narrows `least[p]`, and those in `bracketLow[p] ...
+/// bracketHigh[p]` are the bits of `inBracket[p]` with their totals at `totals[p × 64 + lane]`.
+/// `checkIns` is at most ``STAYSEARCH_CALENDAR_CHECKINS``; every total stays below 2^31.
+void staysearch_calendar_word(const int32_t *constant, const uint16_t *dense, long denseStride, const int32_t *matrix,
+                              long span, long nights, long checkIns, const uint64_t *valid, int32_t lowest, int32_t highest,
+                              const int32_t *bracketLow, const int32_t *bracketHigh, uint32_t *counts, uint32_t *below,
+                              int32_t *least, uint64_t *inBracket, int32_t *totals);
+
 #endif

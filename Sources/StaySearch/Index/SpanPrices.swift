@@ -1,0 +1,57 @@
+/// How each row is priced over one span of nights (day offsets `start ..< end`), for the price calendar's
+/// word-at-a-time totals: a price that does not change over the span (whole units, ≤ ``largestUnits``),
+/// or whether the row's nights can be read in whole units at all.
+///
+/// A calendar UI asks for the same month again and again; ``ListingIndex/spanPrices(from:to:)`` works the
+/// column out once per span and keeps it.
+package struct SpanPrices: Sendable {
+    /// A row whose prices change over the span, all of them whole units ≤ ``largestUnits``.
+    static let varying: Int32 = -2
+    /// A row with a price of cents or above ``largestUnits`` in the span: its stays are totalled one by one.
+    static let irregular: Int32 = -3
+    /// The highest price a night (whole units) totalled word by word: any stay of up to 30,000 nights
+    /// stays below 2^31 units.
+    static let largestUnits: Int32 = 65_535
+
+    /// The first and past-the-last day offset of the span.
+    let start: Int
+    let end: Int
+    /// Per row: its one price over the span in whole units, ``varying`` or ``irregular``.
+    let prices: Column<Int32>
+
+    /// The span prices of `index`'s rows over `start ..< end`.
+    /// - Complexity: O(*rows* + *r* log *r*) for the rows of several runs, plus O(*end* − *start*) for
+    ///   each row whose price changes in the span.
+    init(of index: ListingIndex, from start: Int, to end: Int) {
+        self.start = start
+        self.end = end
+        let runs = index.nightPrices.runs
+        var prices = [Int32](repeating: SpanPrices.irregular, count: index.count)
+        var nights = [Int32](repeating: 0, count: max(0, end - start))
+        for row in 0..<index.count where end > start {
+            let first = Int(runs.offsets[row]), last = Int(runs.offsets[row + 1])
+            let value = runs.values[first]
+            if value.denseIndex != nil {
+                prices[row] = SpanPrices.varying   // dense rows hold whole units ≤ 65,535
+                continue
+            }
+            let run = last - first == 1 ? first : runs.run(row: row, dayOffset: start)
+            let runEnd = run + 1 < last ? Int(runs.starts[run + 1]) : Int.max
+            let price = runs.values[run]
+            if runEnd >= end, price.patternIndex == nil {
+                prices[row] = SpanPrices.units(of: price) ?? SpanPrices.irregular
+                continue
+            }
+            nights.withUnsafeMutableBufferPointer { index.nightPrices.values(row: row, from: start, to: end, into: $0.baseAddress!) }
+            prices[row] = nights.allSatisfy { $0 < 0 || SpanPrices.units(of: $0) != nil } ? SpanPrices.varying : SpanPrices.irregular
+        }
+        self.prices = Column(prices)
+    }
+
+    /// `price` (minor units) in whole units when it is whole and ≤ ``largestUnits``, else nil; a night without
+    /// a price counts as 0 (it is never bookable).
+    static func units(of price: Int32) -> Int32? {
+        if price < 0 { return 0 }
+        return price % 100 == 0 && price / 100 <= largestUnits ? price / 100 : nil
+    }
+}

@@ -1,0 +1,129 @@
+/// What a price calendar keeps of the stays it finds, by check-in day (its position in the range): their
+/// number, the least total, and — for the median — how many fall below the day's bracket and the totals
+/// inside it.
+///
+/// A bracket is a range of whole units expected to hold the day's median (from a sample of the rows): the
+/// totals outside it are only counted, so a day costs O(stays) without sorting them. When the median falls
+/// outside the bracket the day is tallied again with a bracket holding everything.
+final class CalendarTally {
+    /// Per day: the bracket's first and last whole unit (a total of cents counts in the bracket from its
+    /// whole units on).
+    let bracketLow: [Int32]
+    let bracketHigh: [Int32]
+    /// Per day: stays found, those below the bracket, the least total in whole units (``Int32/max`` for none).
+    var counts: [UInt32]
+    var below: [UInt32]
+    var least: [Int32]
+    /// Per day: the least total of cents (minor units), or `Int64.max`.
+    var leastOfCents: [Int64]
+    /// Per day: the totals inside the bracket (minor units).
+    var inside: [[Int64]]
+
+    /// A tally with brackets `bracketLow[d] ... bracketHigh[d]` (whole units) for each day *d*.
+    init(bracketLow: [Int32], bracketHigh: [Int32]) {
+        self.bracketLow = bracketLow
+        self.bracketHigh = bracketHigh
+        let days = bracketLow.count
+        counts = Array(repeating: 0, count: days)
+        below = Array(repeating: 0, count: days)
+        least = Array(repeating: .max, count: days)
+        leastOfCents = Array(repeating: .max, count: days)
+        inside = Array(repeating: [], count: days)
+    }
+
+    /// A tally of `days` days whose brackets hold every total.
+    convenience init(everythingFor days: Int) {
+        self.init(bracketLow: Array(repeating: 0, count: days), bracketHigh: Array(repeating: .max, count: days))
+    }
+
+    /// A tally with the brackets of `brackets` (another tally's).
+    convenience init(bracketsOf brackets: CalendarTally) {
+        self.init(bracketLow: brackets.bracketLow, bracketHigh: brackets.bracketHigh)
+    }
+
+    var days: Int { counts.count }
+
+    /// Brackets for each day from `sample` (a tally of `sampling`'s sample of the rows whose brackets hold
+    /// everything): the sample's median give or take `sampling`'s standard errors.
+    static func brackets(from sample: CalendarTally, sampling: CalendarSampling) -> CalendarTally {
+        var low = [Int32](repeating: 0, count: sample.days), high = [Int32](repeating: .max, count: sample.days)
+        for day in 0..<sample.days where sample.inside[day].count >= max(1, sampling.minimumStays) {
+            let totals = sample.inside[day], count = totals.count
+            let margin = sampling.standardErrors > 0 ? Int((sampling.standardErrors * Double(count).squareRoot() / 2).rounded(.up)) + 2 : 0
+            let first = count / 2 - margin, last = count / 2 + margin
+            if first > 0 { low[day] = Int32(clamping: element(ofRank: first, in: totals) / 100) }
+            if last < count - 1 { high[day] = Int32(clamping: (element(ofRank: last, in: totals) + 99) / 100) }
+        }
+        return CalendarTally(bracketLow: low, bracketHigh: high)
+    }
+
+    /// Adds a stay of total `total` (minor units, ≥ 0) to day `day`.
+    func add(_ total: Int64, day: Int) {
+        counts[day] &+= 1
+        let units = total / 100
+        if units * 100 == total, units <= Int64(Int32.max) {
+            least[day] = min(least[day], Int32(units))
+        } else {
+            leastOfCents[day] = min(leastOfCents[day], total)
+        }
+        if units < Int64(bracketLow[day]) {
+            below[day] &+= 1
+        } else if units <= Int64(bracketHigh[day]) {
+            inside[day].append(total)
+        }
+    }
+
+    /// Adds the stays of `other` (another part of the same calendar, with the same brackets).
+    func merge(_ other: CalendarTally) {
+        for day in 0..<days {
+            counts[day] &+= other.counts[day]
+            below[day] &+= other.below[day]
+            least[day] = min(least[day], other.least[day])
+            leastOfCents[day] = min(leastOfCents[day], other.leastOfCents[day])
+            inside[day].append(contentsOf: other.inside[day])
+        }
+    }
+
+    /// The lowest total of day `day` (minor units), or nil without stays.
+    func lowest(ofDay day: Int) -> Int64? {
+        guard counts[day] > 0 else { return nil }
+        let whole = least[day] == .max ? Int64.max : Int64(least[day]) * 100
+        return min(whole, leastOfCents[day])
+    }
+
+    /// The lower-median total of day `day`, or nil when it lies outside the day's bracket (or the day has
+    /// no stays).
+    /// - Complexity: O(*k*) for *k* totals in the bracket, plus the bracket's width when they are whole units.
+    func median(ofDay day: Int) -> Int64? {
+        let count = Int(counts[day])
+        guard count > 0 else { return nil }
+        let rank = (count - 1) / 2 - Int(below[day])
+        let totals = inside[day]
+        guard rank >= 0, rank < totals.count else { return nil }
+        return CalendarTally.element(ofRank: rank, in: totals)
+    }
+
+    /// The element of rank `rank` (0 = least) of `totals`: counted by whole unit when the totals are whole
+    /// units over a narrow range, else selected.
+    static func element(ofRank rank: Int, in totals: [Int64]) -> Int64 {
+        var low = Int64.max, high = Int64.min, whole = true
+        for total in totals {
+            low = min(low, total)
+            high = max(high, total)
+            whole = whole && total % 100 == 0
+        }
+        let width = (high - low) / 100 + 1
+        if whole, width <= 1 << 16 {
+            var counts = [Int32](repeating: 0, count: Int(width))
+            for total in totals { counts[Int((total - low) / 100)] &+= 1 }
+            var seen = 0
+            for (slot, count) in counts.enumerated() {
+                seen += Int(count)
+                if rank < seen { return low + Int64(slot) * 100 }
+            }
+        }
+        var values = totals
+        values.sort()
+        return values[rank]
+    }
+}
