@@ -264,7 +264,7 @@ static inline int32_t calendar_price(const int32_t *constant, const uint16_t *de
 
 static void calendar_word_portable(const int32_t *constant, const uint16_t *dense, long denseStride, const int32_t *matrix,
                                    long span, long nights, long checkIns, const uint64_t *valid, int32_t lowest,
-                                   int32_t highest, const int32_t *bracketLow, const int32_t *bracketHigh,
+                                   int32_t highest, const int32_t *bracketLow, const int32_t *bracketHigh, int32_t cheapest,
                                    uint32_t *counts, uint32_t *below, int32_t *least, uint64_t *inBracket, int32_t *totals) {
     (void)span;
     for (long p = 0; p < checkIns; p++) inBracket[p] = 0;
@@ -280,100 +280,200 @@ static void calendar_word_portable(const int32_t *constant, const uint16_t *dens
             if (!(valid[p] & bit) || total < lowest || total > highest) continue;
             counts[p] += 1;
             below[p] += total < bracketLow[p];
-            if (total < least[p]) least[p] = total;
             if (total >= bracketLow[p] && total <= bracketHigh[p]) {
                 inBracket[p] |= bit;
                 totals[p * 64 + lane] = total;
             }
+            if (total <= cheapest && total < least[p]) least[p] = total;
         }
     }
 }
 
 #if defined(__x86_64__)
-/// Eight lanes' prices on night `night`, from `lane`.
-STAYSEARCH_AVX2 static inline __m256i calendar_prices_avx2(__m256i constant, __m256i isConstant, const uint16_t *dense,
-                                                           long denseStride, const int32_t *matrix, long night, int lane) {
-    __m256i varying = dense ? _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(dense + night * denseStride + lane)))
-                            : _mm256_loadu_si256((const __m256i *)(matrix + night * 64 + lane));
-    return _mm256_blendv_epi8(varying, constant, isConstant);
+/// The most nights a calendar word reads at once (62 check-ins and stays of up to 365 nights).
+#define STAYSEARCH_CALENDAR_SPAN 448
+#define STAYSEARCH_AVX2_BMI2 __attribute__((target("avx2,bmi,bmi2,popcnt")))
+
+/// Whether the processor has AVX2 and BMI2 (asked once, kept).
+static int has_avx2_bmi2(void) {
+    static int known = -1;
+    int answer = __atomic_load_n(&known, __ATOMIC_RELAXED);
+    if (answer < 0) {
+        __builtin_cpu_init();
+        answer = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt") ? 1 : 0;
+        __atomic_store_n(&known, answer, __ATOMIC_RELAXED);
+    }
+    return answer;
 }
 
-STAYSEARCH_AVX2 static void calendar_word_avx2(const int32_t *constant, const uint16_t *dense, long denseStride,
-                                               const int32_t *matrix, long span, long nights, long checkIns,
-                                               const uint64_t *valid, int32_t lowest, int32_t highest,
-                                               const int32_t *bracketLow, const int32_t *bracketHigh, uint32_t *counts,
-                                               uint32_t *below, int32_t *least, uint64_t *inBracket, int32_t *totals) {
-    (void)span;
-    uint64_t inRange[STAYSEARCH_CALENDAR_CHECKINS], under[STAYSEARCH_CALENDAR_CHECKINS], bracket[STAYSEARCH_CALENDAR_CHECKINS];
-    __m256i smallest[STAYSEARCH_CALENDAR_CHECKINS];
-    const __m256i laneBits = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+/// The lanes whose 32-bit value is set in `lanes`, as 8 bits.
+#define STAYSEARCH_BITS(lanes) ((uint64_t)(uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(lanes)))
+
+/// The check-in by check-in totals of the lanes of `groups` (bit g: lanes 8g ..< 8g + 8) whose prices are
+/// `constant` or, varying, `dense` / `matrix` (see staysearch_calendar_word), for the lanes of `valid[p]`.
+STAYSEARCH_AVX2_BMI2 static void calendar_groups_avx2(const int32_t *constant, const uint16_t *dense, long denseStride,
+                                                      const int32_t *matrix, long matrixStride, long span, long nights, long checkIns,
+                                                      const uint64_t *valid, unsigned groups, int32_t lowest, int32_t highest,
+                                                      const int32_t *bracketLow, const int32_t *bracketHigh, int32_t cheapest,
+                                                      uint32_t *counts, uint32_t *below, int32_t *least, uint64_t *inBracket,
+                                                      int32_t *totals) {
+    // Per check-in, a byte of bits per group of eight lanes, read as one 64-bit word of lanes afterwards.
+    uint8_t found[STAYSEARCH_CALENDAR_CHECKINS][8], under[STAYSEARCH_CALENDAR_CHECKINS][8];
+    uint8_t inside[STAYSEARCH_CALENDAR_CHECKINS][8], lowCost[STAYSEARCH_CALENDAR_CHECKINS][8];
+    __builtin_memset(found, 0, sizeof found);
+    __builtin_memset(under, 0, sizeof under);
+    __builtin_memset(inside, 0, sizeof inside);
+    __builtin_memset(lowCost, 0, sizeof lowCost);
+    __m256i prices[STAYSEARCH_CALENDAR_SPAN];
     const __m256i low = _mm256_set1_epi32(lowest - 1), high = _mm256_set1_epi32(highest);
-    const __m256i none = _mm256_set1_epi32(INT32_MAX);
-    for (long p = 0; p < checkIns; p++) {
-        inRange[p] = under[p] = bracket[p] = 0;
-        smallest[p] = none;
-    }
-    for (int lane = 0; lane < 64; lane += 8) {
+    const __m256i cheapLanes = _mm256_set1_epi32(cheapest), minusOne = _mm256_set1_epi32(-1);
+    const __m256i nightCount = _mm256_set1_epi32((int)nights);
+    for (int group = 0; group < 8; group++) {
+        if (!(groups >> group & 1)) continue;
+        const int lane = group * 8;
         __m256i fixed = _mm256_loadu_si256((const __m256i *)(constant + lane));
-        __m256i isConstant = _mm256_cmpgt_epi32(fixed, _mm256_set1_epi32(-1));
-        __m256i total = _mm256_setzero_si256();
-        for (long n = 0; n < nights; n++) {
-            total = _mm256_add_epi32(total, calendar_prices_avx2(fixed, isConstant, dense, denseStride, matrix, n, lane));
+        __m256i isConstant = _mm256_cmpgt_epi32(fixed, minusOne);
+        int allConstant = _mm256_movemask_ps(_mm256_castsi256_ps(isConstant)) == 0xFF;
+        __m256i total = _mm256_mullo_epi32(fixed, nightCount);
+        if (!allConstant) {
+            for (long n = 0; n < span; n++) {
+                __m256i varying = dense ? _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(dense + n * denseStride + lane)))
+                                        : _mm256_loadu_si256((const __m256i *)(matrix + n * matrixStride + lane));
+                prices[n] = _mm256_blendv_epi8(varying, fixed, isConstant);
+            }
+            total = _mm256_setzero_si256();
+            for (long n = 0; n < nights; n++) total = _mm256_add_epi32(total, prices[n]);
         }
         for (long p = 0; p < checkIns; p++) {
-            if (p > 0) {
-                __m256i entering = calendar_prices_avx2(fixed, isConstant, dense, denseStride, matrix, p + nights - 1, lane);
-                __m256i leaving = calendar_prices_avx2(fixed, isConstant, dense, denseStride, matrix, p - 1, lane);
-                total = _mm256_sub_epi32(_mm256_add_epi32(total, entering), leaving);
-            }
-            uint32_t validBits = (uint32_t)(valid[p] >> lane) & 0xFF;
-            if (!validBits) continue;
-            __m256i fits = _mm256_andnot_si256(_mm256_cmpgt_epi32(total, high), _mm256_cmpgt_epi32(total, low));
-            __m256i isValid = _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int)validBits), laneBits), laneBits);
-            __m256i found = _mm256_and_si256(fits, isValid);
-            uint64_t foundBits = (uint64_t)(uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(found));
-            if (!foundBits) continue;
-            inRange[p] |= foundBits << lane;
-            smallest[p] = _mm256_min_epi32(smallest[p], _mm256_blendv_epi8(none, total, found));
-            __m256i bracketLowLanes = _mm256_set1_epi32(bracketLow[p]);
-            __m256i isUnder = _mm256_cmpgt_epi32(bracketLowLanes, total);
-            __m256i isOver = _mm256_cmpgt_epi32(total, _mm256_set1_epi32(bracketHigh[p]));
-            uint64_t underBits = (uint64_t)(uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(isUnder));
-            uint64_t overBits = (uint64_t)(uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(isOver));
-            under[p] |= (underBits & foundBits) << lane;
-            uint64_t inside = foundBits & ~underBits & ~overBits;
-            if (inside) {
-                bracket[p] |= inside << lane;
-                _mm256_storeu_si256((__m256i *)(totals + p * 64 + lane), total);
-            }
+            if (p > 0 && !allConstant) total = _mm256_sub_epi32(_mm256_add_epi32(total, prices[p + nights - 1]), prices[p - 1]);
+            uint64_t fits = STAYSEARCH_BITS(_mm256_andnot_si256(_mm256_cmpgt_epi32(total, high), _mm256_cmpgt_epi32(total, low)));
+            uint64_t isUnder = STAYSEARCH_BITS(_mm256_cmpgt_epi32(_mm256_set1_epi32(bracketLow[p]), total));
+            uint64_t isOver = STAYSEARCH_BITS(_mm256_cmpgt_epi32(total, _mm256_set1_epi32(bracketHigh[p])));
+            uint64_t isDear = STAYSEARCH_BITS(_mm256_cmpgt_epi32(total, cheapLanes));
+            uint64_t hits = fits & (valid[p] >> lane);
+            found[p][group] = (uint8_t)hits;
+            under[p][group] = (uint8_t)(hits & isUnder);
+            inside[p][group] = (uint8_t)(hits & ~isUnder & ~isOver);
+            lowCost[p][group] = (uint8_t)(hits & ~isDear);
+            _mm256_storeu_si256((__m256i *)(totals + p * 64 + lane), total);
         }
     }
     for (long p = 0; p < checkIns; p++) {
-        counts[p] += (uint32_t)__builtin_popcountll(inRange[p]);
-        below[p] += (uint32_t)__builtin_popcountll(under[p]);
-        inBracket[p] = bracket[p];
-        __m128i half = _mm_min_epi32(_mm256_castsi256_si128(smallest[p]), _mm256_extracti128_si256(smallest[p], 1));
-        half = _mm_min_epi32(half, _mm_shuffle_epi32(half, _MM_SHUFFLE(1, 0, 3, 2)));
-        half = _mm_min_epi32(half, _mm_shuffle_epi32(half, _MM_SHUFFLE(2, 3, 0, 1)));
-        int32_t value = _mm_cvtsi128_si32(half);
-        if (value < least[p]) least[p] = value;
+        uint64_t foundWord, underWord, insideWord, cheapWord;
+        __builtin_memcpy(&foundWord, found[p], 8);
+        __builtin_memcpy(&underWord, under[p], 8);
+        __builtin_memcpy(&insideWord, inside[p], 8);
+        __builtin_memcpy(&cheapWord, lowCost[p], 8);
+        counts[p] += (uint32_t)_mm_popcnt_u64(foundWord);
+        below[p] += (uint32_t)_mm_popcnt_u64(underWord);
+        inBracket[p] = insideWord;
+        for (; cheapWord; cheapWord &= cheapWord - 1) {
+            int32_t value = totals[p * 64 + __builtin_ctzll(cheapWord)];
+            if (value < least[p]) least[p] = value;
+        }
     }
+}
+
+STAYSEARCH_AVX2_BMI2 static void calendar_word_avx2(const int32_t *constant, const uint16_t *dense, long denseStride,
+                                                    const int32_t *matrix, long span, long nights, long checkIns,
+                                                    const uint64_t *valid, int32_t lowest, int32_t highest,
+                                                    const int32_t *bracketLow, const int32_t *bracketHigh, int32_t cheapest,
+                                                    uint32_t *counts, uint32_t *below, int32_t *least, uint64_t *inBracket,
+                                                    int32_t *totals) {
+    // Lanes of one price whose total lies outside every check-in's bracket are settled for the whole word:
+    // counted by popcounts. Any other lane is totalled check-in by check-in, eight lanes at a time, packed
+    // together first when that saves groups of eight.
+    int32_t lowestBracket = INT32_MAX, highestBracket = INT32_MIN;
+    uint64_t anyValid = 0;
+    for (long p = 0; p < checkIns; p++) {
+        lowestBracket = bracketLow[p] < lowestBracket ? bracketLow[p] : lowestBracket;
+        highestBracket = bracketHigh[p] > highestBracket ? bracketHigh[p] : highestBracket;
+        anyValid |= valid[p];
+    }
+    const __m256i low = _mm256_set1_epi32(lowest - 1), high = _mm256_set1_epi32(highest);
+    const __m256i cheapLanes = _mm256_set1_epi32(cheapest), minusOne = _mm256_set1_epi32(-1);
+    const __m256i nightCount = _mm256_set1_epi32((int)nights);
+    uint64_t settled = 0, settledBelow = 0, settledCheap = 0, never = 0;
+    int32_t fixedTotals[64];
+    for (int group = 0; group < 8; group++) {
+        __m256i fixed = _mm256_loadu_si256((const __m256i *)(constant + group * 8));
+        __m256i isConstant = _mm256_cmpgt_epi32(fixed, minusOne);
+        __m256i total = _mm256_mullo_epi32(fixed, nightCount);
+        _mm256_storeu_si256((__m256i *)(fixedTotals + group * 8), total);
+        __m256i fits = _mm256_andnot_si256(_mm256_cmpgt_epi32(total, high), _mm256_cmpgt_epi32(total, low));
+        uint64_t isBelow = STAYSEARCH_BITS(_mm256_cmpgt_epi32(_mm256_set1_epi32(lowestBracket), total));
+        uint64_t isAbove = STAYSEARCH_BITS(_mm256_cmpgt_epi32(total, _mm256_set1_epi32(highestBracket)));
+        uint64_t constantBits = STAYSEARCH_BITS(isConstant), fitBits = STAYSEARCH_BITS(fits);
+        uint64_t outside = constantBits & fitBits & (isBelow | isAbove);
+        settled |= outside << (group * 8);
+        settledBelow |= (outside & isBelow) << (group * 8);
+        settledCheap |= (outside & ~STAYSEARCH_BITS(_mm256_cmpgt_epi32(total, cheapLanes))) << (group * 8);
+        never |= (constantBits & ~fitBits) << (group * 8);
+    }
+    for (long p = 0; p < checkIns; p++) {
+        counts[p] += (uint32_t)_mm_popcnt_u64(valid[p] & settled);
+        below[p] += (uint32_t)_mm_popcnt_u64(valid[p] & settledBelow);
+        for (uint64_t bits = valid[p] & settledCheap; bits; bits &= bits - 1) {
+            int32_t value = fixedTotals[__builtin_ctzll(bits)];
+            if (value < least[p]) least[p] = value;
+        }
+    }
+    const uint64_t totalled = ~(settled | never) & anyValid;
+    if (!totalled) {
+        for (long p = 0; p < checkIns; p++) inBracket[p] = 0;
+        return;
+    }
+    unsigned groups = 0;
+    for (int group = 0; group < 8; group++) groups |= (unsigned)((totalled >> (group * 8) & 0xFF) != 0) << group;
+    const int packedCount = (int)_mm_popcnt_u64(totalled);
+    const unsigned packedGroups = (1u << ((packedCount + 7) / 8)) - 1;
+    if (_mm_popcnt_u32(packedGroups) + 1 < _mm_popcnt_u32(groups)) {
+        // Pack the lanes to be totalled into the first groups: their prices, and each check-in's bits.
+        int32_t packedConstant[64];
+        int32_t packedMatrix[STAYSEARCH_CALENDAR_SPAN * 8];
+        uint64_t packedValid[STAYSEARCH_CALENDAR_CHECKINS];
+        const int width = ((packedCount + 7) / 8) * 8;
+        if (span * width > STAYSEARCH_CALENDAR_SPAN * 8) goto unpacked;
+        int k = 0;
+        for (uint64_t bits = totalled; bits; bits &= bits - 1, k++) {
+            int lane = __builtin_ctzll(bits);
+            packedConstant[k] = constant[lane];
+            if (constant[lane] < 0) {
+                for (long n = 0; n < span; n++)
+                    packedMatrix[n * width + k] = dense ? (int32_t)dense[n * denseStride + lane] : matrix[n * 64 + lane];
+            }
+        }
+        for (; k < width; k++) packedConstant[k] = 0;
+        for (long p = 0; p < checkIns; p++) packedValid[p] = _pext_u64(valid[p], totalled);
+        calendar_groups_avx2(packedConstant, NULL, 0, packedMatrix, width, span, nights, checkIns, packedValid, packedGroups, lowest,
+                             highest, bracketLow, bracketHigh, cheapest, counts, below, least, inBracket, totals);
+        return;
+    }
+unpacked:;
+    uint64_t masked[STAYSEARCH_CALENDAR_CHECKINS];
+    for (long p = 0; p < checkIns; p++) masked[p] = valid[p] & totalled;
+    calendar_groups_avx2(constant, dense, denseStride, matrix, 64, span, nights, checkIns, masked, groups, lowest, highest,
+                         bracketLow, bracketHigh, cheapest, counts, below, least, inBracket, totals);
 }
 #endif
 
+static int calendar_portable = 0;
+
+void staysearch_calendar_use_portable(int portable) { __atomic_store_n(&calendar_portable, portable, __ATOMIC_RELAXED); }
+
 void staysearch_calendar_word(const int32_t *constant, const uint16_t *dense, long denseStride, const int32_t *matrix,
                               long span, long nights, long checkIns, const uint64_t *valid, int32_t lowest, int32_t highest,
-                              const int32_t *bracketLow, const int32_t *bracketHigh, uint32_t *counts, uint32_t *below,
-                              int32_t *least, uint64_t *inBracket, int32_t *totals) {
+                              const int32_t *bracketLow, const int32_t *bracketHigh, int32_t cheapest, uint32_t *counts,
+                              uint32_t *below, int32_t *least, uint64_t *inBracket, int32_t *totals) {
 #if defined(__x86_64__)
-    if (has_avx2()) {
+    if (!__atomic_load_n(&calendar_portable, __ATOMIC_RELAXED) && has_avx2_bmi2() && span <= STAYSEARCH_CALENDAR_SPAN) {
         calendar_word_avx2(constant, dense, denseStride, matrix, span, nights, checkIns, valid, lowest, highest, bracketLow,
-                           bracketHigh, counts, below, least, inBracket, totals);
+                           bracketHigh, cheapest, counts, below, least, inBracket, totals);
         return;
     }
 #endif
     calendar_word_portable(constant, dense, denseStride, matrix, span, nights, checkIns, valid, lowest, highest, bracketLow,
-                           bracketHigh, counts, below, least, inBracket, totals);
+                           bracketHigh, cheapest, counts, below, least, inBracket, totals);
 }
 
 static uint64_t int32_in_range_portable(const int32_t *values, int32_t lowest, int32_t highest) {

@@ -1,4 +1,5 @@
 import StaySearch
+import StaySearchKernels
 import StaySearchTestSupport
 import Testing
 
@@ -89,6 +90,33 @@ import Testing
             Self.check(calendar, of: query, context: context + " (engine)") { q throws(QueryError) in ReferenceAnswer(try index.search(q)) }
             Self.check(calendar, of: query, context: context + " (reference)") { q throws(QueryError) in try ReferenceSearch.search(q, in: data) }
         }
+    }
+
+    /// The word-at-a-time totals have a portable version beside the AVX2 one: the same calendars, with the
+    /// standard brackets and with brackets so narrow that lanes are packed and days tallied again.
+    @Test(arguments: 0..<10)
+    func thePortableTotalsGiveTheSameCalendars(seed: Int) throws {
+        let data = TestDataset.random(seed: UInt64(seed) + 7_700)
+        let index = data.makeIndex().index
+        var random = SeededGenerator(seed: UInt64(seed) &* 71 + 9)
+        var compared = 0
+        for round in 0..<8 {
+            let query = Self.randomCalendarQuery(data, using: &random)
+            let sampling = round % 2 == 1 ? CalendarSampling(every: 1, minimumStays: 1, standardErrors: 0) : .standard
+            guard let fast = try? index.priceCalendar(query, threads: 1, coveredDays: index.dayCount, live: nil, sampling: sampling)
+            else { continue }
+            staysearch_calendar_use_portable(1)
+            let portable = try? index.priceCalendar(query, threads: 1, coveredDays: index.dayCount, live: nil, sampling: sampling)
+            staysearch_calendar_use_portable(0)
+            #expect(portable == fast, "seed \(seed) round \(round): \(query)")
+            if let portable {
+                Self.check(portable, of: query, context: "seed \(seed) round \(round) (portable)") { q throws(QueryError) in
+                    try ReferenceSearch.search(q, in: data)
+                }
+            }
+            compared += 1
+        }
+        #expect(compared >= 4)
     }
 
     /// A live index with listings changed, added and removed, and days a rolling window added.

@@ -1,12 +1,12 @@
 /// How each row is priced over one span of nights (day offsets `start ..< end`), for the price calendar's
 /// word-at-a-time totals: a price that does not change over the span (whole units, ≤ ``largestUnits``),
-/// or whether the row's nights can be read in whole units at all.
+/// dense prices read in place, nights of several runs copied here in whole units, or none of these.
 ///
 /// A calendar UI asks for the same month again and again; ``ListingIndex/spanPrices(from:to:)`` works the
 /// column out once per span and keeps it.
 package struct SpanPrices: Sendable {
-    /// A row whose prices change over the span, all of them whole units ≤ ``largestUnits``.
-    static let varying: Int32 = -2
+    /// A dense row (whole units ≤ 65,535 day by day, read from ``NightPrices/dense``).
+    static let dense: Int32 = -2
     /// A row with a price of cents or above ``largestUnits`` in the span: its stays are totalled one by one.
     static let irregular: Int32 = -3
     /// The highest price a night (whole units) totalled word by word: any stay of up to 30,000 nights
@@ -16,8 +16,11 @@ package struct SpanPrices: Sendable {
     /// The first and past-the-last day offset of the span.
     let start: Int
     let end: Int
-    /// Per row: its one price over the span in whole units, ``varying`` or ``irregular``.
+    /// Per row: its one price over the span in whole units, ``dense``, ``irregular``, or for a row of several
+    /// runs whose nights are copied, −4 − *k*: its nights are ``nights``[*k* × span ..< (*k* + 1) × span].
     let prices: Column<Int32>
+    /// The copied nights, in whole units (0 for a night without a price: it is never bookable).
+    let nights: Column<Int32>
 
     /// The span prices of `index`'s rows over `start ..< end`.
     /// - Complexity: O(*rows* + *r* log *r*) for the rows of several runs, plus O(*end* − *start*) for
@@ -27,12 +30,14 @@ package struct SpanPrices: Sendable {
         self.end = end
         let runs = index.nightPrices.runs
         var prices = [Int32](repeating: SpanPrices.irregular, count: index.count)
-        var nights = [Int32](repeating: 0, count: max(0, end - start))
+        let span = max(0, end - start)
+        var nightsOfRow = [Int32](repeating: 0, count: span)
+        var copied: [Int32] = []
         for row in 0..<index.count where end > start {
             let first = Int(runs.offsets[row]), last = Int(runs.offsets[row + 1])
             let value = runs.values[first]
             if value.denseIndex != nil {
-                prices[row] = SpanPrices.varying   // dense rows hold whole units ≤ 65,535
+                prices[row] = SpanPrices.dense
                 continue
             }
             let run = last - first == 1 ? first : runs.run(row: row, dayOffset: start)
@@ -42,10 +47,15 @@ package struct SpanPrices: Sendable {
                 prices[row] = SpanPrices.units(of: price) ?? SpanPrices.irregular
                 continue
             }
-            nights.withUnsafeMutableBufferPointer { index.nightPrices.values(row: row, from: start, to: end, into: $0.baseAddress!) }
-            prices[row] = nights.allSatisfy { $0 < 0 || SpanPrices.units(of: $0) != nil } ? SpanPrices.varying : SpanPrices.irregular
+            nightsOfRow.withUnsafeMutableBufferPointer { index.nightPrices.values(row: row, from: start, to: end, into: $0.baseAddress!) }
+            let units = nightsOfRow.compactMap(SpanPrices.units(of:))
+            if units.count == span {
+                prices[row] = -4 - Int32(copied.count / span)
+                copied += units
+            }
         }
         self.prices = Column(prices)
+        self.nights = Column(copied)
     }
 
     /// `price` (minor units) in whole units when it is whole and ≤ ``largestUnits``, else nil; a night without

@@ -1,15 +1,18 @@
 /// What a price calendar keeps of the stays it finds, by check-in day (its position in the range): their
-/// number, the least total, and — for the median — how many fall below the day's bracket and the totals
-/// inside it.
+/// number, the least total of those at most ``cheapest`` units, and — for the median — how many fall below
+/// the day's bracket and the totals inside it.
 ///
-/// A bracket is a range of whole units expected to hold the day's median (from a sample of the rows): the
-/// totals outside it are only counted, so a day costs O(stays) without sorting them. When the median falls
-/// outside the bracket the day is tallied again with a bracket holding everything.
+/// A bracket is a range of whole units expected to hold the day's median, and ``cheapest`` a total expected
+/// to be above each day's least (both from a sample of the rows): the other totals are only counted, so a
+/// day costs O(stays) without sorting them. A day whose median falls outside its bracket, or with no stay
+/// as cheap as ``cheapest``, is tallied again with a bracket or a cut holding everything.
 final class CalendarTally {
     /// Per day: the bracket's first and last whole unit (a total of cents counts in the bracket from its
     /// whole units on).
     let bracketLow: [Int32]
     let bracketHigh: [Int32]
+    /// The highest total (whole units) whose stays are looked at one by one for the least.
+    let cheapest: Int32
     /// Per day: stays found, those below the bracket, the least total in whole units (``Int32/max`` for none).
     var counts: [UInt32]
     var below: [UInt32]
@@ -20,9 +23,10 @@ final class CalendarTally {
     var inside: [[Int64]]
 
     /// A tally with brackets `bracketLow[d] ... bracketHigh[d]` (whole units) for each day *d*.
-    init(bracketLow: [Int32], bracketHigh: [Int32]) {
+    init(bracketLow: [Int32], bracketHigh: [Int32], cheapest: Int32 = .max) {
         self.bracketLow = bracketLow
         self.bracketHigh = bracketHigh
+        self.cheapest = cheapest
         let days = bracketLow.count
         counts = Array(repeating: 0, count: days)
         below = Array(repeating: 0, count: days)
@@ -38,15 +42,25 @@ final class CalendarTally {
 
     /// A tally with the brackets of `brackets` (another tally's).
     convenience init(bracketsOf brackets: CalendarTally) {
-        self.init(bracketLow: brackets.bracketLow, bracketHigh: brackets.bracketHigh)
+        self.init(bracketLow: brackets.bracketLow, bracketHigh: brackets.bracketHigh, cheapest: brackets.cheapest)
     }
 
     var days: Int { counts.count }
 
     /// Brackets for each day from `sample` (a tally of `sampling`'s sample of the rows whose brackets hold
-    /// everything): the sample's median give or take `sampling`'s standard errors.
+    /// everything): the sample's median give or take `sampling`'s standard errors, and a cut above the
+    /// sample's cheapest 1/256 on every day.
     static func brackets(from sample: CalendarTally, sampling: CalendarSampling) -> CalendarTally {
         var low = [Int32](repeating: 0, count: sample.days), high = [Int32](repeating: .max, count: sample.days)
+        var cheapest: Int32 = 0
+        for day in 0..<sample.days where sample.counts[day] > 0 {
+            let totals = sample.inside[day]
+            guard totals.count >= max(1, sampling.minimumStays) else {
+                cheapest = .max
+                continue
+            }
+            cheapest = max(cheapest, Int32(clamping: (element(ofRank: totals.count / 256, in: totals) + 99) / 100))
+        }
         for day in 0..<sample.days where sample.inside[day].count >= max(1, sampling.minimumStays) {
             let totals = sample.inside[day], count = totals.count
             let margin = sampling.standardErrors > 0 ? Int((sampling.standardErrors * Double(count).squareRoot() / 2).rounded(.up)) + 2 : 0
@@ -54,7 +68,7 @@ final class CalendarTally {
             if first > 0 { low[day] = Int32(clamping: element(ofRank: first, in: totals) / 100) }
             if last < count - 1 { high[day] = Int32(clamping: (element(ofRank: last, in: totals) + 99) / 100) }
         }
-        return CalendarTally(bracketLow: low, bracketHigh: high)
+        return CalendarTally(bracketLow: low, bracketHigh: high, cheapest: cheapest)
     }
 
     /// Adds a stay of total `total` (minor units, ≥ 0) to day `day`.
@@ -84,11 +98,13 @@ final class CalendarTally {
         }
     }
 
-    /// The lowest total of day `day` (minor units), or nil without stays.
+    /// The lowest total of day `day` (minor units), or nil without stays or when none was as cheap as
+    /// ``cheapest``.
     func lowest(ofDay day: Int) -> Int64? {
         guard counts[day] > 0 else { return nil }
         let whole = least[day] == .max ? Int64.max : Int64(least[day]) * 100
-        return min(whole, leastOfCents[day])
+        let lowest = min(whole, leastOfCents[day])
+        return lowest <= Int64(cheapest) * 100 + 99 ? lowest : nil
     }
 
     /// The lower-median total of day `day`, or nil when it lies outside the day's bracket (or the day has

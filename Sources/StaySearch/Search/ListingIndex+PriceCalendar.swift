@@ -64,14 +64,19 @@ extension ListingIndex {
         // the totals inside the brackets, and a day whose median fell outside is tallied again whole.
         let everything = CalendarTally(everythingFor: dayCount)
         let totals = tally(CalendarTally.brackets(from: tally(everything, sampleEvery: max(1, sampling.every)), sampling: sampling), sampleEvery: 1)
-        let missed = (0..<dayCount).filter { totals.counts[$0] > 0 && totals.median(ofDay: $0) == nil }
+        var lowests = (0..<dayCount).map { totals.lowest(ofDay: $0) }
         var medians = (0..<dayCount).map { totals.median(ofDay: $0) }
+        let missed = (0..<dayCount).filter { totals.counts[$0] > 0 && (lowests[$0] == nil || medians[$0] == nil) }
         if !missed.isEmpty {
             let low = [Int32](repeating: 0, count: dayCount)
             var high = [Int32](repeating: -1, count: dayCount)
-            for day in missed { high[day] = .max }
-            let again = tally(CalendarTally(bracketLow: low, bracketHigh: high), sampleEvery: 1)
-            for day in missed { medians[day] = again.median(ofDay: day) }
+            for day in missed where medians[day] == nil { high[day] = .max }
+            let cut = missed.contains { lowests[$0] == nil } ? Int32.max : totals.cheapest
+            let again = tally(CalendarTally(bracketLow: low, bracketHigh: high, cheapest: cut), sampleEvery: 1)
+            for day in missed {
+                if lowests[day] == nil { lowests[day] = again.lowest(ofDay: day) }
+                if medians[day] == nil { medians[day] = again.median(ofDay: day) }
+            }
         }
         let end = firstDay.advanced(by: coveredDays)
         var days: [PriceCalendarDay] = []
@@ -84,7 +89,7 @@ extension ListingIndex {
                 days.append(PriceCalendarDay(checkIn: checkIn, status: .outsideData))
             } else {
                 days.append(PriceCalendarDay(checkIn: checkIn, status: .open, count: Int(totals.counts[position]),
-                                             lowest: totals.lowest(ofDay: position).map(Money.init(minorUnits:)),
+                                             lowest: lowests[position].map(Money.init(minorUnits:)),
                                              median: medians[position].map(Money.init(minorUnits:))))
             }
         }
@@ -104,9 +109,9 @@ extension ListingIndex {
             return
         }
         let results = PartResults<CalendarTally>(count: split.count)
-        let bracketLow = tally.bracketLow, bracketHigh = tally.bracketHigh
+        let bracketLow = tally.bracketLow, bracketHigh = tally.bracketHigh, cheapest = tally.cheapest
         ParallelPasses.run(parts: split.count) { part in
-            let mine = CalendarTally(bracketLow: bracketLow, bracketHigh: bracketHigh)
+            let mine = CalendarTally(bracketLow: bracketLow, bracketHigh: bracketHigh, cheapest: cheapest)
             self.tallyStays(query, plan: plan, ranges: split.ranges[part], from: from, days: days, nights: nights,
                             sampleEvery: sampleEvery, into: mine)
             results.store(mine, at: part)
@@ -134,7 +139,7 @@ extension ListingIndex {
         // The nights read: from the first check-in to the last stay's last night.
         let spanStart = firstOffset + earliest, spanEnd = firstOffset + latest - 1 + nights
         let span = spanEnd - spanStart
-        let spanPrices = self.spanPrices(from: spanStart, to: spanEnd)
+        let spanPrices = self.spanPrices(from: spanStart, to: spanEnd), spanNights = spanPrices.nights.base
         let columns = ScanColumns(self)
         let filter = plan.filter, guests = query.guests, roomCode = plan.roomCode
         let lowest = (query.minimumPrice?.minorUnits ?? 0) * Int64(nights)
@@ -171,27 +176,30 @@ extension ListingIndex {
                 weekdayTables.append(table)
             }
         }
-        let flatTables = weekdayTables.flatMap { $0 }
         let firstWeekday = stayRules.firstWeekday
         // Each check-in's weekday (0 = Monday), its bit and its rule table.
         let weekdayOfCheckIn = checkIns.map { (firstWeekday + firstOffset + $0) % 7 }
         let weekdayBits = weekdayOfCheckIn.map { UInt8(1) << UInt8($0) }
-        let tableOfCheckIn = weekdayOfCheckIn.map { tableOfWeekday[$0] }
-        var rulesAllow = [UInt64](repeating: 0, count: weekdayTables.count)
-        // Per check-in: the bookable candidates, then those totalled word by word.
-        var stays = [UInt64](repeating: 0, count: checkInCount)
-        var valid = [UInt64](repeating: 0, count: checkInCount)
+        // Scratch for the word loop, in plain memory (no copy-on-write checks in the loop).
+        let scratch = CalendarScratch(checkIns: checkInCount, span: span, tables: weekdayTables)
+        defer { scratch.deallocate() }
+        let tables = scratch.tables, rulesAllow = scratch.rulesAllow, tableCount = weekdayTables.count
+        let tableOfCheckIn = scratch.tableOfCheckIn
+        for position in 0..<checkInCount { tableOfCheckIn[position] = tableOfWeekday[weekdayOfCheckIn[position]] }
+        // Per check-in: the bookable candidates, then those totalled word by word, and what they added.
+        let stays = scratch.stays, valid = scratch.valid, inBracket = scratch.inBracket
+        let counts = scratch.counts, below = scratch.below, least = scratch.least
         var sums = [Int64](repeating: 0, count: span + 1)
         var prices = [Int32](repeating: 0, count: span)
-        // The word's lanes: one price over the span, or the copied nights of rows whose price changes.
-        var constant = [Int32](repeating: -1, count: 64)
-        var matrix = [Int32](repeating: 0, count: span * 64)
-        var inBracket = [UInt64](repeating: 0, count: checkInCount)
-        var wordTotals = [Int32](repeating: 0, count: checkInCount * 64)
-        let bracketLow = Array(tally.bracketLow[checkIns]), bracketHigh = Array(tally.bracketHigh[checkIns])
-        let bracketLowMinor = bracketLow.map { Int64($0) * 100 }, bracketHighMinor = bracketHigh.map { Int64($0) * 100 + 99 }
-        var counts = [UInt32](repeating: 0, count: checkInCount), below = counts
-        var least = [Int32](repeating: .max, count: checkInCount)
+        // The copied nights of rows whose price changes (lane-major per night), and the word's totals.
+        let matrix = scratch.matrix, wordTotals = scratch.wordTotals
+        let bracketLow = scratch.bracketLow, bracketHigh = scratch.bracketHigh
+        for position in 0..<checkInCount {
+            bracketLow[position] = tally.bracketLow[checkIns.lowerBound + position]
+            bracketHigh[position] = tally.bracketHigh[checkIns.lowerBound + position]
+        }
+        let cheapest = tally.cheapest
+        var leastOfCents = [Int64](repeating: .max, count: checkInCount)
         let runs = nightPrices.runs, dense = nightPrices.dense.base, denseRows = nightPrices.denseRows
         for range in ranges where !range.isEmpty {
             for word in (range.lowerBound >> 6)...((range.upperBound - 1) >> 6) where word % sampleEvery == 0 {
@@ -239,50 +247,50 @@ extension ListingIndex {
                 var slow = any
                 if wholeWord {
                     let rowPrices = spanPrices.prices.base + base
-                    let fixed = staysearch_int32_in_range(rowPrices, 0, Int32.max)
-                    let varying = staysearch_int32_in_range(rowPrices, SpanPrices.varying, SpanPrices.varying) & any
+                    let irregular = staysearch_int32_in_range(rowPrices, SpanPrices.irregular, SpanPrices.irregular)
                     var ruleRunRows: UInt64 = 0
-                    flatTables.withUnsafeBufferPointer { tables in
-                        for table in 0..<rulesAllow.count {
-                            rulesAllow[table] = staysearch_verdict_bits(columns.ruleClasses + base, tables.baseAddress! + table * 32,
-                                                                        &ruleRunRows)
-                        }
+                    for table in 0..<tableCount {
+                        rulesAllow[table] = staysearch_verdict_bits(columns.ruleClasses + base, tables + table &* 32, &ruleRunRows)
                     }
-                    let lanes = any & (fixed | varying) & ~ruleRunRows
+                    let lanes = any & ~irregular & ~ruleRunRows
                     if lanes != 0 {
                         slow = any & ~lanes
+                        let varying = lanes & staysearch_int32_in_range(rowPrices, Int32.min, SpanPrices.dense)
                         var denseStart: UnsafePointer<UInt16>? = nil
-                        if varying & lanes != 0 {
+                        if varying != 0 {
                             let firstRank = runs.values[Int(runs.offsets[base])].denseIndex
                             let lastRank = runs.values[Int(runs.offsets[base + 63])].denseIndex
                             if let firstRank, let lastRank, lastRank == firstRank + 63 {
                                 denseStart = dense + spanStart * denseRows + firstRank
                             } else {
-                                var copied = varying & lanes
+                                // Copy each one's nights: from the span prices, or decoded.
+                                var copied = varying
                                 while copied != 0 {
                                     let bit = copied.trailingZeroBitCount
                                     copied &= copied &- 1
-                                    prices.withUnsafeMutableBufferPointer {
-                                        nightPrices.values(row: base + bit, from: spanStart, to: spanEnd, into: $0.baseAddress!)
+                                    let code = rowPrices[bit]
+                                    if code <= -4 {
+                                        let from = spanNights + Int(-4 - code) &* span
+                                        for night in 0..<span { matrix[night &* 64 &+ bit] = from[night] }
+                                    } else {
+                                        prices.withUnsafeMutableBufferPointer {
+                                            nightPrices.values(row: base + bit, from: spanStart, to: spanEnd, into: $0.baseAddress!)
+                                        }
+                                        for night in 0..<span { matrix[night &* 64 &+ bit] = SpanPrices.units(of: prices[night]) ?? 0 }
                                     }
-                                    for night in 0..<span { matrix[night &* 64 &+ bit] = SpanPrices.units(of: prices[night]) ?? 0 }
                                 }
                             }
                         }
-                        for lane in 0..<64 { constant[lane] = rowPrices[lane] }
                         for position in 0..<checkInCount {
                             valid[position] = stays[position] & lanes & rulesAllow[tableOfCheckIn[position]]
                         }
-                        matrix.withUnsafeBufferPointer { matrix in
-                            staysearch_calendar_word(constant, denseStart, denseRows, matrix.baseAddress!, span, nights, checkInCount,
-                                                     valid, lowestUnits, highestUnits, bracketLow, bracketHigh, &counts, &below,
-                                                     &least, &inBracket, &wordTotals)
-                        }
+                        staysearch_calendar_word(rowPrices, denseStart, denseRows, matrix, span, nights, checkInCount, valid,
+                                                 lowestUnits, highestUnits, bracketLow, bracketHigh, cheapest, counts, below,
+                                                 least, inBracket, wordTotals)
                         for position in 0..<checkInCount where inBracket[position] != 0 {
                             var bits = inBracket[position]
-                            let day = checkIns.lowerBound + position
                             while bits != 0 {
-                                tally.inside[day].append(Int64(wordTotals[position &* 64 &+ bits.trailingZeroBitCount]) &* 100)
+                                scratch.keepInside(Int64(wordTotals[position &* 64 &+ bits.trailingZeroBitCount]) &* 100, at: position)
                                 bits &= bits &- 1
                             }
                         }
@@ -309,17 +317,16 @@ extension ListingIndex {
                         }
                         let total = sums[position + nights] - sums[position]
                         guard total >= lowest, total <= highest else { continue }
-                        let day = checkIns.lowerBound + position
-                        tally.counts[day] &+= 1
+                        counts[position] &+= 1
                         if total % 100 == 0, total / 100 <= Int64(Int32.max) {
                             least[position] = min(least[position], Int32(total / 100))
                         } else {
-                            tally.leastOfCents[day] = min(tally.leastOfCents[day], total)
+                            leastOfCents[position] = min(leastOfCents[position], total)
                         }
-                        if total < bracketLowMinor[position] {
-                            tally.below[day] &+= 1
-                        } else if total <= bracketHighMinor[position] {
-                            tally.inside[day].append(total)
+                        if total < Int64(bracketLow[position]) &* 100 {
+                            below[position] &+= 1
+                        } else if total <= Int64(bracketHigh[position]) &* 100 &+ 99 {
+                            scratch.keepInside(total, at: position)
                         }
                     }
                 }
@@ -330,6 +337,8 @@ extension ListingIndex {
             tally.counts[day] &+= counts[position]
             tally.below[day] &+= below[position]
             tally.least[day] = min(tally.least[day], least[position])
+            tally.inside[day].append(contentsOf: scratch.inside(at: position))
+            tally.leastOfCents[day] = min(tally.leastOfCents[day], leastOfCents[position])
         }
     }
 }

@@ -37,6 +37,10 @@ void staysearch_add_slots(const int64_t *values, long count, int32_t *counts, lo
 /// The rows among the 64 values from `values` that lie in `lowest ... highest`, as bits.
 uint64_t staysearch_int32_in_range(const int32_t *values, int32_t lowest, int32_t highest);
 
+/// Makes ``staysearch_calendar_word`` use its portable version (`1`) or the fastest the processor allows
+/// (`0`, the default): both give the same answers, and tests compare them.
+void staysearch_calendar_use_portable(int portable);
+
 /// The most check-ins ``staysearch_calendar_word`` takes at once.
 #define STAYSEARCH_CALENDAR_CHECKINS 64
 
@@ -47,12 +51,13 @@ uint64_t staysearch_int32_in_range(const int32_t *values, int32_t lowest, int32_
 /// that is not negative (a price that does not change over the span), else `dense[n × denseStride + lane]`
 /// when `dense` is not NULL, else `matrix[n × 64 + lane]`. For check-in *p* the lanes of `valid[p]` whose total
 /// lies in `lowest ... highest` are the stays found: their number is added to `counts[p]`, those below
-/// `bracketLow[p]` to `below[p]`, the least total narrows `least[p]`, and those in `bracketLow[p] ...
-/// bracketHigh[p]` are the bits of `inBracket[p]` with their totals at `totals[p × 64 + lane]`.
+/// `bracketLow[p]` to `below[p]`, and the least of those of at most `cheapest` narrows `least[p]`; those in
+/// `bracketLow[p] ... bracketHigh[p]` are given by the bits of `inBracket[p]`, bit *k* for the total at
+/// `totals[p × 64 + k]` (*k* is not necessarily the lane: lanes may be packed together).
 /// `checkIns` is at most ``STAYSEARCH_CALENDAR_CHECKINS``; every total stays below 2^31.
 void staysearch_calendar_word(const int32_t *constant, const uint16_t *dense, long denseStride, const int32_t *matrix,
                               long span, long nights, long checkIns, const uint64_t *valid, int32_t lowest, int32_t highest,
-                              const int32_t *bracketLow, const int32_t *bracketHigh, uint32_t *counts, uint32_t *below,
-                              int32_t *least, uint64_t *inBracket, int32_t *totals);
+                              const int32_t *bracketLow, const int32_t *bracketHigh, int32_t cheapest, uint32_t *counts,
+                              uint32_t *below, int32_t *least, uint64_t *inBracket, int32_t *totals);
 
 #endif

@@ -1,0 +1,99 @@
+/// The working memory of one thread's price calendar pass over its rows (see
+/// ``ListingIndex/tallyStays(_:plan:from:days:nights:threads:sampleEvery:into:)``): plain memory, so that the
+/// loop over words writes it without copy-on-write checks. Deallocated by its owner.
+struct CalendarScratch {
+    /// Per distinct weekday rule table: 32 bytes, bit `class mod 8` of byte `class ÷ 8` for each class allowed.
+    let tables: UnsafeMutablePointer<UInt8>
+    /// Per table: the word's rows whose class it allows.
+    let rulesAllow: UnsafeMutablePointer<UInt64>
+    /// Per check-in: its weekday's table.
+    let tableOfCheckIn: UnsafeMutablePointer<Int>
+    /// Per check-in: the word's bookable candidates, those totalled word by word, and those in the bracket.
+    let stays: UnsafeMutablePointer<UInt64>
+    let valid: UnsafeMutablePointer<UInt64>
+    let inBracket: UnsafeMutablePointer<UInt64>
+    /// Per check-in: stays found, those below the bracket, the least whole-unit total.
+    let counts: UnsafeMutablePointer<UInt32>
+    let below: UnsafeMutablePointer<UInt32>
+    let least: UnsafeMutablePointer<Int32>
+    /// Per check-in: the bracket (whole units).
+    let bracketLow: UnsafeMutablePointer<Int32>
+    let bracketHigh: UnsafeMutablePointer<Int32>
+    /// Per check-in: the totals in its bracket (minor units), in a buffer grown by doubling.
+    let insideBuffers: UnsafeMutablePointer<UnsafeMutablePointer<Int64>>
+    let insideCounts: UnsafeMutablePointer<Int>
+    let insideCapacities: UnsafeMutablePointer<Int>
+    /// Copied nights (`span × 64`, night-major) and the word's totals (`checkIns × 64`).
+    let matrix: UnsafeMutablePointer<Int32>
+    let wordTotals: UnsafeMutablePointer<Int32>
+
+    /// Scratch for `checkIns` check-ins over `span` nights, with the rule tables `tables` copied in.
+    init(checkIns: Int, span: Int, tables: [[UInt8]]) {
+        func zeroed<T>(_ count: Int, _ value: T) -> UnsafeMutablePointer<T> {
+            let pointer = UnsafeMutablePointer<T>.allocate(capacity: max(1, count))
+            pointer.initialize(repeating: value, count: max(1, count))
+            return pointer
+        }
+        self.tables = zeroed(tables.count * 32, 0)
+        for (index, table) in tables.enumerated() {
+            for (byte, value) in table.enumerated() { self.tables[index * 32 + byte] = value }
+        }
+        rulesAllow = zeroed(tables.count, 0)
+        tableOfCheckIn = zeroed(checkIns, 0)
+        stays = zeroed(checkIns, 0)
+        valid = zeroed(checkIns, 0)
+        inBracket = zeroed(checkIns, 0)
+        counts = zeroed(checkIns, 0)
+        below = zeroed(checkIns, 0)
+        least = zeroed(checkIns, .max)
+        bracketLow = zeroed(checkIns, 0)
+        bracketHigh = zeroed(checkIns, 0)
+        insideBuffers = .allocate(capacity: max(1, checkIns))
+        for position in 0..<checkIns { insideBuffers[position] = .allocate(capacity: 256) }
+        insideCounts = zeroed(checkIns, 0)
+        insideCapacities = zeroed(checkIns, 256)
+        self.checkIns = checkIns
+        matrix = zeroed(span * 64, 0)
+        wordTotals = zeroed(checkIns * 64, 0)
+    }
+
+    private let checkIns: Int
+
+    /// Keeps total `total` (minor units) of check-in `position`'s bracket.
+    @inline(__always)
+    func keepInside(_ total: Int64, at position: Int) {
+        let count = insideCounts[position]
+        if count == insideCapacities[position] { grow(position) }
+        insideBuffers[position][count] = total
+        insideCounts[position] = count &+ 1
+    }
+
+    private func grow(_ position: Int) {
+        let capacity = insideCapacities[position] * 2
+        let bigger = UnsafeMutablePointer<Int64>.allocate(capacity: capacity)
+        bigger.update(from: insideBuffers[position], count: insideCounts[position])
+        insideBuffers[position].deallocate()
+        insideBuffers[position] = bigger
+        insideCapacities[position] = capacity
+    }
+
+    /// The totals kept in check-in `position`'s bracket.
+    func inside(at position: Int) -> UnsafeBufferPointer<Int64> {
+        UnsafeBufferPointer(start: insideBuffers[position], count: insideCounts[position])
+    }
+
+    func deallocate() {
+        for position in 0..<checkIns { insideBuffers[position].deallocate() }
+        for pointer in [UnsafeMutableRawPointer(insideBuffers), UnsafeMutableRawPointer(insideCounts),
+                        UnsafeMutableRawPointer(insideCapacities)] {
+            pointer.deallocate()
+        }
+        for pointer in [UnsafeMutableRawPointer(tables), UnsafeMutableRawPointer(rulesAllow), UnsafeMutableRawPointer(tableOfCheckIn),
+                        UnsafeMutableRawPointer(stays), UnsafeMutableRawPointer(valid), UnsafeMutableRawPointer(inBracket),
+                        UnsafeMutableRawPointer(counts), UnsafeMutableRawPointer(below),
+                        UnsafeMutableRawPointer(least), UnsafeMutableRawPointer(bracketLow), UnsafeMutableRawPointer(bracketHigh),
+                        UnsafeMutableRawPointer(matrix), UnsafeMutableRawPointer(wordTotals)] {
+            pointer.deallocate()
+        }
+    }
+}

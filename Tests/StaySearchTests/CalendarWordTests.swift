@@ -1,0 +1,90 @@
+import StaySearchKernels
+import StaySearchTestSupport
+import Testing
+
+/// The price calendar's word-at-a-time totals (`staysearch_calendar_word`), AVX2 and portable, against
+/// totals summed night by night here: random words of rows of one price, dense and copied nights, narrow
+/// brackets (so that rows of one price settle and the rest are packed together) and price ranges.
+@Suite struct CalendarWordTests {
+    struct Outcome: Equatable {
+        var counts: [UInt32]
+        var below: [UInt32]
+        var least: [Int32]
+        var inside: [[Int32]]
+    }
+
+    @Test(arguments: 0..<300)
+    func bothVersionsTotalEveryLaneAsSummedNightByNight(seed: Int) {
+        var random = SeededGenerator(seed: UInt64(seed) &* 7_919 + 13)
+        let nights = Int.random(in: 1...14, using: &random)
+        let checkIns = Int.random(in: 1...62, using: &random)
+        let span = checkIns + nights - 1
+        let constantShare = [0.0, 0.5, 0.9, 0.98, 1.0][seed % 5]
+        let useDense = seed % 3 == 0
+        var constant = [Int32](repeating: 0, count: 64)
+        var nightly = [[Int32]](repeating: [], count: 64)      // each lane's price per night
+        for lane in 0..<64 {
+            if Double.random(in: 0..<1, using: &random) < constantShare {
+                let price = Int32.random(in: 0...2_000, using: &random)
+                constant[lane] = price
+                nightly[lane] = Array(repeating: price, count: span)
+            } else {
+                constant[lane] = useDense ? -2 : [-2, -4, -9][lane % 3]
+                let base = Int32.random(in: 10...2_000, using: &random)
+                nightly[lane] = (0..<span).map { _ in base + Int32.random(in: -9...9, using: &random) }
+            }
+        }
+        let denseStride = 64 + 7
+        var dense = [UInt16](repeating: 0, count: span * denseStride)
+        var matrix = [Int32](repeating: 0, count: span * 64)
+        for lane in 0..<64 where constant[lane] < 0 {
+            for night in 0..<span {
+                dense[night * denseStride + lane] = UInt16(nightly[lane][night])
+                matrix[night * 64 + lane] = nightly[lane][night]
+            }
+        }
+        let valid = (0..<checkIns).map { _ in UInt64.random(in: 0...UInt64.max, using: &random) & UInt64.random(in: 0...UInt64.max, using: &random) }
+        let typical = Int32(nights) * 1_000
+        let (lowest, highest): (Int32, Int32) = seed % 4 == 1 ? (typical / 2, typical * 3 / 2) : (0, Int32.max)
+        let bracketLow = (0..<checkIns).map { _ in seed % 7 == 0 ? 0 : typical + Int32.random(in: -300...300, using: &random) * Int32(nights) }
+        let bracketHigh = bracketLow.map { seed % 7 == 0 ? Int32.max : $0 + Int32.random(in: 0...40, using: &random) * Int32(nights) }
+        let cheapest = [Int32.max, typical / 4, 0][seed % 3]
+
+        // Summed here, night by night.
+        var expected = Outcome(counts: Array(repeating: 0, count: checkIns), below: Array(repeating: 0, count: checkIns),
+                               least: Array(repeating: .max, count: checkIns), inside: Array(repeating: [], count: checkIns))
+        for p in 0..<checkIns {
+            for lane in 0..<64 where valid[p] >> UInt64(lane) & 1 != 0 {
+                let total = nightly[lane][p..<(p + nights)].reduce(0, +)
+                guard total >= lowest, total <= highest else { continue }
+                expected.counts[p] += 1
+                if total < bracketLow[p] { expected.below[p] += 1 }
+                if total >= bracketLow[p], total <= bracketHigh[p] { expected.inside[p].append(total) }
+                if total <= cheapest { expected.least[p] = min(expected.least[p], total) }
+            }
+            expected.inside[p].sort()
+        }
+        for portable in [0, 1] {
+            staysearch_calendar_use_portable(Int32(portable))
+            var outcome = Outcome(counts: Array(repeating: 0, count: checkIns), below: Array(repeating: 0, count: checkIns),
+                                  least: Array(repeating: .max, count: checkIns), inside: Array(repeating: [], count: checkIns))
+            var inBracket = [UInt64](repeating: 0, count: checkIns)
+            var totals = [Int32](repeating: 0, count: checkIns * 64)
+            dense.withUnsafeBufferPointer { dense in
+                staysearch_calendar_word(constant, useDense ? dense.baseAddress : nil, denseStride, matrix, span, nights, checkIns, valid,
+                                         lowest, highest, bracketLow, bracketHigh, cheapest, &outcome.counts, &outcome.below,
+                                         &outcome.least, &inBracket, &totals)
+            }
+            staysearch_calendar_use_portable(0)
+            for p in 0..<checkIns {
+                var bits = inBracket[p]
+                while bits != 0 {
+                    outcome.inside[p].append(totals[p * 64 + bits.trailingZeroBitCount])
+                    bits &= bits - 1
+                }
+                outcome.inside[p].sort()
+            }
+            #expect(outcome == expected, "seed \(seed) \(portable == 1 ? "portable" : "fastest")")
+        }
+    }
+}
