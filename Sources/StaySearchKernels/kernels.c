@@ -374,15 +374,16 @@ STAYSEARCH_AVX2_BMI2 static void calendar_groups_avx2(const int32_t *constant, c
     }
 }
 
-STAYSEARCH_AVX2_BMI2 static void calendar_word_avx2(const int32_t *constant, const uint16_t *dense, long denseStride,
+STAYSEARCH_AVX2_BMI2 static void calendar_word_avx2(const int32_t *constant, const int32_t *lowNight,
+                                                    const int32_t *highNight, const uint16_t *dense, long denseStride,
                                                     const int32_t *matrix, long span, long nights, long checkIns,
                                                     const uint64_t *valid, int32_t lowest, int32_t highest,
                                                     const int32_t *bracketLow, const int32_t *bracketHigh, int32_t cheapest,
                                                     uint32_t *counts, uint32_t *below, int32_t *least, uint64_t *inBracket,
                                                     int32_t *totals) {
-    // Lanes of one price whose total lies outside every check-in's bracket are settled for the whole word:
-    // counted by popcounts. Any other lane is totalled check-in by check-in, eight lanes at a time, packed
-    // together first when that saves groups of eight.
+    // Lanes whose every total lies outside every check-in's bracket (by their lowest and highest night) are
+    // settled for the whole word: counted by popcounts. Any other lane is totalled check-in by check-in,
+    // eight lanes at a time, packed together first when that saves groups of eight.
     int32_t lowestBracket = INT32_MAX, highestBracket = INT32_MIN;
     uint64_t anyValid = 0;
     for (long p = 0; p < checkIns; p++) {
@@ -393,22 +394,29 @@ STAYSEARCH_AVX2_BMI2 static void calendar_word_avx2(const int32_t *constant, con
     const __m256i low = _mm256_set1_epi32(lowest - 1), high = _mm256_set1_epi32(highest);
     const __m256i cheapLanes = _mm256_set1_epi32(cheapest), minusOne = _mm256_set1_epi32(-1);
     const __m256i nightCount = _mm256_set1_epi32((int)nights);
+    const __m256i underAll = _mm256_set1_epi32(lowestBracket), overAll = _mm256_set1_epi32(highestBracket);
     uint64_t settled = 0, settledBelow = 0, settledCheap = 0, never = 0;
     int32_t fixedTotals[64];
     for (int group = 0; group < 8; group++) {
         __m256i fixed = _mm256_loadu_si256((const __m256i *)(constant + group * 8));
-        __m256i isConstant = _mm256_cmpgt_epi32(fixed, minusOne);
+        __m256i least8 = _mm256_loadu_si256((const __m256i *)(lowNight + group * 8));
+        __m256i most8 = _mm256_loadu_si256((const __m256i *)(highNight + group * 8));
         __m256i total = _mm256_mullo_epi32(fixed, nightCount);
+        __m256i lowTotal = _mm256_mullo_epi32(least8, nightCount), highTotal = _mm256_mullo_epi32(most8, nightCount);
         _mm256_storeu_si256((__m256i *)(fixedTotals + group * 8), total);
-        __m256i fits = _mm256_andnot_si256(_mm256_cmpgt_epi32(total, high), _mm256_cmpgt_epi32(total, low));
-        uint64_t isBelow = STAYSEARCH_BITS(_mm256_cmpgt_epi32(_mm256_set1_epi32(lowestBracket), total));
-        uint64_t isAbove = STAYSEARCH_BITS(_mm256_cmpgt_epi32(total, _mm256_set1_epi32(highestBracket)));
-        uint64_t constantBits = STAYSEARCH_BITS(isConstant), fitBits = STAYSEARCH_BITS(fits);
-        uint64_t outside = constantBits & fitBits & (isBelow | isAbove);
+        uint64_t isConstant = STAYSEARCH_BITS(_mm256_cmpgt_epi32(fixed, minusOne));
+        uint64_t known = STAYSEARCH_BITS(_mm256_cmpgt_epi32(least8, minusOne));
+        uint64_t alwaysFits = STAYSEARCH_BITS(_mm256_andnot_si256(_mm256_cmpgt_epi32(highTotal, high), _mm256_cmpgt_epi32(lowTotal, low)));
+        uint64_t neverFits = STAYSEARCH_BITS(_mm256_or_si256(_mm256_cmpgt_epi32(lowTotal, high), _mm256_cmpgt_epi32(_mm256_add_epi32(low, _mm256_set1_epi32(1)), highTotal)));
+        uint64_t isBelow = STAYSEARCH_BITS(_mm256_cmpgt_epi32(underAll, highTotal));
+        uint64_t isAbove = STAYSEARCH_BITS(_mm256_cmpgt_epi32(lowTotal, overAll));
+        uint64_t notCheap = STAYSEARCH_BITS(_mm256_cmpgt_epi32(lowTotal, cheapLanes));
+        uint64_t outside = known & alwaysFits & (isBelow | isAbove) & (isConstant | notCheap);
         settled |= outside << (group * 8);
         settledBelow |= (outside & isBelow) << (group * 8);
-        settledCheap |= (outside & ~STAYSEARCH_BITS(_mm256_cmpgt_epi32(total, cheapLanes))) << (group * 8);
-        never |= (constantBits & ~fitBits) << (group * 8);
+        uint64_t dear = STAYSEARCH_BITS(_mm256_cmpgt_epi32(total, cheapLanes));
+        settledCheap |= (outside & isConstant & ~dear) << (group * 8);
+        never |= (known & neverFits) << (group * 8);
     }
     for (long p = 0; p < checkIns; p++) {
         counts[p] += (uint32_t)_mm_popcnt_u64(valid[p] & settled);
@@ -461,13 +469,14 @@ static int calendar_portable = 0;
 
 void staysearch_calendar_use_portable(int portable) { __atomic_store_n(&calendar_portable, portable, __ATOMIC_RELAXED); }
 
-void staysearch_calendar_word(const int32_t *constant, const uint16_t *dense, long denseStride, const int32_t *matrix,
-                              long span, long nights, long checkIns, const uint64_t *valid, int32_t lowest, int32_t highest,
+void staysearch_calendar_word(const int32_t *constant, const int32_t *lowNight, const int32_t *highNight,
+                              const uint16_t *dense, long denseStride, const int32_t *matrix, long span, long nights,
+                              long checkIns, const uint64_t *valid, int32_t lowest, int32_t highest,
                               const int32_t *bracketLow, const int32_t *bracketHigh, int32_t cheapest, uint32_t *counts,
                               uint32_t *below, int32_t *least, uint64_t *inBracket, int32_t *totals) {
 #if defined(__x86_64__)
     if (!__atomic_load_n(&calendar_portable, __ATOMIC_RELAXED) && has_avx2_bmi2() && span <= STAYSEARCH_CALENDAR_SPAN) {
-        calendar_word_avx2(constant, dense, denseStride, matrix, span, nights, checkIns, valid, lowest, highest, bracketLow,
+        calendar_word_avx2(constant, lowNight, highNight, dense, denseStride, matrix, span, nights, checkIns, valid, lowest, highest, bracketLow,
                            bracketHigh, cheapest, counts, below, least, inBracket, totals);
         return;
     }

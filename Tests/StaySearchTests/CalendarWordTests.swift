@@ -43,6 +43,11 @@ import Testing
                 matrix[night * 64 + lane] = nightly[lane][night]
             }
         }
+        // Bounds of each lane's nights: exact, looser, or unknown.
+        let lows = (0..<64).map { lane -> Int32 in
+            seed % 11 == 3 ? -1 : nightly[lane].min()! - (seed % 2 == 0 ? 0 : Int32.random(in: 0...3, using: &random))
+        }
+        let highs = (0..<64).map { lane -> Int32 in lows[lane] < 0 ? -1 : nightly[lane].max()! + (seed % 2 == 0 ? 0 : 2) }
         let valid = (0..<checkIns).map { _ in UInt64.random(in: 0...UInt64.max, using: &random) & UInt64.random(in: 0...UInt64.max, using: &random) }
         let typical = Int32(nights) * 1_000
         let (lowest, highest): (Int32, Int32) = seed % 4 == 1 ? (typical / 2, typical * 3 / 2) : (0, Int32.max)
@@ -71,7 +76,7 @@ import Testing
             var inBracket = [UInt64](repeating: 0, count: checkIns)
             var totals = [Int32](repeating: 0, count: checkIns * 64)
             dense.withUnsafeBufferPointer { dense in
-                staysearch_calendar_word(constant, useDense ? dense.baseAddress : nil, denseStride, matrix, span, nights, checkIns, valid,
+                staysearch_calendar_word(constant, lows.map { max(-1, $0) }, highs, useDense ? dense.baseAddress : nil, denseStride, matrix, span, nights, checkIns, valid,
                                          lowest, highest, bracketLow, bracketHigh, cheapest, &outcome.counts, &outcome.below,
                                          &outcome.least, &inBracket, &totals)
             }

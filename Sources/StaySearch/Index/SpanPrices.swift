@@ -21,6 +21,10 @@ package struct SpanPrices: Sendable {
     let prices: Column<Int32>
     /// The copied nights, in whole units (0 for a night without a price: it is never bookable).
     let nights: Column<Int32>
+    /// Per row: its lowest and highest price a night over the span's priced nights (whole units; both 0
+    /// without any), or -1 for an ``irregular`` row.
+    let lows: Column<Int32>
+    let highs: Column<Int32>
 
     /// The span prices of `index`'s rows over `start ..< end`.
     /// - Complexity: O(*rows* + *r* log *r*) for the rows of several runs, plus O(*end* − *start*) for
@@ -30,14 +34,27 @@ package struct SpanPrices: Sendable {
         self.end = end
         let runs = index.nightPrices.runs
         var prices = [Int32](repeating: SpanPrices.irregular, count: index.count)
+        var lows = [Int32](repeating: -1, count: index.count), highs = lows
         let span = max(0, end - start)
+        // Dense rows' bounds, night by night over the dense prices (read in order).
+        let denseRows = index.nightPrices.denseRows, dense = index.nightPrices.dense.base
+        var denseLows = [Int32](repeating: Int32.max, count: denseRows), denseHighs = [Int32](repeating: -1, count: denseRows)
+        for night in start..<max(start, end) {
+            let codes = dense + night * denseRows
+            for rank in 0..<denseRows where codes[rank] < NightPrices.unpricedCode {
+                let units = Int32(codes[rank])
+                denseLows[rank] = min(denseLows[rank], units)
+                denseHighs[rank] = max(denseHighs[rank], units)
+            }
+        }
         var nightsOfRow = [Int32](repeating: 0, count: span)
         var copied: [Int32] = []
         for row in 0..<index.count where end > start {
             let first = Int(runs.offsets[row]), last = Int(runs.offsets[row + 1])
             let value = runs.values[first]
-            if value.denseIndex != nil {
+            if let rank = value.denseIndex {
                 prices[row] = SpanPrices.dense
+                (lows[row], highs[row]) = denseHighs[rank] < 0 ? (0, 0) : (denseLows[rank], denseHighs[rank])
                 continue
             }
             let run = last - first == 1 ? first : runs.run(row: row, dayOffset: start)
@@ -45,17 +62,27 @@ package struct SpanPrices: Sendable {
             let price = runs.values[run]
             if runEnd >= end, price.patternIndex == nil {
                 prices[row] = SpanPrices.units(of: price) ?? SpanPrices.irregular
+                if prices[row] >= 0 { (lows[row], highs[row]) = (prices[row], prices[row]) }
                 continue
             }
             nightsOfRow.withUnsafeMutableBufferPointer { index.nightPrices.values(row: row, from: start, to: end, into: $0.baseAddress!) }
-            let units = nightsOfRow.compactMap(SpanPrices.units(of:))
-            if units.count == span {
-                prices[row] = -4 - Int32(copied.count / span)
-                copied += units
+            guard nightsOfRow.allSatisfy({ SpanPrices.units(of: $0) != nil }) else { continue }
+            prices[row] = -4 - Int32(copied.count / span)
+            var low = Int32.max, high: Int32 = -1
+            for price in nightsOfRow {
+                let units = SpanPrices.units(of: price)!
+                copied.append(units)
+                if price >= 0 {
+                    low = min(low, units)
+                    high = max(high, units)
+                }
             }
+            (lows[row], highs[row]) = high < 0 ? (0, 0) : (low, high)
         }
         self.prices = Column(prices)
         self.nights = Column(copied)
+        self.lows = Column(lows)
+        self.highs = Column(highs)
     }
 
     /// `price` (minor units) in whole units when it is whole and ≤ ``largestUnits``, else nil; a night without

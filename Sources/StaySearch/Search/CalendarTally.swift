@@ -59,14 +59,14 @@ final class CalendarTally {
                 cheapest = .max
                 continue
             }
-            cheapest = max(cheapest, Int32(clamping: (element(ofRank: totals.count / 256, in: totals) + 99) / 100))
-        }
-        for day in 0..<sample.days where sample.inside[day].count >= max(1, sampling.minimumStays) {
-            let totals = sample.inside[day], count = totals.count
+            let count = totals.count
             let margin = sampling.standardErrors > 0 ? Int((sampling.standardErrors * Double(count).squareRoot() / 2).rounded(.up)) + 2 : 0
             let first = count / 2 - margin, last = count / 2 + margin
-            if first > 0 { low[day] = Int32(clamping: element(ofRank: first, in: totals) / 100) }
-            if last < count - 1 { high[day] = Int32(clamping: (element(ofRank: last, in: totals) + 99) / 100) }
+            let ranks = [count / 256, max(0, first), min(count - 1, last)]
+            let values = elements(ofRanks: ranks, in: totals)
+            cheapest = max(cheapest, Int32(clamping: (values[0] + 99) / 100))
+            if first > 0 { low[day] = Int32(clamping: values[1] / 100) }
+            if last < count - 1 { high[day] = Int32(clamping: (values[2] + 99) / 100) }
         }
         return CalendarTally(bracketLow: low, bracketHigh: high, cheapest: cheapest)
     }
@@ -119,9 +119,15 @@ final class CalendarTally {
         return CalendarTally.element(ofRank: rank, in: totals)
     }
 
-    /// The element of rank `rank` (0 = least) of `totals`: counted by whole unit when the totals are whole
-    /// units over a narrow range, else selected.
+    /// The element of rank `rank` (0 = least) of `totals`.
     static func element(ofRank rank: Int, in totals: [Int64]) -> Int64 {
+        elements(ofRanks: [rank], in: totals)[0]
+    }
+
+    /// The elements of ranks `ranks` (each 0 = least ..< count) of `totals`: counted by whole unit
+    /// in one pass when the totals are whole units over a narrow range, else sorted.
+    /// - Complexity: O(*n* + the range's width in units), or O(*n* log *n*).
+    static func elements(ofRanks ranks: [Int], in totals: [Int64]) -> [Int64] {
         var low = Int64.max, high = Int64.min, whole = true
         for total in totals {
             low = min(low, total)
@@ -129,17 +135,25 @@ final class CalendarTally {
             whole = whole && total % 100 == 0
         }
         let width = (high - low) / 100 + 1
-        if whole, width <= 1 << 16 {
-            var counts = [Int32](repeating: 0, count: Int(width))
-            for total in totals { counts[Int((total - low) / 100)] &+= 1 }
-            var seen = 0
-            for (slot, count) in counts.enumerated() {
-                seen += Int(count)
-                if rank < seen { return low + Int64(slot) * 100 }
-            }
+        guard whole, width <= 1 << 16 else {
+            let sorted = totals.sorted()
+            return ranks.map { sorted[$0] }
         }
-        var values = totals
-        values.sort()
-        return values[rank]
+        var counts = [Int32](repeating: 0, count: Int(width))
+        counts.withUnsafeMutableBufferPointer { counts in
+            for total in totals { counts[Int((total &- low) / 100)] &+= 1 }
+        }
+        let order = ranks.indices.sorted { ranks[$0] < ranks[$1] }
+        var found = [Int64](repeating: 0, count: ranks.count)
+        var seen = 0, next = 0
+        for (slot, count) in counts.enumerated() where count > 0 {
+            seen += Int(count)
+            while next < order.count, ranks[order[next]] < seen {
+                found[order[next]] = low + Int64(slot) * 100
+                next += 1
+            }
+            if next == order.count { break }
+        }
+        return found
     }
 }

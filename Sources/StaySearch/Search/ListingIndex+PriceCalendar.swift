@@ -231,15 +231,16 @@ extension ListingIndex {
                 guard candidates != 0 else { continue }
                 // Which candidates can book each check-in's nights.
                 var any: UInt64 = 0
+                var column = bookable + (spanStart &* wordsPerDay &+ word)
                 for position in 0..<checkInCount {
-                    var bits = candidates
-                    var cell = (spanStart + position) * wordsPerDay + word
-                    for _ in 0..<nights where bits != 0 {
-                        bits &= bookable[cell]
+                    var bits = candidates, cell = column
+                    for _ in 0..<nights {
+                        bits &= cell.pointee
                         cell += wordsPerDay
                     }
                     stays[position] = bits
                     any |= bits
+                    column += wordsPerDay
                 }
                 guard any != 0 else { continue }
                 // The rows totalled word by word: whole words whose rows read in whole units and whose rules
@@ -284,7 +285,7 @@ extension ListingIndex {
                         for position in 0..<checkInCount {
                             valid[position] = stays[position] & lanes & rulesAllow[tableOfCheckIn[position]]
                         }
-                        staysearch_calendar_word(rowPrices, denseStart, denseRows, matrix, span, nights, checkInCount, valid,
+                        staysearch_calendar_word(rowPrices, spanPrices.lows.base + base, spanPrices.highs.base + base, denseStart, denseRows, matrix, span, nights, checkInCount, valid,
                                                  lowestUnits, highestUnits, bracketLow, bracketHigh, cheapest, counts, below,
                                                  least, inBracket, wordTotals)
                         for position in 0..<checkInCount where inBracket[position] != 0 {

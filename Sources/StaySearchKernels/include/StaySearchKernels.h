@@ -49,14 +49,15 @@ void staysearch_calendar_use_portable(int portable);
 ///
 /// A lane's price on night *n* of the `span` = `checkIns` + `nights` − 1 nights read is `constant[lane]` when
 /// that is not negative (a price that does not change over the span), else `dense[n × denseStride + lane]`
-/// when `dense` is not NULL, else `matrix[n × 64 + lane]`. For check-in *p* the lanes of `valid[p]` whose total
+/// when `dense` is not NULL, else `matrix[n × 64 + lane]`; `lowNight[lane]` and `highNight[lane]` bound its
+/// priced nights (-1 when unknown). For check-in *p* the lanes of `valid[p]` whose total
 /// lies in `lowest ... highest` are the stays found: their number is added to `counts[p]`, those below
 /// `bracketLow[p]` to `below[p]`, and the least of those of at most `cheapest` narrows `least[p]`; those in
 /// `bracketLow[p] ... bracketHigh[p]` are given by the bits of `inBracket[p]`, bit *k* for the total at
 /// `totals[p × 64 + k]` (*k* is not necessarily the lane: lanes may be packed together).
 /// `checkIns` is at most ``STAYSEARCH_CALENDAR_CHECKINS``; every total stays below 2^31.
-void staysearch_calendar_word(const int32_t *constant, const uint16_t *dense, long denseStride, const int32_t *matrix,
-                              long span, long nights, long checkIns, const uint64_t *valid, int32_t lowest, int32_t highest,
+void staysearch_calendar_word(const int32_t *constant, const int32_t *lowNight, const int32_t *highNight,
+                              const uint16_t *dense, long denseStride, const int32_t *matrix, long span, long nights, long checkIns, const uint64_t *valid, int32_t lowest, int32_t highest,
                               const int32_t *bracketLow, const int32_t *bracketHigh, int32_t cheapest, uint32_t *counts,
                               uint32_t *below, int32_t *least, uint64_t *inBracket, int32_t *totals);
 
