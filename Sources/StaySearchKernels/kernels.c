@@ -437,21 +437,39 @@ STAYSEARCH_AVX2_BMI2 static void calendar_word_avx2(const int32_t *constant, con
     const unsigned packedGroups = (1u << ((packedCount + 7) / 8)) - 1;
     if (_mm_popcnt_u32(packedGroups) + 1 < _mm_popcnt_u32(groups)) {
         // Pack the lanes to be totalled into the first groups: their prices, and each check-in's bits.
-        int32_t packedConstant[64];
-        int32_t packedMatrix[STAYSEARCH_CALENDAR_SPAN * 8];
+        int32_t packedConstant[64 + 8];
+        int32_t packedMatrix[STAYSEARCH_CALENDAR_SPAN * 8 + 8];
         uint64_t packedValid[STAYSEARCH_CALENDAR_CHECKINS];
         const int width = ((packedCount + 7) / 8) * 8;
         if (span * width > STAYSEARCH_CALENDAR_SPAN * 8) goto unpacked;
-        int k = 0;
-        for (uint64_t bits = totalled; bits; bits &= bits - 1, k++) {
-            int lane = __builtin_ctzll(bits);
-            packedConstant[k] = constant[lane];
-            if (constant[lane] < 0) {
-                for (long n = 0; n < span; n++)
-                    packedMatrix[n * width + k] = dense ? (int32_t)dense[n * denseStride + lane] : matrix[n * 64 + lane];
+        // Each group's lanes moved left by a permutation made from its bits (8 bits → 8 byte indices by
+        // BMI2), stored at the packed position; a store's tail is overwritten by the next one.
+        __m256i moves[8];
+        int offsets[8], anyVarying = 0, k = 0;
+        for (int group = 0; group < 8; group++) {
+            uint64_t mask = (totalled >> (group * 8)) & 0xFF;
+            uint64_t spread = _pdep_u64(mask, 0x0101010101010101ULL) * 0xFF;
+            uint64_t indices = _pext_u64(0x0706050403020100ULL, spread);
+            moves[group] = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128((long long)indices));
+            offsets[group] = k;
+            __m256i fixed = _mm256_loadu_si256((const __m256i *)(constant + group * 8));
+            _mm256_storeu_si256((__m256i *)(packedConstant + k), _mm256_permutevar8x32_epi32(fixed, moves[group]));
+            anyVarying |= (int)(mask & ~STAYSEARCH_BITS(_mm256_cmpgt_epi32(fixed, minusOne))) != 0;
+            k += (int)_mm_popcnt_u64(mask);
+        }
+        for (int lane = k; lane < width; lane++) packedConstant[lane] = 0;
+        if (anyVarying) {
+            for (long n = 0; n < span; n++) {
+                int32_t *row = packedMatrix + n * width;
+                for (int group = 0; group < 8; group++) {
+                    if (!((totalled >> (group * 8)) & 0xFF)) continue;
+                    __m256i nightPrices = dense
+                        ? _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(dense + n * denseStride + group * 8)))
+                        : _mm256_loadu_si256((const __m256i *)(matrix + n * 64 + group * 8));
+                    _mm256_storeu_si256((__m256i *)(row + offsets[group]), _mm256_permutevar8x32_epi32(nightPrices, moves[group]));
+                }
             }
         }
-        for (; k < width; k++) packedConstant[k] = 0;
         for (long p = 0; p < checkIns; p++) packedValid[p] = _pext_u64(valid[p], totalled);
         calendar_groups_avx2(packedConstant, NULL, 0, packedMatrix, width, span, nights, checkIns, packedValid, packedGroups, lowest,
                              highest, bracketLow, bracketHigh, cheapest, counts, below, least, inBracket, totals);

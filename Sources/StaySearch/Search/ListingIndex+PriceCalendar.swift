@@ -273,11 +273,14 @@ extension ListingIndex {
                                     if code <= -4 {
                                         let from = spanNights + Int(-4 - code) &* span
                                         for night in 0..<span { matrix[night &* 64 &+ bit] = from[night] }
-                                    } else {
-                                        prices.withUnsafeMutableBufferPointer {
-                                            nightPrices.values(row: base + bit, from: spanStart, to: spanEnd, into: $0.baseAddress!)
+                                    } else if let rank = runs.values[Int(runs.offsets[base + bit])].denseIndex {
+                                        // Dense codes are whole units (those of nights without a price are
+                                        // never bookable).
+                                        var code = dense + (spanStart &* denseRows &+ rank)
+                                        for night in 0..<span {
+                                            matrix[night &* 64 &+ bit] = Int32(code.pointee)
+                                            code += denseRows
                                         }
-                                        for night in 0..<span { matrix[night &* 64 &+ bit] = SpanPrices.units(of: prices[night]) ?? 0 }
                                     }
                                 }
                             }
