@@ -320,10 +320,10 @@ STAYSEARCH_AVX2_BMI2 static void calendar_groups_avx2(const int32_t *constant, c
     // Per check-in, a byte of bits per group of eight lanes, read as one 64-bit word of lanes afterwards.
     uint8_t found[STAYSEARCH_CALENDAR_CHECKINS][8], under[STAYSEARCH_CALENDAR_CHECKINS][8];
     uint8_t inside[STAYSEARCH_CALENDAR_CHECKINS][8], lowCost[STAYSEARCH_CALENDAR_CHECKINS][8];
-    __builtin_memset(found, 0, sizeof found);
-    __builtin_memset(under, 0, sizeof under);
-    __builtin_memset(inside, 0, sizeof inside);
-    __builtin_memset(lowCost, 0, sizeof lowCost);
+    __builtin_memset(found, 0, (size_t)checkIns * 8);
+    __builtin_memset(under, 0, (size_t)checkIns * 8);
+    __builtin_memset(inside, 0, (size_t)checkIns * 8);
+    __builtin_memset(lowCost, 0, (size_t)checkIns * 8);
     __m256i prices[STAYSEARCH_CALENDAR_SPAN];
     const __m256i low = _mm256_set1_epi32(lowest - 1), high = _mm256_set1_epi32(highest);
     const __m256i cheapLanes = _mm256_set1_epi32(cheapest), minusOne = _mm256_set1_epi32(-1);
