@@ -6,7 +6,7 @@
 /// to be above each day's least (both from a sample of the rows): the other totals are only counted, so a
 /// day costs O(stays) without sorting them. A day whose median falls outside its bracket, or with no stay
 /// as cheap as ``cheapest``, is tallied again with a bracket or a cut holding everything.
-final class CalendarTally {
+final class CalendarTally: @unchecked Sendable {
     /// Per day: the bracket's first and last whole unit (a total of cents counts in the bracket from its
     /// whole units on).
     let bracketLow: [Int32]
@@ -50,25 +50,39 @@ final class CalendarTally {
     /// Brackets for each day from `sample` (a tally of `sampling`'s sample of the rows whose brackets hold
     /// everything): the sample's median give or take `sampling`'s standard errors, and a cut above the
     /// sample's cheapest 1/256 on every day.
-    static func brackets(from sample: CalendarTally, sampling: CalendarSampling) -> CalendarTally {
-        var low = [Int32](repeating: 0, count: sample.days), high = [Int32](repeating: .max, count: sample.days)
-        var cheapest: Int32 = 0
-        for day in 0..<sample.days where sample.counts[day] > 0 {
+    /// The days are worked out on up to `threads` threads.
+    static func brackets(from sample: CalendarTally, sampling: CalendarSampling, threads: Int = 1) -> CalendarTally {
+        // Per day: its bracket and its cut (nil: the day wants every total as cheap).
+        let perDay = sample.eachDay(threads: threads) { day -> (low: Int32, high: Int32, cut: Int32?) in
+            guard sample.counts[day] > 0 else { return (0, .max, 0) }
             let totals = sample.inside[day]
-            guard totals.count >= max(1, sampling.minimumStays) else {
-                cheapest = .max
-                continue
-            }
+            guard totals.count >= max(1, sampling.minimumStays) else { return (0, .max, nil) }
             let count = totals.count
             let margin = sampling.standardErrors > 0 ? Int((sampling.standardErrors * Double(count).squareRoot() / 2).rounded(.up)) + 2 : 0
             let first = count / 2 - margin, last = count / 2 + margin
-            let ranks = [count / 256, max(0, first), min(count - 1, last)]
-            let values = elements(ofRanks: ranks, in: totals)
-            cheapest = max(cheapest, Int32(clamping: (values[0] + 99) / 100))
-            if first > 0 { low[day] = Int32(clamping: values[1] / 100) }
-            if last < count - 1 { high[day] = Int32(clamping: (values[2] + 99) / 100) }
+            let values = elements(ofRanks: [count / 256, max(0, first), min(count - 1, last)], in: totals)
+            return (first > 0 ? Int32(clamping: values[1] / 100) : 0, last < count - 1 ? Int32(clamping: (values[2] + 99) / 100) : .max,
+                    Int32(clamping: (values[0] + 99) / 100))
         }
-        return CalendarTally(bracketLow: low, bracketHigh: high, cheapest: cheapest)
+        let cheapest = perDay.reduce(Int32(0)) { cut, day in day.cut.map { max(cut, $0) } ?? .max }
+        return CalendarTally(bracketLow: perDay.map(\.low), bracketHigh: perDay.map(\.high), cheapest: cheapest)
+    }
+
+    /// Each day's median (``median(ofDay:)``), worked out on up to `threads` threads.
+    func medians(threads: Int) -> [Int64?] {
+        eachDay(threads: threads) { self.median(ofDay: $0) }
+    }
+
+    /// `work` of each day, the days cut into stretches on up to `threads` threads (it only reads this tally).
+    private func eachDay<Value: Sendable>(threads: Int, _ work: @escaping @Sendable (Int) -> Value) -> [Value] {
+        let parts = max(1, min(threads, days / 8))
+        guard parts > 1 else { return (0..<days).map(work) }
+        let results = PartResults<[Value]>(count: parts)
+        let days = self.days
+        ParallelPasses.run(parts: parts) { part in
+            results.store(ParallelPasses.stretch(part, of: parts, count: days).map(work), at: part)
+        }
+        return results.values.flatMap { $0 }
     }
 
     /// Adds a stay of total `total` (minor units, ≥ 0) to day `day`.

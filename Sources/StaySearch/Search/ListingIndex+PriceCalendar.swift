@@ -63,9 +63,10 @@ extension ListingIndex {
         // A sample of the rows brackets each day's median; the full tally then keeps only
         // the totals inside the brackets, and a day whose median fell outside is tallied again whole.
         let everything = CalendarTally(everythingFor: dayCount)
-        let totals = tally(CalendarTally.brackets(from: tally(everything, sampleEvery: max(1, sampling.every)), sampling: sampling), sampleEvery: 1)
+        let sample = tally(everything, sampleEvery: max(1, sampling.every))
+        let totals = tally(CalendarTally.brackets(from: sample, sampling: sampling, threads: threads), sampleEvery: 1)
         var lowests = (0..<dayCount).map { totals.lowest(ofDay: $0) }
-        var medians = (0..<dayCount).map { totals.median(ofDay: $0) }
+        var medians = totals.medians(threads: threads)
         let missed = (0..<dayCount).filter { totals.counts[$0] > 0 && (lowests[$0] == nil || medians[$0] == nil) }
         if !missed.isEmpty {
             let low = [Int32](repeating: 0, count: dayCount)
@@ -101,7 +102,7 @@ extension ListingIndex {
     /// Check-ins before the query's today are left out.
     func tallyStays(_ query: SearchQuery, plan: ScanPlan, from: Day, days: Int, nights: Int, threads: Int, sampleEvery: Int,
                     into tally: CalendarTally) {
-        let parts = max(1, min(threads, plan.rowCount / sampleEvery / ListingIndex.rowsPerParallelPart))
+        let parts = max(1, min(threads, plan.rowCount / ListingIndex.rowsPerParallelPart))
         let split = ScanParts(ranges: plan.ranges, rowCount: plan.rowCount, count: parts)
         if split.count == 1 {
             tallyStays(query, plan: plan, ranges: plan.ranges, from: from, days: days, nights: nights, sampleEvery: sampleEvery,
