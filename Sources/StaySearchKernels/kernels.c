@@ -483,6 +483,38 @@ unpacked:;
 }
 #endif
 
+static void narrow_bounds_portable(const uint16_t *codes, long count, uint16_t limit, int32_t *lows, int32_t *highs) {
+    for (long k = 0; k < count; k++) {
+        int32_t code = codes[k];
+        int priced = code < limit;
+        int32_t low = priced ? code : INT32_MAX, high = priced ? code : -1;
+        lows[k] = low < lows[k] ? low : lows[k];
+        highs[k] = high > highs[k] ? high : highs[k];
+    }
+}
+
+#if defined(__x86_64__)
+STAYSEARCH_AVX2 static void narrow_bounds_avx2(const uint16_t *codes, long count, uint16_t limit, int32_t *lows, int32_t *highs) {
+    for (long k = 0; k < count; k++) {
+        int32_t code = codes[k];
+        int priced = code < limit;
+        int32_t low = priced ? code : INT32_MAX, high = priced ? code : -1;
+        lows[k] = low < lows[k] ? low : lows[k];
+        highs[k] = high > highs[k] ? high : highs[k];
+    }
+}
+#endif
+
+void staysearch_narrow_bounds(const uint16_t *codes, long count, uint16_t limit, int32_t *lows, int32_t *highs) {
+#if defined(__x86_64__)
+    if (has_avx2()) {
+        narrow_bounds_avx2(codes, count, limit, lows, highs);
+        return;
+    }
+#endif
+    narrow_bounds_portable(codes, count, limit, lows, highs);
+}
+
 static int calendar_portable = 0;
 
 void staysearch_calendar_use_portable(int portable) { __atomic_store_n(&calendar_portable, portable, __ATOMIC_RELAXED); }

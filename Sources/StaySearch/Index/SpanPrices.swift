@@ -1,3 +1,5 @@
+import StaySearchKernels
+
 /// How each row is priced over one span of nights (day offsets `start ..< end`), for the price calendar's
 /// word-at-a-time totals: a price that does not change over the span (whole units, ≤ ``largestUnits``),
 /// dense prices read in place, nights of several runs copied here in whole units, or none of these.
@@ -39,12 +41,12 @@ package struct SpanPrices: Sendable {
         // Dense rows' bounds, night by night over the dense prices (read in order).
         let denseRows = index.nightPrices.denseRows, dense = index.nightPrices.dense.base
         var denseLows = [Int32](repeating: Int32.max, count: denseRows), denseHighs = [Int32](repeating: -1, count: denseRows)
-        for night in start..<max(start, end) {
-            let codes = dense + night * denseRows
-            for rank in 0..<denseRows where codes[rank] < NightPrices.unpricedCode {
-                let units = Int32(codes[rank])
-                denseLows[rank] = min(denseLows[rank], units)
-                denseHighs[rank] = max(denseHighs[rank], units)
+        denseLows.withUnsafeMutableBufferPointer { lows in
+            denseHighs.withUnsafeMutableBufferPointer { highs in
+                for night in start..<max(start, end) where denseRows > 0 {
+                    staysearch_narrow_bounds(dense + night &* denseRows, denseRows, NightPrices.unpricedCode, lows.baseAddress!,
+                                             highs.baseAddress!)
+                }
             }
         }
         var nightsOfRow = [Int32](repeating: 0, count: span)

@@ -37,6 +37,10 @@ void staysearch_add_slots(const int64_t *values, long count, int32_t *counts, lo
 /// The rows among the 64 values from `values` that lie in `lowest ... highest`, as bits.
 uint64_t staysearch_int32_in_range(const int32_t *values, int32_t lowest, int32_t highest);
 
+/// Narrows `lows[k]` and `highs[k]` to `codes[k]` for each k < `count` whose code is below `limit` (dense
+/// prices of one night: codes from `limit` on are nights without a price).
+void staysearch_narrow_bounds(const uint16_t *codes, long count, uint16_t limit, int32_t *lows, int32_t *highs);
+
 /// Makes ``staysearch_calendar_word`` use its portable version (`1`) or the fastest the processor allows
 /// (`0`, the default): both give the same answers, and tests compare them.
 void staysearch_calendar_use_portable(int portable);
