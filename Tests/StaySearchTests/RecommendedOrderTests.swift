@@ -1,11 +1,12 @@
 import StaySearch
+import StaySearchKernels
 import StaySearchTestSupport
 import Testing
 
 /// The recommended order on more matches than one thread ranks alone (parts of 65,536 values): the page is
 /// the same whatever the threads, and it is the order of the documented score.
 @Suite struct RecommendedOrderTests {
-    /// 150,000 listings in three cities, ratings, reviews and prices spread so that scores differ and tie.
+    /// 150,000 listings in three cities, ratings, reviews and prices (to the cent) spread so that scores differ and tie.
     static let listings: [ListingRecord] = {
         var random = SeededGenerator(seed: 29)
         let cities = ["Seoul", "Busan", "Incheon"]
@@ -14,7 +15,7 @@ import Testing
             var listing = ListingRecord(
                 id: Int64(id), name: "L\(id)", region: RegionPath(city: cities[id % 3], neighbourhood: "N\(id % 40)"),
                 roomType: "Entire home/apt", accommodates: Int.random(in: 1...6, using: &random),
-                price: Money(minorUnits: Int64.random(in: 20...400, using: &random) * 100),
+                price: Money(minorUnits: Int64.random(in: 2_000...40_000, using: &random)),
                 ratingHundredths: random.chance(0.2) ? nil : Int32.random(in: 300...500, using: &random),
                 reviewCount: Int32.random(in: 0...300, using: &random),
                 latitude: 37.5 + Double(id % 1000) / 10_000, longitude: 127 + Double(id % 777) / 10_000)
@@ -39,5 +40,58 @@ import Testing
         let scores = ReferenceSearch.recommendedScores(matches, query: query, data: TestDataset(listings: Self.listings, nights: []))
         let ranked = matches.map(\.listing.id).sorted { (-scores[$0]!, $0) < (-scores[$1]!, $1) }
         #expect(Array(ranked.dropFirst(5).prefix(30)) == one.matches.map(\.id))
+    }
+
+    /// The page of a query with a price range: whole units (the median read from the price slots the scan
+    /// counted) and units with cents (the median by selection), with the candidates picked by the portable
+    /// kernel and by the fastest, against the reference's scores.
+    @Test(arguments: [false, true])
+    func priceRangesRankAsTheReference(portable: Bool) throws {
+        staysearch_candidates_use_portable(portable ? 1 : 0)
+        defer { staysearch_candidates_use_portable(0) }
+        let data = TestDataset(listings: Self.listings, nights: [])
+        for (minimum, maximum) in [(Int64(6_000), Int64(25_000)), (5_050, 30_075), (0, 9_900)] {
+            for near in [false, true] {
+                var query = SearchQuery(adults: 2, sort: .recommended, limit: 25, offset: 3)
+                query.minimumPrice = Money(minorUnits: minimum)
+                query.maximumPrice = Money(minorUnits: maximum)
+                if near { query.near = GeoPoint(latitude: 37.56, longitude: 127.05) }
+                let matches = Self.listings.filter { $0.accommodates >= 2 && (minimum...maximum).contains($0.price!.minorUnits) }
+                    .map { (listing: $0, value: $0.price!.minorUnits) }
+                let scores = ReferenceSearch.recommendedScores(matches, query: query, data: data)
+                let ranked = matches.map(\.listing.id).sorted { (-scores[$0]!, $0) < (-scores[$1]!, $1) }
+                for threads in [1, 2] {
+                    let got = try Self.index.search(query, threads: threads)
+                    #expect(got.total == matches.count)
+                    #expect(got.matches.map(\.id) == Array(ranked.dropFirst(3).prefix(25)), "\(minimum)–\(maximum), near \(near), \(threads) threads")
+                }
+            }
+        }
+    }
+
+    /// Each row's quality as the score defines it, with the frozen cities' means and with a city's mean
+    /// changed (as a live index's edits move it), asked for in turns so that the cache is both hit and
+    /// replaced.
+    @Test func qualitiesFollowAChangedCityMean() {
+        let index = Self.index
+        func expected(_ changed: [String: Int64]) -> [Int32] {
+            (0..<index.count).map { row in
+                let listing = index.fullListing(atRow: row)
+                let mean = changed[listing.region.city] ?? index.cityRatings[listing.region.city]?.meanHundredths ?? 0
+                return Int32(RecommendedScore.quality(
+                    ratingHundredths: listing.ratingHundredths.map(Int64.init), reviews: Int64(listing.reviewCount),
+                    recentReviews: Int64(listing.recentReviewCount), isSuperhost: listing.isSuperhost,
+                    cityMeanHundredths: mean))
+            }
+        }
+        let frozen = expected([:])
+        let busan = expected(["Busan": 250])
+        let seoul = expected(["Seoul": 480, "Incheon": 0])
+        #expect(busan != frozen && seoul != frozen)
+        let turns: [[String: Int64]] = [[:], ["Busan": 250], ["Busan": 250], [:], ["Seoul": 480, "Incheon": 0], ["Busan": 250]]
+        for (round, changed) in turns.enumerated() {
+            let want = changed.isEmpty ? frozen : changed["Busan"] != nil ? busan : seoul
+            #expect(index.qualities(changedMeans: changed) == want, "round \(round): \(changed)")
+        }
     }
 }

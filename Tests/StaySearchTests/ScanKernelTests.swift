@@ -100,4 +100,45 @@ import Testing
         }
         #expect(counted == expected, "nights \(nights), bins \(bins)")
     }
+
+    /// The recommended order's candidates, both versions, against the definition: in the price range, and a
+    /// row of the overlay, or any quality while the page fills, or a quality reaching `needed` whose bound
+    /// (quality − needed) × median ≥ points × value holds — with values, qualities and medians near the
+    /// products' edges, and counts that leave a tail after the eight-lane steps.
+    @Test(arguments: 0..<60)
+    func qualityCandidatesAgreeWithALoop(seed: Int) {
+        var random = SeededGenerator(seed: UInt64(seed) + 7_000)
+        let rowCount = Int32.random(in: 0...300, using: &random)
+        let qualities = (0..<max(1, Int(rowCount))).map { _ in
+            random.chance(0.1) ? random.pick([0, 80_000, Int32.max / 4]) : Int32.random(in: 0...80_000, using: &random)
+        }
+        let count = Int.random(in: 0...90, using: &random)
+        let values: [Int64] = (0..<count).map { _ in
+            random.chance(0.1) ? random.pick([0, 1, (1 << 31) - 1, 100]) : Int64.random(in: 0...2_000_000, using: &random)
+        }
+        let rows: [Int32] = (0..<count).map { _ in Int32.random(in: 0..<(rowCount + 20), using: &random) }
+        for _ in 0..<12 {
+            let lowest = random.chance(0.5) ? 0 : Int64.random(in: 0...1_000_000, using: &random)
+            let highest = random.chance(0.5) ? Int64.max : Int64.random(in: lowest...(1 << 31) - 1, using: &random)
+            let needed = random.chance(0.2) ? Int32.min : Int32.random(in: -80_000...120_000, using: &random)
+            let median: Int64 = random.chance(0.25) ? 0 : random.pick([1, (1 << 31) - 1, Int64.random(in: 1...3_000_000, using: &random)])
+            var expected: [Int32] = []
+            for i in 0..<count where values[i] >= lowest && values[i] <= highest {
+                let row = rows[i]
+                var take = row >= rowCount || needed == Int32.min
+                if !take, qualities[Int(row)] >= needed {
+                    take = median == 0 || (Int64(qualities[Int(row)]) - Int64(needed)) * median >= 20_000 * values[i]
+                }
+                if take { expected.append(Int32(i)) }
+            }
+            for portable in [true, false] {
+                staysearch_candidates_use_portable(portable ? 1 : 0)
+                var positions = [Int32](repeating: -1, count: max(1, count))
+                let found = staysearch_quality_candidates(values, rows, count, qualities, rowCount, lowest, highest, needed, median,
+                                                          20_000, &positions)
+                #expect(Array(positions.prefix(found)) == expected, "seed \(seed), portable \(portable)")
+            }
+            staysearch_candidates_use_portable(0)
+        }
+    }
 }

@@ -31,6 +31,8 @@ public struct ListingIndex: Sendable {
     let undatedPriceCache = UndatedPriceCache()
     /// The span prices the price calendar last used (``spanPrices(from:to:)``).
     let spanPriceCache = SpanPriceCache()
+    /// Each row's quality part of the `recommended` score (``qualities(changedMeans:)``).
+    let qualityCache = QualityCache()
     /// Room type names, by code.
     package let roomTypeNames: [String]
     /// Cities, neighbourhood groups and neighbourhoods with their row ranges.

@@ -36,10 +36,9 @@ extension ListingIndex {
 
         // The frozen rows' parts have the first tables, the overlay the last.
         let basePartCount = basePlan == nil ? 0 : split.parts(of: baseRows)
-        // Values counted into price slots are not kept (the recommended order ranks them after the scan).
-        let slotTables = query.sort == .recommended ? nil
-            : PriceSlotTables(query: query, rows: baseRows + overlayRows, parts: basePartCount + (overlayPlan == nil ? 0 : 1), index: self,
-                              minimumRows: split.minimumRowsForPriceSlots)
+        // The recommended order keeps its values (as every live scan does) and counts them into price slots too.
+        let slotTables = PriceSlotTables(query: query, rows: baseRows + overlayRows, parts: basePartCount + (overlayPlan == nil ? 0 : 1),
+                                         index: self, minimumRows: split.minimumRowsForPriceSlots)
         defer { slotTables?.giveBack() }
         var parts: [ScanOutcome.Part] = []
         if let plan = basePlan {
@@ -70,10 +69,12 @@ extension ListingIndex {
         var outcome = ScanOutcome(merging: parts, values: values, rowSlots: rowSlots, valueRows: valueRows, threads: split.threads)
         if let valueRows {
             outcome.gatherValues(in: values)
-            outcome.page = recommendedPage(query, values: UnsafeBufferPointer(rebasing: values[0..<outcome.valueCount]), slots: valueRows,
-                                           overlay: overlay, hiddenRatings: live.frozenNames?.hiddenRatings, threads: split.threads)
+            outcome.page = recommendedPage(query, values: UnsafeBufferPointer(rebasing: values[0..<outcome.valueCount]),
+                                           matches: outcome.total, largest: outcome.bounds?.upperBound ?? Int64.max, slots: valueRows,
+                                           priceSlots: outcome.countedSlots, overlay: overlay, hiddenRatings: live.frozenNames?.hiddenRatings,
+                                           threads: split.threads)
         }
-        if slotTables != nil, !outcome.countHistogram(of: query) {
+        if slotTables != nil, !outcome.countHistogram(of: query), valueRows == nil {
             // The slots could not tell the histogram, and the values were not kept: the scan again, keeping them.
             var keeping = split
             keeping.minimumRowsForPriceSlots = Int.max

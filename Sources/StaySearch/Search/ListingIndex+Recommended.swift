@@ -1,77 +1,116 @@
+import StaySearchKernels
+
 extension ListingIndex {
     /// The page of the `recommended` order: every match (a value kept by the scan whose price is in the
     /// query's range, with its row beside it in `slots`) scored by ``RecommendedScore`` against the median
     /// of the matches' prices, best first, ties by id.
     ///
-    /// One pass over the kept values after the scan: the median by selection over a copy of the matches'
-    /// prices, then a score per match offered to a bounded heap.
+    /// The median comes from the price slots the scan counted, when they tell it (else by selection over a
+    /// copy of the matches' prices); then one pass offers the matches to a bounded heap. Each frozen row's
+    /// quality part is read from a column worked out once per index (``QualityCache``): once the page is
+    /// full, a match whose quality with the most its price part can add (bounded without a division) and
+    /// the most nearness can add cannot enter it is passed over at once, eight at a time in AVX2
+    /// (`staysearch_quality_candidates`), without its price part's division or its distance.
     /// - Parameters:
+    ///   - matches: how many of `values` are in the query's price range.
+    ///   - largest: the largest of `values`.
+    ///   - priceSlots: the slot counts of every kept value and their bounds, when the scan counted them.
     ///   - overlay: a live index's changed listings (rows from ``count`` on are its rows).
     ///   - hiddenRatings: the ratings of frozen rows a live index hides, by city (negative tallies).
     ///   - threads: how many threads the median and the scores may use (parts of at least 65,536 values).
-    func recommendedPage(_ query: SearchQuery, values: UnsafeBufferPointer<Int64>, slots: ValueRowSlots,
+    func recommendedPage(_ query: SearchQuery, values: UnsafeBufferPointer<Int64>, matches: Int, largest: Int64, slots: ValueRowSlots,
+                         priceSlots: (slots: PriceSlots, counts: UnsafePointer<Int32>, bounds: ClosedRange<Int64>)? = nil,
                          overlay: ListingIndex?, hiddenRatings: [String: RatingTally]?, threads: Int = 1) -> [RankedRow] {
         let pageSize = query.offset + query.limit
         guard pageSize > 0, !values.isEmpty else { return [] }
         let nights = Int64(query.nights ?? 1)
         let lowest = (query.minimumPrice?.minorUnits ?? 0) * nights
         let highest = query.maximumPrice.map { $0.minorUnits * nights } ?? Int64.max
-
-        let prices = ScratchPool.shared.take(Int64.self, count: values.count)
-        var priced = 0
-        for value in values where value >= lowest && value <= highest {
-            prices[priced] = value
-            priced += 1
-        }
-        let middle = (priced - 1) / 2
-        let median = priced == 0 ? 0 : Selection.elements(atRanks: (middle, middle, middle), in: UnsafeMutableBufferPointer(rebasing: prices[0..<priced]),
-                                                           threads: threads).0
-        ScratchPool.shared.giveBack(prices)
-        guard priced > 0 else { return [] }
+        guard let median = priceSlots.flatMap({ $0.slots.median(of: values, matches: matches, from: lowest, through: highest,
+                                                                 counts: $0.counts, bounds: $0.bounds, threads: threads) })
+                ?? ListingIndex.median(of: values, from: lowest, through: highest, threads: threads) else { return [] }
 
         // Each city's mean rating as the listings are now: the frozen rows', less the hidden ones', plus the
         // overlay's.
         var tallies = cityRatings
+        var touched = Set<String>()
         for (city, tally) in hiddenRatings ?? [:] {
             tallies[city, default: RatingTally()].sum += tally.sum
             tallies[city, default: RatingTally()].count += tally.count
+            touched.insert(city)
         }
         for (city, tally) in overlay?.cityRatings ?? [:] {
             tallies[city, default: RatingTally()].sum += tally.sum
             tallies[city, default: RatingTally()].count += tally.count
+            touched.insert(city)
         }
-        let baseMeans = meanRatingByNode(tallies)
-        let overlayMeans = overlay?.meanRatingByNode(tallies) ?? []
+        var changedMeans: [String: Int64] = [:]
+        for city in touched {
+            let mean = tallies[city]?.meanHundredths ?? 0
+            if mean != cityRatings[city]?.meanHundredths ?? 0 { changedMeans[city] = mean }
+        }
+        let qualities = qualities(changedMeans: changedMeans)
+        let overlayMeans = overlay?.meanRatingByNode(tallies) ?? [0]
         let centre = RecommendedScore.centre(of: query)
+        // The most the price and nearness parts add to a match's quality.
+        let mostAdded = RecommendedScore.pricePoints + (centre == nil ? 0 : RecommendedScore.nearnessPoints)
+        // The median the candidates' kernel bounds each match's price part with (0: quality alone), when its
+        // products are exact: the median and every value in the range below 2^31.
+        let boundingMedian = median > 0 && median < 1 << 31 && min(highest, largest) < 1 << 31 ? median : 0
 
         let parts = ParallelPasses.partCount(values: values.count, threads: threads)
         let pages = PartPages(count: parts)
-        baseMeans.withUnsafeBufferPointer { baseMeans in
+        qualities.withUnsafeBufferPointer { qualities in
             overlayMeans.withUnsafeBufferPointer { overlayMeans in
                 // Plain pointers into both indexes' columns, taken once: nothing is retained per match.
-                let base = RecommendedColumns(self, cityMeans: baseMeans.baseAddress!)
-                let changed = overlay.map { RecommendedColumns($0, cityMeans: overlayMeans.baseAddress!) } ?? base
+                let base = RecommendedColumns(self, qualities: qualities.baseAddress!, cityMeans: nil)
+                let changed = overlay.map { RecommendedColumns($0, qualities: nil, cityMeans: overlayMeans.baseAddress!) } ?? base
                 let rowCount = count
                 let shared = KeptValues(buffer: values)
                 ParallelPasses.run(parts: parts) { part in
                     let values = shared.buffer
                     var page = BoundedHeap<RankedRow>(capacity: pageSize)
                     var cutoff = Int64.max
-                    for slot in ParallelPasses.stretch(part, of: parts, count: values.count) {
-                        let value = values[slot]
-                        guard value >= lowest, value <= highest else { continue }
-                        let row = Int(slots.rows[slot])
-                        let (columns, indexRow) = row < rowCount ? (base, row) : (changed, row - rowCount)
-                        var score = columns.quality(row: indexRow) + RecommendedScore.price(value: value, median: median)
-                        if let centre {
-                            let point = GeoPoint(latitude: Double(columns.latitudes[indexRow]) / 1e7,
-                                                 longitude: Double(columns.longitudes[indexRow]) / 1e7)
-                            score += RecommendedScore.nearness(metres: Int64((centre.kilometres(to: point) * 1000).rounded(.down)))
+                    // The least quality a match needs to enter the page, when full: its key is −score.
+                    var needed = Int64.min
+                    let rows = slots.rows, frozenQualities = base.qualities!
+                    let stretch = ParallelPasses.stretch(part, of: parts, count: values.count)
+                    let positions = UnsafeMutablePointer<Int32>.allocate(capacity: ListingIndex.candidateChunk)
+                    defer { positions.deallocate() }
+                    var start = stretch.lowerBound
+                    while start < stretch.upperBound {
+                        let chunk = min(ListingIndex.candidateChunk, stretch.upperBound - start)
+                        // One less than needed: the price part truncates toward zero, so it may lie up to one
+                        // above the kernel's bound (quality − needed) × median ÷ median when negative.
+                        let kernelNeeded = needed == Int64.min ? Int32.min : Int32(clamping: needed - 1)
+                        // The chunk's matches in the price range whose quality may enter the page (rows of the
+                        // overlay are all taken); the least quality needed may rise while they are scored.
+                        let found = staysearch_quality_candidates(values.baseAddress! + start, rows + start, chunk, frozenQualities,
+                                                                    Int32(rowCount), lowest, highest, kernelNeeded,
+                                                                    boundingMedian, Int32(RecommendedScore.pricePoints), positions)
+                        start += chunk
+                        for position in 0..<found {
+                            let slot = start - chunk + Int(positions[position])
+                            let value = values[slot]
+                            let row = Int(rows[slot])
+                            let quality = row < rowCount ? Int64(frozenQualities[row]) : changed.quality(row: row - rowCount)
+                            guard quality >= needed else { continue }
+                            let (columns, indexRow) = row < rowCount ? (base, row) : (changed, row - rowCount)
+                            var score = quality + RecommendedScore.price(value: value, median: median)
+                            if let centre {
+                                guard -(score + RecommendedScore.nearnessPoints) <= cutoff else { continue }
+                                let point = GeoPoint(latitude: Double(columns.latitudes[indexRow]) / 1e7,
+                                                     longitude: Double(columns.longitudes[indexRow]) / 1e7)
+                                score += RecommendedScore.nearness(metres: Int64((centre.kilometres(to: point) * 1000).rounded(.down)))
+                            }
+                            guard -score <= cutoff else { continue }
+                            page.offer(RankedRow(key: -score, id: columns.ids[indexRow], row: Int32(row), value: value,
+                                                 checkIn: slots.checkIns?[slot] ?? 0))
+                            if let worst = page.largestWhenFull {
+                                cutoff = worst.key
+                                needed = -cutoff - mostAdded
+                            }
                         }
-                        guard -score <= cutoff else { continue }
-                        page.offer(RankedRow(key: -score, id: columns.ids[indexRow], row: Int32(row), value: value,
-                                             checkIn: slots.checkIns?[slot] ?? 0))
-                        if let worst = page.largestWhenFull { cutoff = worst.key }
                     }
                     pages.store(page.sorted(), at: part)
                 }
@@ -81,6 +120,48 @@ extension ListingIndex {
             parts == 1 ? pages.pages[0] : Array(pages.pages.joined().sorted().prefix(pageSize))
         }
     }
+
+    /// The lower median of the values of `values` from `lowest` through `highest` by selection over a copy
+    /// of them; nil when none is in the range.
+    private static func median(of values: UnsafeBufferPointer<Int64>, from lowest: Int64, through highest: Int64,
+                               threads: Int) -> Int64? {
+        let prices = ScratchPool.shared.take(Int64.self, count: values.count)
+        defer { ScratchPool.shared.giveBack(prices) }
+        var priced = 0
+        for value in values where value >= lowest && value <= highest {
+            prices[priced] = value
+            priced += 1
+        }
+        guard priced > 0 else { return nil }
+        let middle = (priced - 1) / 2
+        return Selection.elements(atRanks: (middle, middle, middle), in: UnsafeMutableBufferPointer(rebasing: prices[0..<priced]),
+                                  threads: threads).0
+    }
+
+    /// Each row's quality part of the score with the frozen cities' mean ratings, except those of
+    /// `changedMeans` (by city name).
+    package func qualities(changedMeans: [String: Int64]) -> [Int32] {
+        qualityCache.qualities(changedMeans: changedMeans, makeFrozen: {
+            meanRatingByNode(cityRatings).withUnsafeBufferPointer { means in
+                let columns = RecommendedColumns(self, qualities: nil, cityMeans: means.baseAddress!)
+                return (0..<count).map { Int32(columns.quality(row: $0)) }
+            }
+        }, adjust: { qualities, changedMeans in
+            var tallies = cityRatings
+            for (city, mean) in changedMeans { tallies[city] = RatingTally(sum: mean, count: 1) }
+            let frozenMeans = meanRatingByNode(cityRatings), means = meanRatingByNode(tallies)
+            means.withUnsafeBufferPointer { means in
+                let columns = RecommendedColumns(self, qualities: nil, cityMeans: means.baseAddress!)
+                let nodes = storage.regionNodes
+                for row in 0..<count where means[Int(nodes[row])] != frozenMeans[Int(nodes[row])] {
+                    qualities[row] = Int32(columns.quality(row: row))
+                }
+            }
+        })
+    }
+
+    /// How many kept values the recommended order's pass hands to ``staysearch_quality_candidates`` at once.
+    static let candidateChunk = 512
 
     /// For each region node, the mean rating of its city in `tallies` (by city name).
     private func meanRatingByNode(_ tallies: [String: RatingTally]) -> [Int64] {
@@ -105,10 +186,11 @@ private struct RecommendedColumns: @unchecked Sendable {
     let ids: UnsafePointer<Int64>
     let latitudes: UnsafePointer<Int32>
     let longitudes: UnsafePointer<Int32>
-    /// The mean rating of each region node's city.
-    let cityMeans: UnsafePointer<Int64>
+    /// Each row's quality, when worked out ahead; else the mean rating of each region node's city.
+    let qualities: UnsafePointer<Int32>?
+    let cityMeans: UnsafePointer<Int64>?
 
-    init(_ index: ListingIndex, cityMeans: UnsafePointer<Int64>) {
+    init(_ index: ListingIndex, qualities: UnsafePointer<Int32>?, cityMeans: UnsafePointer<Int64>?) {
         let storage = index.storage
         ratings = storage.ratings.base
         reviewCounts = storage.reviewCounts.base
@@ -118,17 +200,19 @@ private struct RecommendedColumns: @unchecked Sendable {
         ids = storage.ids.base
         latitudes = storage.latitudes.base
         longitudes = storage.longitudes.base
+        self.qualities = qualities
         self.cityMeans = cityMeans
     }
 
     /// Row `row`'s rating, recent reviews and superhost part of the score.
     @inline(__always)
     func quality(row: Int) -> Int64 {
+        if let qualities { return Int64(qualities[row]) }
         let rating = ratings[row]
         return RecommendedScore.quality(
             ratingHundredths: rating == ListingIndex.noRating ? nil : Int64(rating), reviews: Int64(reviewCounts[row]),
             recentReviews: Int64(recentReviewCounts[row]), isSuperhost: superhosts[row >> 6] >> UInt64(row & 63) & 1 == 1,
-            cityMeanHundredths: cityMeans[Int(regionNodes[row])])
+            cityMeanHundredths: cityMeans![Int(regionNodes[row])])
     }
 }
 

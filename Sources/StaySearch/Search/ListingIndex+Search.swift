@@ -81,18 +81,19 @@ extension ListingIndex {
         let plan = try ScanPlan(query, index: self)
         let rowCount = plan.rowCount
         let partCount = split.parts(of: rowCount)
-        // Values counted into price slots are not kept (the recommended order ranks them after the scan).
-        let slotTables = query.sort == .recommended ? nil
-            : PriceSlotTables(query: query, rows: rowCount, parts: partCount, index: self, minimumRows: split.minimumRowsForPriceSlots)
+        let slotTables = PriceSlotTables(query: query, rows: rowCount, parts: partCount, index: self, minimumRows: split.minimumRowsForPriceSlots)
         defer { slotTables?.giveBack() }
-        let values = slotTables == nil ? ScratchPool.shared.take(Int64.self, count: rowCount) : UnsafeMutableBufferPointer(start: nil, count: 0)
-        defer { if slotTables == nil { ScratchPool.shared.giveBack(values) } }
-        // Room for every row that may match, when they are collected (a store per match, no array growth).
-        let rowSlots = collectsRows ? ScratchPool.shared.take(Int32.self, count: rowCount) : nil
-        defer { rowSlots.map { ScratchPool.shared.giveBack($0) } }
+        // The recommended order ranks the matches after the scan: it keeps every value with its row (and
+        // counts them into price slots too, for the histogram and the median).
         let valueRows = query.sort == .recommended && query.limit > 0
             ? ValueRowSlots.allocate(capacity: rowCount, withCheckIns: query.isFlexible) : nil
         defer { valueRows?.deallocate() }
+        let keepsValues = slotTables == nil || valueRows != nil
+        let values = keepsValues ? ScratchPool.shared.take(Int64.self, count: rowCount) : UnsafeMutableBufferPointer(start: nil, count: 0)
+        defer { if keepsValues { ScratchPool.shared.giveBack(values) } }
+        // Room for every row that may match, when they are collected (a store per match, no array growth).
+        let rowSlots = collectsRows ? ScratchPool.shared.take(Int32.self, count: rowCount) : nil
+        defer { rowSlots.map { ScratchPool.shared.giveBack($0) } }
         var outcome: ScanOutcome
         if partCount > 1 {
             // Parts scanned at once, every collector merged.
@@ -109,10 +110,11 @@ extension ListingIndex {
         }
         if let valueRows {
             outcome.gatherValues(in: values)
-            outcome.page = recommendedPage(query, values: UnsafeBufferPointer(rebasing: values[0..<outcome.valueCount]), slots: valueRows,
-                                           overlay: nil, hiddenRatings: nil, threads: split.threads)
+            outcome.page = recommendedPage(query, values: UnsafeBufferPointer(rebasing: values[0..<outcome.valueCount]),
+                                           matches: outcome.total, largest: outcome.bounds?.upperBound ?? Int64.max, slots: valueRows,
+                                           priceSlots: outcome.countedSlots, overlay: nil, hiddenRatings: nil, threads: split.threads)
         }
-        if slotTables != nil, !outcome.countHistogram(of: query) {
+        if slotTables != nil, !outcome.countHistogram(of: query), !keepsValues {
             // The slots could not tell the histogram, and the values were not kept: the scan again, keeping them.
             var keeping = split
             keeping.minimumRowsForPriceSlots = Int.max

@@ -14,6 +14,10 @@ public enum RecommendedScore {
     public static let priorReviews: Int64 = 10
     /// Reviews in the last twelve months at which that part gives half its points.
     public static let halfRecentReviews: Int64 = 12
+    /// The most the price part gives (thousandths): 20 points.
+    public static let pricePoints: Int64 = 20_000
+    /// The most nearness gives (thousandths): 20 points.
+    public static let nearnessPoints: Int64 = 20_000
     /// The distance in metres at which nearness gives half its points.
     public static let halfDistanceMetres: Int64 = 1_000
 
@@ -34,13 +38,13 @@ public enum RecommendedScore {
     @inline(__always)
     public static func price(value: Int64, median: Int64) -> Int64 {
         guard median > 0 else { return 0 }
-        return min(20_000, max(-20_000, 20_000 * (median - value) / median))
+        return min(pricePoints, max(-pricePoints, pricePoints * (median - value) / median))
     }
 
     /// The nearness part for a listing `metres` (whole) from the searched centre.
     @inline(__always)
     public static func nearness(metres: Int64) -> Int64 {
-        20_000 * halfDistanceMetres / (halfDistanceMetres + max(0, metres))
+        nearnessPoints * halfDistanceMetres / (halfDistanceMetres + max(0, metres))
     }
 
     /// The centre nearness is measured from: the query's `near` point, else the middle of its box (across

@@ -80,7 +80,8 @@ struct Scan {
         self.values = values
         priceSlots = slotTables?.slots
         slotCounts = slotTables?.table(part)
-        blockValues = slotTables?.blockValues(part)
+        // Values also kept for the recommended order go to `values`, not a block's buffer.
+        blockValues = valueRows == nil ? slotTables?.blockValues(part) : nil
         valueBase = blockValues ?? values.baseAddress ?? UnsafeMutablePointer(bitPattern: MemoryLayout<Int64>.alignment)!
         self.filter = filter
         self.rowSlots = rowSlots

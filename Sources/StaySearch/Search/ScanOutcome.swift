@@ -91,6 +91,13 @@ struct ScanOutcome {
         }
     }
 
+    /// The price slots every value was counted into, their summed counts and the values' bounds, when
+    /// the scan counted them.
+    var countedSlots: (slots: PriceSlots, counts: UnsafePointer<Int32>, bounds: ClosedRange<Int64>)? {
+        guard let priceSlots, let slotCounts, let bounds else { return nil }
+        return (priceSlots, slotCounts, bounds)
+    }
+
     /// Counts the histogram of `query` from the price slots into ``histogram``; false when there are
     /// no slots or they cannot tell it.
     mutating func countHistogram(of query: SearchQuery) -> Bool {

@@ -55,8 +55,8 @@ struct ScanParts {
         let ranges = self.ranges, starts = valueStarts
         DispatchQueue.concurrentPerform(iterations: ranges.count) { part in
             let rows = ranges[part].reduce(0) { $0 + $1.count }
-            // (No values are kept when they are counted into price slots.)
-            let stretch = slotTables != nil ? shared.buffer
+            // (No values are kept when they are counted into price slots, unless the recommended order ranks them.)
+            let stretch = slotTables != nil && valueRows == nil ? shared.buffer
                 : UnsafeMutableBufferPointer(rebasing: shared.buffer[starts[part]..<(starts[part] + rows)])
             var scan = Scan(index: index, query: query, roomCode: roomCode, filter: filter, values: stretch,
                             rowSlots: sharedRows.buffer.map { $0.baseAddress! + starts[part] },

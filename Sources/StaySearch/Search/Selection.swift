@@ -35,8 +35,10 @@ enum Selection {
     ) -> (exact: (Int64, Int64, Int64)?, decided: Int64?) {
         precondition(ranks.0 <= ranks.1 && ranks.1 <= ranks.2 && ranks.0 >= 0 && ranks.2 < values.count, "ranks out of order")
         guard values.count > 4_096 else {
-            return ((quickSelect(atRank: ranks.0, in: values), quickSelect(atRank: ranks.1, in: values),
-                     quickSelect(atRank: ranks.2, in: values)), nil)
+            // Equal ranks (a median) are selected once.
+            let first = quickSelect(atRank: ranks.0, in: values)
+            let second = ranks.1 == ranks.0 ? first : quickSelect(atRank: ranks.1, in: values)
+            return ((first, second, ranks.2 == ranks.1 ? second : quickSelect(atRank: ranks.2, in: values)), nil)
         }
         var smallest = bounds?.lowerBound ?? Int64.max
         var largest = bounds?.upperBound ?? Int64.min

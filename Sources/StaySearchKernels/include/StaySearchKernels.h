@@ -65,4 +65,19 @@ void staysearch_calendar_word(const int32_t *constant, const int32_t *lowNight, 
                               const int32_t *bracketLow, const int32_t *bracketHigh, int32_t cheapest, uint32_t *counts,
                               uint32_t *below, int32_t *least, uint64_t *inBracket, int32_t *totals);
 
+/// The positions `i` below `count` (ascending, into `positions`) of the matches the recommended order must
+/// score: `values[i]` lies in `lowest ... highest`, and its row `rows[i]` is at or past `rowCount` (taken as
+/// it is), or `needed` is INT32_MIN, or the row's quality `qualities[row]` is at least `needed` and, when
+/// `median` is not 0, (quality − needed) × median ≥ `pricePoints` × value (the quality with the most the
+/// price part can add, `pricePoints` × (median − value) ÷ median, reaches `needed` + `pricePoints`).
+/// With a median, 0 < median < 2^31 and every value in the range is below 2^31. Returns how many were
+/// written (at most `count`).
+long staysearch_quality_candidates(const int64_t *values, const int32_t *rows, long count, const int32_t *qualities,
+                                   int32_t rowCount, int64_t lowest, int64_t highest, int32_t needed, int64_t median,
+                                   int32_t pricePoints, int32_t *positions);
+
+/// Makes ``staysearch_quality_candidates`` use its portable version (non-zero) or the fastest the processor has
+/// (zero, the default): for tests.
+void staysearch_candidates_use_portable(int portable);
+
 #endif
