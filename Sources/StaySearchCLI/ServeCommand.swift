@@ -76,6 +76,7 @@ struct ServeCommand: ParsableCommand {
         let writeKeys = try readWriteKeys()
         let registry = SearchServer.bootstrapMetrics()
         let (service, replica, replicaJournal) = try follow.map { try makeReplica(following: $0) } ?? (try makeService(), nil, nil)
+        service.live.prepareRecommendedOrder()
         let outcome = ServeOutcome()
         let done = DispatchSemaphore(value: 0)
         let host = self.host, port = self.port, origins = corsOrigin

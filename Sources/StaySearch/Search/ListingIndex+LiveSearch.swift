@@ -54,7 +54,7 @@ extension ListingIndex {
                 var scan = Scan(index: self, query: query, roomCode: plan.roomCode, filter: plan.filter,
                                 values: UnsafeMutableBufferPointer(rebasing: values[0..<baseRows]), rowSlots: rowSlots?.baseAddress,
                                 valueRows: valueRows, slotTables: slotTables)
-                for range in plan.ranges { scan.visit(range) }
+                scan.visit(plan.ranges)
                 parts.append(ScanOutcome.Part(scan: scan, start: 0))
             }
         }
@@ -63,7 +63,7 @@ extension ListingIndex {
                             values: UnsafeMutableBufferPointer(rebasing: values[baseRows..<(baseRows + overlayRows)]),
                             rowSlots: rowSlots.map { $0.baseAddress! + baseRows }, valueRows: valueRows?.advanced(by: baseRows),
                             slotTables: slotTables, part: basePartCount)
-            for range in plan.ranges { scan.visit(range) }
+            scan.visit(plan.ranges)
             parts.append(ScanOutcome.Part(scan: scan, start: baseRows, rowShift: Int32(count)))
         }
         var outcome = ScanOutcome(merging: parts, values: values, rowSlots: rowSlots, valueRows: valueRows, threads: split.threads)

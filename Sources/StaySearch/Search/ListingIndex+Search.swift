@@ -105,7 +105,7 @@ extension ListingIndex {
         } else {
             var scan = Scan(index: self, query: query, roomCode: plan.roomCode, filter: plan.filter, values: values,
                             rowSlots: rowSlots?.baseAddress, valueRows: valueRows, slotTables: slotTables)
-            for range in plan.ranges { scan.visit(range) }
+            scan.visit(plan.ranges)
             outcome = ScanOutcome(scan, rowSlots: rowSlots)
         }
         if let valueRows {

@@ -154,15 +154,23 @@ struct Scan {
     var bounds: ClosedRange<Int64>? { tally.valueCount == 0 ? nil : tally.smallest...tally.largest }
 
     mutating func visit(_ range: Range<Int>) {
-        guard !range.isEmpty, !isImpossible else { return }
+        visit([range])
+    }
+
+    /// Visits each of `ranges` (in row order), with what a visit sets up (stay rule verdicts, price plans)
+    /// made once for them all.
+    mutating func visit(_ ranges: [Range<Int>]) {
+        guard ranges.contains(where: { !$0.isEmpty }), !isImpossible else { return }
         // For a stay, each rule class's verdict on it (on the stack: no allocation per query).
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 256 + 32) { verdicts in
             if isFlexible {
                 // For flexible dates, each class's allowed check-ins (2 KiB, also on the stack).
                 withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 256) { masks in
                     fillClassCheckIns(masks)
-                    visit(range, stayVerdicts: UnsafePointer(verdicts.baseAddress!), classCheckIns: UnsafePointer(masks.baseAddress!),
-                          pending: nil, plans: nil)
+                    for range in ranges where !range.isEmpty {
+                        visit(range, stayVerdicts: UnsafePointer(verdicts.baseAddress!), classCheckIns: UnsafePointer(masks.baseAddress!),
+                              pending: nil, plans: nil)
+                    }
                 }
             } else {
                 if hasDates { fillStayVerdicts(verdicts) }
@@ -175,7 +183,9 @@ struct Scan {
                         ? PricePlans(shapes: index.priceShapes, from: stayStart, to: stayEnd,
                                      firstWeekday: index.nightPrices.runs.firstWeekday, memory: pending + pendingCount)
                         : nil
-                    visit(range, stayVerdicts: UnsafePointer(verdicts.baseAddress!), classCheckIns: nil, pending: pending, plans: plans)
+                    for range in ranges where !range.isEmpty {
+                        visit(range, stayVerdicts: UnsafePointer(verdicts.baseAddress!), classCheckIns: nil, pending: pending, plans: plans)
+                    }
                 }
             }
         }

@@ -61,7 +61,7 @@ struct ScanParts {
             var scan = Scan(index: index, query: query, roomCode: roomCode, filter: filter, values: stretch,
                             rowSlots: sharedRows.buffer.map { $0.baseAddress! + starts[part] },
                             valueRows: valueRows?.advanced(by: starts[part]), slotTables: slotTables, part: part)
-            for range in ranges[part] { scan.visit(range) }
+            scan.visit(ranges[part])
             results.store(scan, at: part)
         }
         return results.scans.map { $0! }
