@@ -3,6 +3,9 @@
 #
 # 1. The machine's sustained read bandwidth, one thread and two (Benchmarks/roofline/bandwidth.c: each thread
 #    sums its share of a 1 GiB buffer, best of 7).
+# 3. Travellers who have not picked a place (`peers.py --travellers 120`: every listing, one or two adults, no
+#    other filter, stays of 1, 2, 3, 7 and 14 nights and none), by stay length: took_us p50 / p99 and ns a row,
+#    one thread and two, three rounds.
 # 2. The mix's queries without a region on a generated index (they scan every row), `batch` with 1 and 2
 #    threads, three rounds (the median took_us of each query kept). For each query, the bytes it must read at
 #    least: the bit set of every night of the stay (rows / 8 bytes a night; without dates the priced-without-
@@ -36,6 +39,7 @@ if [ -z "$index" ]; then
   "$bin" generate --listings "$listings" --seed 1 --pricing "$pricing" --output "$index" >/dev/null
 fi
 python3 "$root/Benchmarks/peers/peers.py" --emit-queries "$index" --queries 700 --seed 1 > "$work/mix.jsonl"
+python3 "$root/Benchmarks/peers/peers.py" --emit-queries "$index" --travellers 120 --seed 1 > "$work/travellers.jsonl"
 python3 - "$bin" "$index" "$work" "$pricing" "$one" "$two" <<'PY'
 import json, statistics, subprocess, sys
 from datetime import date
@@ -74,4 +78,25 @@ for threads, bandwidth in ((1, one), (2, two)):
     bound_us = statistics.median(needed) / (bandwidth * 1e9) * 1e6
     print(f"| {threads} | {statistics.median(needed) / 1e6:.2f} MB | {bound_us:,.0f} µs | {pick(took, 50):,.0f} / {pick(took, 99):,.0f} µs | "
           f"{pick(ratios, 50):.1f}× / {pick(ratios, 99):.1f}× | {pick(took, 50) * 1000 / listings:.2f} |")
+
+travellers = [json.loads(line) for line in open(f"{work}/travellers.jsonl")]
+stay = lambda q: (date.fromisoformat(q["checkout"]) - date.fromisoformat(q["checkin"])).days if "checkin" in q else None
+print()
+print(f"travellers: {len(travellers)} queries over every listing (one or two adults, no other filter), by stay length")
+print("| threads | stay | queries | took_us p50 / p99 | ns a row p50 / p99 |")
+print("|---:|---|---:|---:|---:|")
+for threads in (1, 2):
+    runs = []
+    for round in range(3):
+        out = subprocess.run([binary, "batch", "--index", index, "--queries", f"{work}/travellers.jsonl", "--threads", str(threads)],
+                             capture_output=True, text=True, check=True).stdout
+        runs.append([json.loads(line) for line in out.splitlines()])
+    if not any(answer.get("total", 0) for answer in runs[0]):
+        sys.exit("roofline: no traveller query matched a listing; nothing was measured")
+    took = [statistics.median(run[k]["took_us"] for run in runs) for k in range(len(travellers))]
+    for length in (1, 2, 3, 7, 14, None):
+        group = [us for q, us in zip(travellers, took) if stay(q) == length]
+        p50, p99 = pick(group, 50), pick(group, 99)
+        name = "no dates" if length is None else f"{length} night{'s' if length > 1 else ''}"
+        print(f"| {threads} | {name} | {len(group)} | {p50:,.0f} / {p99:,.0f} µs | {p50 * 1000 / listings:.2f} / {p99 * 1000 / listings:.2f} |")
 PY

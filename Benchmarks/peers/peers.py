@@ -91,6 +91,29 @@ def make_queries(count, seed, regions, first_day=FIRST_DAY, days=DAYS):
     return queries
 
 
+TRAVELLER_STAYS = [1, 2, 3, 7, 14, None]
+
+
+def make_traveller_queries(count, seed, first_day=FIRST_DAY, days=DAYS):
+    """`count` queries of travellers who have not picked a place yet: every listing, one or two adults, no
+    room type and no price range, in price order, the top 20; stays of 1, 2, 3, 7 and 14 nights and none
+    (no dates) in turn, within the `days` days from `first_day`."""
+    rng = random.Random(seed)
+    queries = []
+    for number in range(count):
+        nights = TRAVELLER_STAYS[number % len(TRAVELLER_STAYS)]
+        q = {}
+        if nights is not None:
+            checkin = first_day + timedelta(days=rng.randrange(days - nights))
+            q["checkin"] = checkin.isoformat()
+            q["checkout"] = (checkin + timedelta(days=nights)).isoformat()
+        q["adults"] = rng.choice([1, 2, 2])
+        q["sort"] = "price"
+        q["limit"] = 20
+        queries.append(q)
+    return queries
+
+
 DETAIL_AMENITIES = ["Wifi", "Kitchen", "Washer", "Dedicated workspace", "Free parking on premises", "Pool", "Elevator"]
 DETAIL_PROPERTY_TYPES = ["Entire rental unit", "Entire condo", "Entire home", "Private room in home"]
 
@@ -566,6 +589,9 @@ def main():
     parser.add_argument("--work", default=os.path.join(HERE, ".work"))
     parser.add_argument("--emit-queries", metavar="INDEX",
                         help="only print the query mix (JSON lines) for a saved index's regions, and exit")
+    parser.add_argument("--travellers", type=int, default=0, metavar="N",
+                        help="with --emit-queries: print N queries over every listing with few filters instead "
+                             "(stays of 1, 2, 3, 7, 14 nights and none, in turn)")
     parser.add_argument("--child", nargs=5, metavar=("ENGINE", "DATA", "WORK", "QUERIES", "ANSWERS"),
                         help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -577,6 +603,10 @@ def main():
         # The stays fall in the index's own calendar, whatever its dates.
         first_day, days = index_calendar(args.emit_queries)
         regions = [json.loads(line) for line in output.splitlines()]
+        if args.travellers:
+            for q in make_traveller_queries(args.travellers, args.seed, first_day, days):
+                print(json.dumps(q))
+            return
         for q in make_queries(args.queries, args.seed, regions, first_day, days):
             print(json.dumps({k: v for k, v in q.items() if not k.startswith("_")}, ensure_ascii=False))
         return
