@@ -579,7 +579,10 @@ static long quality_candidates_portable(const int64_t *values, const int32_t *ro
         int32_t row = rows[i];
         int take = row >= rowCount || needed == INT32_MIN;
         if (!take && qualities[row] >= needed) {
-            take = median == 0 || ((int64_t)qualities[row] - needed) * median >= (int64_t)pricePoints * value;
+            // A price part is never below -pricePoints: a quality 2 × pricePoints above what is needed
+            // reaches the page whatever the price.
+            int64_t slack = (int64_t)qualities[row] - needed;
+            take = median == 0 || slack * median >= (int64_t)pricePoints * value || slack >= 2 * (int64_t)pricePoints;
         }
         if (take) positions[written++] = (int32_t)i;
     }
@@ -601,6 +604,7 @@ STAYSEARCH_AVX2 static long quality_candidates_avx2(const int64_t *values, const
     const __m256i past = _mm256_set1_epi32(rowCount - 1), least = _mm256_set1_epi32(anyQuality ? 0 : needed - 1);
     const __m256i need = _mm256_set1_epi32(needed), middle = _mm256_set1_epi64x(median);
     const __m256i points = _mm256_set1_epi64x(pricePoints);
+    const __m256i twiceMinusOne = _mm256_set1_epi32(2 * pricePoints - 1);
     long written = 0, i = 0;
     for (; i + 8 <= count; i += 8) {
         __m256i first = _mm256_loadu_si256((const __m256i *)(values + i));
@@ -629,6 +633,8 @@ STAYSEARCH_AVX2 static long quality_candidates_avx2(const int64_t *values, const
             __m256i shortSecond = _mm256_cmpgt_epi64(_mm256_mul_epi32(second, points), _mm256_mul_epi32(slackSecond, middle));
             good = ~((unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(shortFirst))
                      | ((unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(shortSecond)) << 4)) & 0xff;
+            // Or a quality 2 × pricePoints above what is needed: the price part is never below -pricePoints.
+            good |= (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(slack, twiceMinusOne)));
         }
         unsigned lanes = inRange & (good | (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(overlay)));
         while (lanes) {

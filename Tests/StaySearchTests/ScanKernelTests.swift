@@ -127,7 +127,8 @@ import Testing
                 let row = rows[i]
                 var take = row >= rowCount || needed == Int32.min
                 if !take, qualities[Int(row)] >= needed {
-                    take = median == 0 || (Int64(qualities[Int(row)]) - Int64(needed)) * median >= 20_000 * values[i]
+                    let slack = Int64(qualities[Int(row)]) - Int64(needed)
+                    take = median == 0 || slack * median >= 20_000 * values[i] || slack >= 40_000
                 }
                 if take { expected.append(Int32(i)) }
             }

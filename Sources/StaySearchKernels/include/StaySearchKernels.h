@@ -69,7 +69,8 @@ void staysearch_calendar_word(const int32_t *constant, const int32_t *lowNight, 
 /// score: `values[i]` lies in `lowest ... highest`, and its row `rows[i]` is at or past `rowCount` (taken as
 /// it is), or `needed` is INT32_MIN, or the row's quality `qualities[row]` is at least `needed` and, when
 /// `median` is not 0, (quality − needed) × median ≥ `pricePoints` × value (the quality with the most the
-/// price part can add, `pricePoints` × (median − value) ÷ median, reaches `needed` + `pricePoints`).
+/// price part can add, `pricePoints` × (median − value) ÷ median, reaches `needed` + `pricePoints`), or quality −
+/// needed ≥ 2 × `pricePoints` (the price part is never below −`pricePoints`, however dear the value).
 /// With a median, 0 < median < 2^31 and every value in the range is below 2^31. Returns how many were
 /// written (at most `count`).
 long staysearch_quality_candidates(const int64_t *values, const int32_t *rows, long count, const int32_t *qualities,
