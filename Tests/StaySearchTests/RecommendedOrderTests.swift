@@ -94,4 +94,57 @@ import Testing
             #expect(index.qualities(changedMeans: changed) == want, "round \(round): \(changed)")
         }
     }
+
+    /// 150,000 listings priced in whole units: a large scan's `recommended` page is ranked from the upper
+    /// tier of qualities it kept, or scanned again keeping every match when the tier cannot tell it.
+    static let wholeUnitListings: [ListingRecord] = listings.map { listing in
+        var listing = listing
+        listing.price = Money(minorUnits: listing.price!.minorUnits / 100 * 100)
+        return listing
+    }
+    static let wholeUnitIndex = IndexBuilder.build(listings: wholeUnitListings, firstDay: Day(iso: "2024-07-01")!, dayCount: 10) { _ in [] }
+    /// The same with every superhost (most of the upper tier) at $400 a night: their price parts sink them
+    /// below cheaper listings outside the tier, which the page must then hold.
+    static let dearTierListings: [ListingRecord] = wholeUnitListings.map { listing in
+        var listing = listing
+        if listing.isSuperhost { listing.price = Money(minorUnits: 40_000) }
+        return listing
+    }
+    static let dearTierIndex = IndexBuilder.build(listings: dearTierListings, firstDay: Day(iso: "2024-07-01")!, dayCount: 10) { _ in [] }
+
+    /// Broad queries (the tier tells the page), narrow ones and a tier priced out of the page (scanned again),
+    /// one thread and two, against the reference's scores; both outcomes are seen.
+    @Test func theUpperTierRanksAsEveryMatch() throws {
+        let query = SearchQuery(adults: 1, sort: .recommended)
+        #expect(Self.wholeUnitIndex.canRankRecommendedByTier(query, countsSlots: true))
+        #expect(!Self.index.canRankRecommendedByTier(query, countsSlots: true) && !Self.wholeUnitIndex.canRankRecommendedByTier(query, countsSlots: false))
+        let answered = TierOutcomes.shared.answered.load(ordering: .relaxed)
+        let scannedAgain = TierOutcomes.shared.scannedAgain.load(ordering: .relaxed)
+        let ranges: [(Int64?, Int64?)] = [(nil, nil), (6_000, 25_000), (nil, 9_900), (39_900, 40_000), (20_000, 20_000), (nil, 2_100)]
+        for (name, listings, index) in [("whole units", Self.wholeUnitListings, Self.wholeUnitIndex),
+                                        ("dear tier", Self.dearTierListings, Self.dearTierIndex)] {
+            let data = TestDataset(listings: listings, nights: [])
+            for (minimum, maximum) in ranges {
+                for adults in [1, 3, 6] {
+                    var query = SearchQuery(adults: adults, sort: .recommended, limit: 25, offset: 3)
+                    query.minimumPrice = minimum.map { Money(minorUnits: $0) }
+                    query.maximumPrice = maximum.map { Money(minorUnits: $0) }
+                    let matches = listings.filter { listing in
+                        let price = listing.price!.minorUnits
+                        return listing.accommodates >= adults && price >= (minimum ?? 0) && price <= (maximum ?? Int64.max)
+                    }.map { (listing: $0, value: $0.price!.minorUnits) }
+                    let scores = ReferenceSearch.recommendedScores(matches, query: query, data: data)
+                    let ranked = matches.map(\.listing.id).sorted { (-scores[$0]!, $0) < (-scores[$1]!, $1) }
+                    for threads in [1, 2] {
+                        let got = try index.search(query, threads: threads)
+                        #expect(got.total == matches.count)
+                        #expect(got.matches.map(\.id) == Array(ranked.dropFirst(3).prefix(25)),
+                                "\(minimum ?? -1)–\(maximum ?? -1), \(adults) adults, \(threads) threads, \(name)")
+                    }
+                }
+            }
+        }
+        #expect(TierOutcomes.shared.answered.load(ordering: .relaxed) > answered)
+        #expect(TierOutcomes.shared.scannedAgain.load(ordering: .relaxed) > scannedAgain)
+    }
 }

@@ -33,6 +33,8 @@ public struct ListingIndex: Sendable {
     let spanPriceCache = SpanPriceCache()
     /// Each row's quality part of the `recommended` score (``qualities(changedMeans:)``).
     let qualityCache = QualityCache()
+    /// Whether every price the index holds is in whole currency units (``pricesAreWholeUnits``).
+    let wholeUnitPrices = LazyValue<Bool>()
     /// Room type names, by code.
     package let roomTypeNames: [String]
     /// Cities, neighbourhood groups and neighbourhoods with their row ranges.

@@ -98,10 +98,14 @@ public final class LiveIndex: @unchecked Sendable {
     }
 
     /// Works out ahead what the `recommended` order reads of every frozen row (each row's quality part of
-    /// the score, 4 bytes a row, about 20 ms a million rows), so that the first such search does not pay
-    /// for it: a server calls it once its index is loaded.
+    /// the score, 4 bytes a row, about 20 ms a million rows; the upper tier of qualities; whether every price
+    /// is in whole units), so that the first such search does not pay for it: a server calls it once its
+    /// index is loaded.
     public func prepareRecommendedOrder() {
-        lock.reading { _ = index.qualities(changedMeans: [:]) }
+        lock.reading {
+            _ = index.recommendedTier()
+            _ = index.pricesAreWholeUnits
+        }
     }
 
     /// The price calendar of `query` on the listings and calendars as they are now (see

@@ -70,7 +70,7 @@ extension ListingIndex {
         if let valueRows {
             outcome.gatherValues(in: values)
             outcome.page = recommendedPage(query, values: UnsafeBufferPointer(rebasing: values[0..<outcome.valueCount]),
-                                           matches: outcome.total, largest: outcome.bounds?.upperBound ?? Int64.max, slots: valueRows,
+                                           matches: outcome.total, bounds: outcome.bounds, slots: valueRows,
                                            priceSlots: outcome.countedSlots, overlay: overlay, hiddenRatings: live.frozenNames?.hiddenRatings,
                                            threads: split.threads)
         }

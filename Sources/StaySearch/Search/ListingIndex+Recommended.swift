@@ -13,22 +13,27 @@ extension ListingIndex {
     /// (`staysearch_quality_candidates`), without its price part's division or its distance.
     /// - Parameters:
     ///   - matches: how many of `values` are in the query's price range.
-    ///   - largest: the largest of `values`.
+    ///   - bounds: the smallest and largest of `values`.
     ///   - priceSlots: the slot counts of every kept value and their bounds, when the scan counted them.
     ///   - overlay: a live index's changed listings (rows from ``count`` on are its rows).
     ///   - hiddenRatings: the ratings of frozen rows a live index hides, by city (negative tallies).
+    ///   - knownMedian: the median of every match's price, when the caller knows it (`values` then need not
+    ///     hold every match).
     ///   - threads: how many threads the median and the scores may use (parts of at least 65,536 values).
-    func recommendedPage(_ query: SearchQuery, values: UnsafeBufferPointer<Int64>, matches: Int, largest: Int64, slots: ValueRowSlots,
+    func recommendedPage(_ query: SearchQuery, values: UnsafeBufferPointer<Int64>, matches: Int, bounds: ClosedRange<Int64>?, slots: ValueRowSlots,
                          priceSlots: (slots: PriceSlots, counts: UnsafePointer<Int32>, bounds: ClosedRange<Int64>)? = nil,
-                         overlay: ListingIndex?, hiddenRatings: [String: RatingTally]?, threads: Int = 1) -> [RankedRow] {
+                         knownMedian: Int64? = nil, overlay: ListingIndex?, hiddenRatings: [String: RatingTally]?,
+                         threads: Int = 1) -> [RankedRow] {
         let pageSize = query.offset + query.limit
         guard pageSize > 0, !values.isEmpty else { return [] }
         let nights = Int64(query.nights ?? 1)
         let lowest = (query.minimumPrice?.minorUnits ?? 0) * nights
         let highest = query.maximumPrice.map { $0.minorUnits * nights } ?? Int64.max
-        guard let median = priceSlots.flatMap({ $0.slots.median(of: values, matches: matches, from: lowest, through: highest,
+        guard let median = knownMedian ?? priceSlots.flatMap({ $0.slots.median(of: values, matches: matches, from: lowest, through: highest,
                                                                  counts: $0.counts, bounds: $0.bounds, threads: threads) })
-                ?? ListingIndex.median(of: values, from: lowest, through: highest, threads: threads) else { return [] }
+                ?? ListingIndex.median(of: values, from: lowest, through: highest, matches: query.isFlexible ? nil : matches,
+                                       bounds: query.isFlexible ? nil : bounds,
+                                       wholeUnits: overlay == nil && pricesAreWholeUnits, threads: threads) else { return [] }
 
         // Each city's mean rating as the listings are now: the frozen rows', less the hidden ones', plus the
         // overlay's.
@@ -56,7 +61,7 @@ extension ListingIndex {
         let mostAdded = RecommendedScore.pricePoints + (centre == nil ? 0 : RecommendedScore.nearnessPoints)
         // The median the candidates' kernel bounds each match's price part with (0: quality alone), when its
         // products are exact: the median and every value in the range below 2^31.
-        let boundingMedian = median > 0 && median < 1 << 31 && min(highest, largest) < 1 << 31 ? median : 0
+        let boundingMedian = median > 0 && median < 1 << 31 && min(highest, bounds?.upperBound ?? Int64.max) < 1 << 31 ? median : 0
 
         let parts = ParallelPasses.partCount(values: values.count, threads: threads)
         let pages = PartPages(count: parts)
@@ -77,9 +82,13 @@ extension ListingIndex {
                     let stretch = ParallelPasses.stretch(part, of: parts, count: values.count)
                     let positions = UnsafeMutablePointer<Int32>.allocate(capacity: ListingIndex.candidateChunk)
                     defer { positions.deallocate() }
-                    var start = stretch.lowerBound
+                    // Chunks that grow from the page's size: the first (tested against nothing) offers all
+                    // its matches to the page, the next ones are tested against what it needs by then (a
+                    // first chunk of 512 cost about 60 µs a query of its offers).
+                    var start = stretch.lowerBound, chunkSize = max(1, min(pageSize, ListingIndex.candidateChunk))
                     while start < stretch.upperBound {
-                        let chunk = min(ListingIndex.candidateChunk, stretch.upperBound - start)
+                        let chunk = min(chunkSize, stretch.upperBound - start)
+                        chunkSize = min(2 * chunkSize, ListingIndex.candidateChunk)
                         // One less than needed: the price part truncates toward zero, so it may lie up to one
                         // above the kernel's bound (quality − needed) × median ÷ median when negative.
                         let kernelNeeded = needed == Int64.min ? Int32.min : Int32(clamping: needed - 1)
@@ -121,10 +130,16 @@ extension ListingIndex {
         }
     }
 
-    /// The lower median of the values of `values` from `lowest` through `highest` by selection over a copy
-    /// of them; nil when none is in the range.
-    private static func median(of values: UnsafeBufferPointer<Int64>, from lowest: Int64, through highest: Int64,
-                               threads: Int) -> Int64? {
+    /// The lower median of the values of `values` from `lowest` through `highest`; nil when none is in the
+    /// range. One thread: by the values' leading bits (``RadixSelection``: for the 6,384 matches of a
+    /// neighbourhood's 21-night stays, 63 µs by quickselect's buckets and 4 µs so); more: by selection over a
+    /// copy of them, its passes shared by the threads.
+    static func median(of values: UnsafeBufferPointer<Int64>, from lowest: Int64, through highest: Int64,
+                       matches: Int? = nil, bounds: ClosedRange<Int64>? = nil, wholeUnits: Bool = false, threads: Int) -> Int64? {
+        if threads == 1 || values.count < 2 * ParallelPasses.minimumPerPart {
+            return RadixSelection.lowerMedian(of: values, from: lowest, through: highest, count: matches, bounds: bounds,
+                                              wholeUnits: wholeUnits)
+        }
         let prices = ScratchPool.shared.take(Int64.self, count: values.count)
         defer { ScratchPool.shared.giveBack(prices) }
         var priced = 0
@@ -134,8 +149,6 @@ extension ListingIndex {
         }
         guard priced > 0 else { return nil }
         let middle = (priced - 1) / 2
-        // Counted by currency unit (one bucket a unit below 2,048 units): few buckets to clear for a few
-        // thousand values.
         return Selection.elements(atRanks: (middle, middle, middle), in: UnsafeMutableBufferPointer(rebasing: prices[0..<priced]),
                                   threads: threads, unit: 100) { _ in nil }.exact!.0
     }
@@ -143,12 +156,7 @@ extension ListingIndex {
     /// Each row's quality part of the score with the frozen cities' mean ratings, except those of
     /// `changedMeans` (by city name).
     package func qualities(changedMeans: [String: Int64]) -> [Int32] {
-        qualityCache.qualities(changedMeans: changedMeans, makeFrozen: {
-            meanRatingByNode(cityRatings).withUnsafeBufferPointer { means in
-                let columns = RecommendedColumns(self, qualities: nil, cityMeans: means.baseAddress!)
-                return (0..<count).map { Int32(columns.quality(row: $0)) }
-            }
-        }, adjust: { qualities, changedMeans in
+        qualityCache.qualities(changedMeans: changedMeans, makeFrozen: frozenQualities, adjust: { qualities, changedMeans in
             var tallies = cityRatings
             for (city, mean) in changedMeans { tallies[city] = RatingTally(sum: mean, count: 1) }
             let frozenMeans = meanRatingByNode(cityRatings), means = meanRatingByNode(tallies)
@@ -160,6 +168,14 @@ extension ListingIndex {
                 }
             }
         })
+    }
+
+    /// Each row's quality part of the score with the frozen cities' mean ratings, worked out.
+    func frozenQualities() -> [Int32] {
+        meanRatingByNode(cityRatings).withUnsafeBufferPointer { means in
+            let columns = RecommendedColumns(self, qualities: nil, cityMeans: means.baseAddress!)
+            return (0..<count).map { Int32(columns.quality(row: $0)) }
+        }
     }
 
     /// How many kept values the recommended order's pass hands to ``staysearch_quality_candidates`` at once.

@@ -75,52 +75,101 @@ extension ListingIndex {
         return try scanFrozen(query, split: split, collectsRows: collectsRows, use)
     }
 
-    /// ``scan(_:split:collectsRows:live:_:)`` over this frozen index alone.
-    private func scanFrozen<Answer>(_ query: SearchQuery, split: PartSplit, collectsRows: Bool,
+    /// ``scan(_:split:collectsRows:live:_:)`` over this frozen index alone. With `byTier`, a `recommended`
+    /// query keeps only its upper tier's matches beside its values
+    /// (``recommendedPageByTier(_:kept:count:outcome:values:threads:)``), and is scanned again keeping
+    /// every match when the tier cannot tell the page.
+    private func scanFrozen<Answer>(_ query: SearchQuery, split: PartSplit, collectsRows: Bool, byTier: Bool = true,
                                     _ use: (ScanOutcome, UnsafeMutableBufferPointer<Int64>) -> Answer) throws(QueryError) -> (answer: Answer, rows: [Int32]) {
         let plan = try ScanPlan(query, index: self)
         let rowCount = plan.rowCount
         let partCount = split.parts(of: rowCount)
         let slotTables = PriceSlotTables(query: query, rows: rowCount, parts: partCount, index: self, minimumRows: split.minimumRowsForPriceSlots)
         defer { slotTables?.giveBack() }
+        let ranksRecommended = query.sort == .recommended && query.limit > 0
+        let tier = byTier && ranksRecommended && canRankRecommendedByTier(query, countsSlots: slotTables != nil) ? recommendedTier() : nil
         // The recommended order ranks the matches after the scan: it keeps every value with its row (and
-        // counts them into price slots too, for the histogram and the median).
-        let valueRows = query.sort == .recommended && query.limit > 0
-            ? ValueRowSlots.allocate(capacity: rowCount, withCheckIns: query.isFlexible) : nil
+        // counts them into price slots too, for the histogram and the median), or only its upper tier's.
+        let valueRows = ranksRecommended && tier == nil ? ValueRowSlots.allocate(capacity: rowCount, withCheckIns: query.isFlexible) : nil
         defer { valueRows?.deallocate() }
         let keepsValues = slotTables == nil || valueRows != nil
         let values = keepsValues ? ScratchPool.shared.take(Int64.self, count: rowCount) : UnsafeMutableBufferPointer(start: nil, count: 0)
         defer { if keepsValues { ScratchPool.shared.giveBack(values) } }
+        // The tier's matches: at most its rows.
+        let keptCapacity = tier?.qualities.count ?? 0
+        let keptValues = tier == nil ? nil : ScratchPool.shared.take(Int64.self, count: keptCapacity)
+        let keptRows = tier == nil ? nil : ScratchPool.shared.take(Int32.self, count: keptCapacity)
+        let keptQualities = tier == nil ? nil : ScratchPool.shared.take(Int32.self, count: keptCapacity)
+        defer {
+            keptValues.map { ScratchPool.shared.giveBack($0) }
+            keptRows.map { ScratchPool.shared.giveBack($0) }
+            keptQualities.map { ScratchPool.shared.giveBack($0) }
+        }
         // Room for every row that may match, when they are collected (a store per match, no array growth).
         let rowSlots = collectsRows ? ScratchPool.shared.take(Int32.self, count: rowCount) : nil
         defer { rowSlots.map { ScratchPool.shared.giveBack($0) } }
-        var outcome: ScanOutcome
-        if partCount > 1 {
-            // Parts scanned at once, every collector merged.
-            let parts = ScanParts(ranges: plan.ranges, rowCount: rowCount, count: partCount)
-            let scans = parts.scanInParallel(index: self, query: query, roomCode: plan.roomCode, filter: plan.filter, values: values,
-                                             rowSlots: rowSlots, valueRows: valueRows, slotTables: slotTables)
-            outcome = ScanOutcome(merging: zip(scans, parts.valueStarts).map { ScanOutcome.Part(scan: $0, start: $1) },
-                                  values: values, rowSlots: rowSlots, valueRows: valueRows, threads: partCount)
-        } else {
-            var scan = Scan(index: self, query: query, roomCode: plan.roomCode, filter: plan.filter, values: values,
-                            rowSlots: rowSlots?.baseAddress, valueRows: valueRows, slotTables: slotTables)
-            scan.visit(plan.ranges)
-            outcome = ScanOutcome(scan, rowSlots: rowSlots)
+        return try withExtendedLifetime(tier) { () throws(QueryError) -> (answer: Answer, rows: [Int32]) in
+            let kept = tier.map { tier in
+                KeptMatches(tierWords: tier.words.withUnsafeBufferPointer { $0.baseAddress! },
+                            tierRanks: tier.ranks.withUnsafeBufferPointer { $0.baseAddress! },
+                            tierQualities: tier.qualities.withUnsafeBufferPointer { $0.baseAddress! }, threshold: tier.threshold,
+                            values: keptValues!.baseAddress!, rows: keptRows!.baseAddress!, qualities: keptQualities!.baseAddress!)
+            }
+            var outcome: ScanOutcome
+            var keptCount = 0
+            if partCount > 1 {
+                // Parts scanned at once, every collector merged.
+                let parts = ScanParts(ranges: plan.ranges, rowCount: rowCount, count: partCount)
+                // Where each part keeps its tier's matches: after the tier rows of the parts before it.
+                let tierStarts = tier.map { tier in parts.ranges.map { ranges in tier.rank(ofRow: ranges.first?.lowerBound ?? 0) } } ?? []
+                let tierFirst = tierStarts.first ?? 0
+                let scans = parts.scanInParallel(index: self, query: query, roomCode: plan.roomCode, filter: plan.filter, values: values,
+                                                 rowSlots: rowSlots, valueRows: valueRows, slotTables: slotTables,
+                                                 kept: kept, keptStarts: tierStarts.map { $0 - tierFirst })
+                outcome = ScanOutcome(merging: zip(scans, parts.valueStarts).map { ScanOutcome.Part(scan: $0, start: $1) },
+                                      values: values, rowSlots: rowSlots, valueRows: valueRows, threads: partCount)
+                if let kept {
+                    // Each part's tier side by side at the front.
+                    for (scan, start) in zip(scans, tierStarts.map { $0 - tierFirst }) {
+                        if start != keptCount {
+                            (kept.values + keptCount).update(from: kept.values + start, count: scan.keptCount)
+                            (kept.rows + keptCount).update(from: kept.rows + start, count: scan.keptCount)
+                            (kept.qualities + keptCount).update(from: kept.qualities + start, count: scan.keptCount)
+                        }
+                        keptCount += scan.keptCount
+                    }
+                }
+            } else {
+                var scan = Scan(index: self, query: query, roomCode: plan.roomCode, filter: plan.filter, values: values,
+                                rowSlots: rowSlots?.baseAddress, valueRows: valueRows, slotTables: slotTables, kept: kept)
+                scan.visit(plan.ranges)
+                outcome = ScanOutcome(scan, rowSlots: rowSlots)
+                keptCount = scan.keptCount
+            }
+            if let kept {
+                if keepsValues { outcome.gatherValues(in: values) }
+                let every = keepsValues ? UnsafeBufferPointer(rebasing: values[0..<outcome.valueCount]) : nil
+                guard let page = recommendedPageByTier(query, kept: kept, count: keptCount, outcome: outcome, values: every,
+                                                       threads: split.threads) else {
+                    TierOutcomes.shared.scannedAgain.add(1, ordering: .relaxed)
+                    return try scanFrozen(query, split: split, collectsRows: collectsRows, byTier: false, use)
+                }
+                TierOutcomes.shared.answered.add(1, ordering: .relaxed)
+                outcome.page = page
+            } else if let valueRows {
+                outcome.gatherValues(in: values)
+                outcome.page = recommendedPage(query, values: UnsafeBufferPointer(rebasing: values[0..<outcome.valueCount]),
+                                               matches: outcome.total, bounds: outcome.bounds, slots: valueRows,
+                                               priceSlots: outcome.countedSlots, overlay: nil, hiddenRatings: nil, threads: split.threads)
+            }
+            if slotTables != nil, !outcome.countHistogram(of: query), !keepsValues {
+                // The slots could not tell the histogram, and the values were not kept: the scan again, keeping them.
+                var keeping = split
+                keeping.minimumRowsForPriceSlots = Int.max
+                return try scanFrozen(query, split: keeping, collectsRows: collectsRows, use)
+            }
+            return (use(outcome, values), outcome.matchedRows)
         }
-        if let valueRows {
-            outcome.gatherValues(in: values)
-            outcome.page = recommendedPage(query, values: UnsafeBufferPointer(rebasing: values[0..<outcome.valueCount]),
-                                           matches: outcome.total, largest: outcome.bounds?.upperBound ?? Int64.max, slots: valueRows,
-                                           priceSlots: outcome.countedSlots, overlay: nil, hiddenRatings: nil, threads: split.threads)
-        }
-        if slotTables != nil, !outcome.countHistogram(of: query), !keepsValues {
-            // The slots could not tell the histogram, and the values were not kept: the scan again, keeping them.
-            var keeping = split
-            keeping.minimumRowsForPriceSlots = Int.max
-            return try scanFrozen(query, split: keeping, collectsRows: collectsRows, use)
-        }
-        return (use(outcome, values), outcome.matchedRows)
     }
 
     /// The answer from what the scan collected: the histogram the outcome counted, or else that of its

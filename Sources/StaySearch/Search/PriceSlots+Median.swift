@@ -8,6 +8,40 @@ extension PriceSlots {
     /// out of `values` in one pass and the median selected among them.
     func median(of values: UnsafeBufferPointer<Int64>, matches: Int, from lowest: Int64, through highest: Int64,
                 counts: UnsafePointer<Int32>, bounds: ClosedRange<Int64>, threads: Int) -> Int64? {
+        guard let found = medianSlot(matches: matches, from: lowest, through: highest, counts: counts, bounds: bounds) else { return nil }
+        if found.from == found.through { return found.from }
+        let inSlot = found.count
+        let picked = ScratchPool.shared.take(Int64.self, count: inSlot)
+        defer { ScratchPool.shared.giveBack(picked) }
+        var count = 0
+        for value in values where value >= found.from && value <= found.through {
+            picked[count] = value
+            count &+= 1
+        }
+        assert(count == inSlot, "the price slots do not count the values")
+        guard count == inSlot else { return nil }
+        return Selection.elements(atRanks: (found.rank, found.rank, found.rank),
+                                  in: UnsafeMutableBufferPointer(rebasing: picked[0..<count]), threads: threads).0
+    }
+
+    /// The lower median of the `matches` values from `lowest` through `highest` counted into `counts`
+    /// (`bounds` the smallest and largest of every value counted), from the counts alone: when the slot
+    /// holding it can hold one value, or one whole currency unit (every value a multiple of 100 minor
+    /// units, `wholeUnits`); else nil.
+    func median(matches: Int, from lowest: Int64, through highest: Int64, counts: UnsafePointer<Int32>,
+                bounds: ClosedRange<Int64>, wholeUnits: Bool) -> Int64? {
+        guard let found = medianSlot(matches: matches, from: lowest, through: highest, counts: counts, bounds: bounds) else { return nil }
+        if found.from == found.through { return found.from }
+        guard wholeUnits, found.from >= 0 else { return nil }
+        let onlyUnit = (found.from + 99) / 100 * 100
+        return onlyUnit + 100 > found.through ? onlyUnit : nil
+    }
+
+    /// The values slot holding the lower median may hold (within the range) `from ... through`, how many it
+    /// holds, and the median's rank among them; nil when the counts cannot tell it: the range does not start
+    /// and end where slots do (or past the values), or the median lies past the slots.
+    private func medianSlot(matches: Int, from lowest: Int64, through highest: Int64, counts: UnsafePointer<Int32>,
+                            bounds: ClosedRange<Int64>) -> (from: Int64, through: Int64, count: Int, rank: Int)? {
         let low = max(lowest, bounds.lowerBound), high = min(highest, bounds.upperBound)
         guard low <= high, low >= 0 else { return nil }
         let first = slot(of: low), last = slot(of: high)
@@ -15,8 +49,7 @@ extension PriceSlots {
         guard first < aboveSlot, low == bounds.lowerBound || self.values(inSlot: first).lowest == low else { return nil }
         guard high == bounds.upperBound || (last < aboveSlot && self.values(inSlot: last).highest == high) else { return nil }
         guard matches > 0 else { return nil }
-        let total = matches
-        let rank = (total - 1) / 2
+        let rank = (matches - 1) / 2
         var before = 0, target = first
         while target <= last, before + Int(counts[target]) <= rank {
             before += Int(counts[target])
@@ -24,20 +57,6 @@ extension PriceSlots {
         }
         guard target <= last, target < aboveSlot else { return nil }
         let slotValues = self.values(inSlot: target)
-        let from = max(slotValues.lowest, low), through = min(slotValues.highest, high)
-        if from == through { return from }
-        let inSlot = Int(counts[target])
-        let picked = ScratchPool.shared.take(Int64.self, count: inSlot)
-        defer { ScratchPool.shared.giveBack(picked) }
-        var count = 0
-        for value in values where value >= from && value <= through {
-            picked[count] = value
-            count &+= 1
-        }
-        assert(count == inSlot, "the price slots do not count the values")
-        guard count == inSlot else { return nil }
-        let local = rank - before
-        return Selection.elements(atRanks: (local, local, local), in: UnsafeMutableBufferPointer(rebasing: picked[0..<count]),
-                                  threads: threads).0
+        return (max(slotValues.lowest, low), min(slotValues.highest, high), Int(counts[target]), rank - before)
     }
 }

@@ -8,6 +8,7 @@ final class QualityCache: @unchecked Sendable {
     private let lock = ReadWriteLock()
     private var frozen: [Int32]?
     private var latest: (means: [String: Int64], qualities: [Int32])?
+    private var frozenTier: QualityTier?
 
     /// The qualities with `changedMeans` (city name → mean rating in hundredths, for the cities whose mean
     /// is not the frozen one), from the cache or made: `makeFrozen` for the frozen means, `adjust` to
@@ -26,6 +27,22 @@ final class QualityCache: @unchecked Sendable {
             return qualities
         }
     }
+
+    /// The tier of rows the recommended order keeps while it scans (``ListingIndex/recommendedTier()``):
+    /// the rows of the best ``tierShare`` of qualities with the frozen means, worked out once.
+    func frozenTier(makeFrozen: () -> [Int32]) -> QualityTier {
+        if let tier = lock.reading({ frozenTier }) { return tier }
+        let qualities = self.qualities(changedMeans: [:], makeFrozen: makeFrozen, adjust: { _, _ in })
+        return lock.writing {
+            if let tier = frozenTier { return tier }
+            let tier = QualityTier(qualities: qualities, share: QualityCache.tierShare)
+            frozenTier = tier
+            return tier
+        }
+    }
+
+    /// The share of rows in the tier: about a tenth (see docs/performance.md, "The recommended order").
+    static let tierShare = 0.1
 
     private func cached(_ changedMeans: [String: Int64]) -> [Int32]? {
         if changedMeans.isEmpty { return frozen }

@@ -71,13 +71,18 @@ struct Scan {
     /// (``PriceSlotTables``); nil when the histogram will read the values.
     let priceSlots: PriceSlots?
     let slotCounts: UnsafeMutablePointer<Int32>?
+    /// For the `recommended` order ranked from its upper tier: where the tier's matches are kept.
+    let kept: KeptMatches?
+    /// How many matches ``kept`` holds.
+    var keptCount = 0
 
     static let blockWords = 64
 
     init(index: ListingIndex, query: SearchQuery, roomCode: Int, filter: ListingFilter, values: UnsafeMutableBufferPointer<Int64>,
          rowSlots: UnsafeMutablePointer<Int32>? = nil, valueRows: ValueRowSlots? = nil,
-         slotTables: PriceSlotTables? = nil, part: Int = 0) {
+         slotTables: PriceSlotTables? = nil, kept: KeptMatches? = nil, part: Int = 0) {
         self.values = values
+        self.kept = kept
         priceSlots = slotTables?.slots
         slotCounts = slotTables?.table(part)
         // Values also kept for the recommended order go to `values`, not a block's buffer.
@@ -301,6 +306,10 @@ struct Scan {
         tally.valueCount &+= Scan.price(rows: bits, base: base, columns: columns, plans: plans, nights: nights,
                                         from: stayStart, to: stayEnd,
                                         into: valueBase + valueCount, rows: pending + (valueCount &- settledCount))
+        if let kept {
+            keptCount = kept.keep(word: word, candidates: bits, written: valueBase + valueCount, lowest: lowestValue,
+                                  highest: highestValue, after: keptCount)
+        }
     }
 
     /// Writes the stay's total of each row of `bits` (rows `base` + bit) to `values`, and the row to `rows`,
@@ -461,7 +470,8 @@ struct Scan {
             }
         }
         let prices = columns.basePrices, values = valueBase, rows = pending - settledCount
-        var written = tally.valueCount
+        let start = tally.valueCount, passing = bits
+        var written = start
         while bits != 0 {
             let row = base &+ bits.trailingZeroBitCount
             bits &= bits &- 1
@@ -470,6 +480,10 @@ struct Scan {
             written &+= 1
         }
         tally.valueCount = written
+        if let kept {
+            keptCount = kept.keep(word: word, candidates: passing, written: valueBase + start, lowest: lowestValue,
+                                  highest: highestValue, after: keptCount)
+        }
     }
 
     /// Whether row `row` passes the listing-detail filters that are tested row by row (the guests and

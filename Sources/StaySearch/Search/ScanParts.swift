@@ -48,7 +48,7 @@ struct ScanParts {
     /// - Returns: the scans, in part order.
     func scanInParallel(index: ListingIndex, query: SearchQuery, roomCode: Int, filter: ListingFilter, values: UnsafeMutableBufferPointer<Int64>,
                         rowSlots: UnsafeMutableBufferPointer<Int32>?, valueRows: ValueRowSlots? = nil,
-                        slotTables: PriceSlotTables? = nil) -> [Scan] {
+                        slotTables: PriceSlotTables? = nil, kept: KeptMatches? = nil, keptStarts: [Int] = []) -> [Scan] {
         let results = ScanResults(count: count)
         let shared = SharedValues(buffer: values)
         let sharedRows = SharedRows(buffer: rowSlots)
@@ -60,7 +60,8 @@ struct ScanParts {
                 : UnsafeMutableBufferPointer(rebasing: shared.buffer[starts[part]..<(starts[part] + rows)])
             var scan = Scan(index: index, query: query, roomCode: roomCode, filter: filter, values: stretch,
                             rowSlots: sharedRows.buffer.map { $0.baseAddress! + starts[part] },
-                            valueRows: valueRows?.advanced(by: starts[part]), slotTables: slotTables, part: part)
+                            valueRows: valueRows?.advanced(by: starts[part]), slotTables: slotTables,
+                            kept: kept?.advanced(by: keptStarts[part]), part: part)
             scan.visit(ranges[part])
             results.store(scan, at: part)
         }
