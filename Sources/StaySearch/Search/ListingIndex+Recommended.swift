@@ -131,8 +131,8 @@ extension ListingIndex {
     }
 
     /// The lower median of the values of `values` from `lowest` through `highest`; nil when none is in the
-    /// range. One thread: by the values' leading bits (``RadixSelection``: for the 6,384 matches of a
-    /// neighbourhood's 21-night stays, 63 µs by quickselect's buckets and 4 µs so); more: by selection over a
+    /// range. One thread: by the values' leading bits (``RadixSelection``: for the 17,470 matches of a
+    /// neighbourhood's query without dates, 88 µs by quickselect's buckets and 23 µs so); more: by selection over a
     /// copy of them, its passes shared by the threads.
     static func median(of values: UnsafeBufferPointer<Int64>, from lowest: Int64, through highest: Int64,
                        matches: Int? = nil, bounds: ClosedRange<Int64>? = nil, wholeUnits: Bool = false, threads: Int) -> Int64? {
