@@ -265,7 +265,8 @@ static inline int32_t calendar_price(const int32_t *constant, const uint16_t *de
 static void calendar_word_portable(const int32_t *constant, const uint16_t *dense, long denseStride, const int32_t *matrix,
                                    long span, long nights, long checkIns, const uint64_t *valid, int32_t lowest,
                                    int32_t highest, const int32_t *bracketLow, const int32_t *bracketHigh, int32_t cheapest,
-                                   uint32_t *counts, uint32_t *below, int32_t *least, uint64_t *inBracket, int32_t *totals) {
+                                   uint32_t *counts, uint32_t *below, int32_t *least, uint64_t *inBracket, int32_t *totals,
+                                   uint32_t *const *slots) {
     (void)span;
     for (long p = 0; p < checkIns; p++) inBracket[p] = 0;
     for (int lane = 0; lane < 64; lane++) {
@@ -281,8 +282,12 @@ static void calendar_word_portable(const int32_t *constant, const uint16_t *dens
             counts[p] += 1;
             below[p] += total < bracketLow[p];
             if (total >= bracketLow[p] && total <= bracketHigh[p]) {
-                inBracket[p] |= bit;
-                totals[p * 64 + lane] = total;
+                if (slots[p]) {
+                    slots[p][total - bracketLow[p]] += 1;
+                } else {
+                    inBracket[p] |= bit;
+                    totals[p * 64 + lane] = total;
+                }
             }
             if (total <= cheapest && total < least[p]) least[p] = total;
         }
@@ -316,7 +321,7 @@ STAYSEARCH_AVX2_BMI2 static void calendar_groups_avx2(const int32_t *constant, c
                                                       const uint64_t *valid, unsigned groups, int32_t lowest, int32_t highest,
                                                       const int32_t *bracketLow, const int32_t *bracketHigh, int32_t cheapest,
                                                       uint32_t *counts, uint32_t *below, int32_t *least, uint64_t *inBracket,
-                                                      int32_t *totals) {
+                                                      int32_t *totals, uint32_t *const *slots) {
     // Per check-in, a byte of bits per group of eight lanes, read as one 64-bit word of lanes afterwards.
     uint8_t found[STAYSEARCH_CALENDAR_CHECKINS][8], under[STAYSEARCH_CALENDAR_CHECKINS][8];
     uint8_t inside[STAYSEARCH_CALENDAR_CHECKINS][8], lowCost[STAYSEARCH_CALENDAR_CHECKINS][8];
@@ -366,6 +371,12 @@ STAYSEARCH_AVX2_BMI2 static void calendar_groups_avx2(const int32_t *constant, c
         __builtin_memcpy(&cheapWord, lowCost[p], 8);
         counts[p] += (uint32_t)_mm_popcnt_u64(foundWord);
         below[p] += (uint32_t)_mm_popcnt_u64(underWord);
+        if (slots[p]) {
+            // Counted by whole unit in the bracket.
+            uint32_t *slot = slots[p];
+            const int32_t first = bracketLow[p], *dayTotals = totals + p * 64;
+            for (; insideWord; insideWord &= insideWord - 1) slot[dayTotals[__builtin_ctzll(insideWord)] - first] += 1;
+        }
         inBracket[p] = insideWord;
         for (; cheapWord; cheapWord &= cheapWord - 1) {
             int32_t value = totals[p * 64 + __builtin_ctzll(cheapWord)];
@@ -380,7 +391,7 @@ STAYSEARCH_AVX2_BMI2 static void calendar_word_avx2(const int32_t *constant, con
                                                     const uint64_t *valid, int32_t lowest, int32_t highest,
                                                     const int32_t *bracketLow, const int32_t *bracketHigh, int32_t cheapest,
                                                     uint32_t *counts, uint32_t *below, int32_t *least, uint64_t *inBracket,
-                                                    int32_t *totals) {
+                                                    int32_t *totals, uint32_t *const *slots) {
     // Lanes whose every total lies outside every check-in's bracket (by their lowest and highest night) are
     // settled for the whole word: counted by popcounts. Any other lane is totalled check-in by check-in,
     // eight lanes at a time, packed together first when that saves groups of eight.
@@ -472,14 +483,14 @@ STAYSEARCH_AVX2_BMI2 static void calendar_word_avx2(const int32_t *constant, con
         }
         for (long p = 0; p < checkIns; p++) packedValid[p] = _pext_u64(valid[p], totalled);
         calendar_groups_avx2(packedConstant, NULL, 0, packedMatrix, width, span, nights, checkIns, packedValid, packedGroups, lowest,
-                             highest, bracketLow, bracketHigh, cheapest, counts, below, least, inBracket, totals);
+                             highest, bracketLow, bracketHigh, cheapest, counts, below, least, inBracket, totals, slots);
         return;
     }
 unpacked:;
     uint64_t masked[STAYSEARCH_CALENDAR_CHECKINS];
     for (long p = 0; p < checkIns; p++) masked[p] = valid[p] & totalled;
     calendar_groups_avx2(constant, dense, denseStride, matrix, 64, span, nights, checkIns, masked, groups, lowest, highest,
-                         bracketLow, bracketHigh, cheapest, counts, below, least, inBracket, totals);
+                         bracketLow, bracketHigh, cheapest, counts, below, least, inBracket, totals, slots);
 }
 #endif
 
@@ -523,16 +534,16 @@ void staysearch_calendar_word(const int32_t *constant, const int32_t *lowNight, 
                               const uint16_t *dense, long denseStride, const int32_t *matrix, long span, long nights,
                               long checkIns, const uint64_t *valid, int32_t lowest, int32_t highest,
                               const int32_t *bracketLow, const int32_t *bracketHigh, int32_t cheapest, uint32_t *counts,
-                              uint32_t *below, int32_t *least, uint64_t *inBracket, int32_t *totals) {
+                              uint32_t *below, int32_t *least, uint64_t *inBracket, int32_t *totals, uint32_t *const *slots) {
 #if defined(__x86_64__)
     if (!__atomic_load_n(&calendar_portable, __ATOMIC_RELAXED) && has_avx2_bmi2() && span <= STAYSEARCH_CALENDAR_SPAN) {
         calendar_word_avx2(constant, lowNight, highNight, dense, denseStride, matrix, span, nights, checkIns, valid, lowest, highest, bracketLow,
-                           bracketHigh, cheapest, counts, below, least, inBracket, totals);
+                           bracketHigh, cheapest, counts, below, least, inBracket, totals, slots);
         return;
     }
 #endif
     calendar_word_portable(constant, dense, denseStride, matrix, span, nights, checkIns, valid, lowest, highest, bracketLow,
-                           bracketHigh, cheapest, counts, below, least, inBracket, totals);
+                           bracketHigh, cheapest, counts, below, least, inBracket, totals, slots);
 }
 
 static uint64_t int32_in_range_portable(const int32_t *values, int32_t lowest, int32_t highest) {

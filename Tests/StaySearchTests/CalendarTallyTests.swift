@@ -3,7 +3,8 @@ import StaySearchTestSupport
 import Testing
 
 /// A price calendar's tally: the element of a rank is that of the totals sorted, and a day's median comes
-/// out only when it lies in the day's bracket, exactly.
+/// out only when it lies in the day's bracket, exactly — whether the bracket counts its whole-unit totals by
+/// unit (beside totals of cents) or keeps them one by one.
 @Suite struct CalendarTallyTests {
     @Test(arguments: 0..<40)
     func theMedianIsThatOfTheSortedTotalsWhenTheBracketHoldsIt(seed: Int) {
@@ -18,7 +19,8 @@ import Testing
             }
         }
         let low = (0..<days).map { _ in Int32.random(in: 0...300, using: &random) }
-        let high = low.map { $0 + Int32.random(in: -1...200, using: &random) }
+        // Most brackets narrow enough to count by whole unit, some wider (totals kept one by one), some empty.
+        let high = low.map { $0 + (Int.random(in: 0..<4, using: &random) == 0 ? Int32(CalendarTally.slotLimit) + 1 : Int32.random(in: -1...200, using: &random)) }
         let parts = (0..<Int.random(in: 1...3, using: &random)).map { _ in CalendarTally(bracketLow: low, bracketHigh: high) }
         for day in 0..<days {
             for total in all[day] { random.pick(parts).add(total, day: day) }

@@ -4,7 +4,8 @@ import Testing
 
 /// The price calendar's word-at-a-time totals (`staysearch_calendar_word`), AVX2 and portable, against
 /// totals summed night by night here: random words of rows of one price, dense and copied nights, narrow
-/// brackets (so that rows of one price settle and the rest are packed together) and price ranges.
+/// brackets (so that rows of one price settle and the rest are packed together), price ranges, and
+/// brackets whose totals are counted by whole unit.
 @Suite struct CalendarWordTests {
     struct Outcome: Equatable {
         var counts: [UInt32]
@@ -75,10 +76,18 @@ import Testing
                                   least: Array(repeating: .max, count: checkIns), inside: Array(repeating: [], count: checkIns))
             var inBracket = [UInt64](repeating: 0, count: checkIns)
             var totals = [Int32](repeating: 0, count: checkIns * 64)
+            // Some check-ins count their bracket's totals by unit (one in two, where the bracket is narrow).
+            let slots: [UnsafeMutablePointer<UInt32>?] = (0..<checkIns).map { p in
+                let width = Int(bracketHigh[p]) - Int(bracketLow[p]) + 1
+                guard (p + seed) % 2 == 0, width <= 100_000 else { return nil }
+                let counts = UnsafeMutablePointer<UInt32>.allocate(capacity: width)
+                counts.initialize(repeating: 0, count: width)
+                return counts
+            }
             dense.withUnsafeBufferPointer { dense in
                 staysearch_calendar_word(constant, lows.map { max(-1, $0) }, highs, useDense ? dense.baseAddress : nil, denseStride, matrix, span, nights, checkIns, valid,
                                          lowest, highest, bracketLow, bracketHigh, cheapest, &outcome.counts, &outcome.below,
-                                         &outcome.least, &inBracket, &totals)
+                                         &outcome.least, &inBracket, &totals, slots)
             }
             staysearch_calendar_use_portable(0)
             for p in 0..<checkIns {
@@ -86,6 +95,13 @@ import Testing
                 while bits != 0 {
                     outcome.inside[p].append(totals[p * 64 + bits.trailingZeroBitCount])
                     bits &= bits - 1
+                }
+                if let counts = slots[p] {
+                    #expect(inBracket[p] == 0, "seed \(seed) check-in \(p): counted by unit and kept")
+                    for offset in 0...Int(bracketHigh[p] - bracketLow[p]) {
+                        outcome.inside[p] += Array(repeating: bracketLow[p] + Int32(offset), count: Int(counts[offset]))
+                    }
+                    counts.deallocate()
                 }
                 outcome.inside[p].sort()
             }

@@ -23,12 +23,16 @@ struct CalendarScratch {
     let insideBuffers: UnsafeMutablePointer<UnsafeMutablePointer<Int64>>
     let insideCounts: UnsafeMutablePointer<Int>
     let insideCapacities: UnsafeMutablePointer<Int>
+    /// Per check-in: its bracket's counts by whole unit (see ``CalendarTally/slots``), or nil when its totals
+    /// are kept one by one.
+    let slots: UnsafeMutablePointer<UnsafeMutablePointer<UInt32>?>
     /// Copied nights (`span × 64`, night-major) and the word's totals (`checkIns × 64`).
     let matrix: UnsafeMutablePointer<Int32>
     let wordTotals: UnsafeMutablePointer<Int32>
 
-    /// Scratch for `checkIns` check-ins over `span` nights, with the rule tables `tables` copied in.
-    init(checkIns: Int, span: Int, tables: [[UInt8]]) {
+    /// Scratch for `checkIns` check-ins over `span` nights, with the rule tables `tables` copied in, and
+    /// `slotWidths[p]` zeroed counts for check-in *p* (none when 0).
+    init(checkIns: Int, span: Int, tables: [[UInt8]], slotWidths: [Int]) {
         func zeroed<T>(_ count: Int, _ value: T) -> UnsafeMutablePointer<T> {
             let pointer = UnsafeMutablePointer<T>.allocate(capacity: max(1, count))
             pointer.initialize(repeating: value, count: max(1, count))
@@ -53,6 +57,10 @@ struct CalendarScratch {
         insideCounts = zeroed(checkIns, 0)
         insideCapacities = zeroed(checkIns, 256)
         self.checkIns = checkIns
+        slots = .allocate(capacity: max(1, checkIns))
+        for position in 0..<checkIns {
+            slots[position] = slotWidths[position] > 0 ? zeroed(slotWidths[position], 0) : nil
+        }
         matrix = zeroed(span * 64, 0)
         wordTotals = zeroed(checkIns * 64, 0)
     }
@@ -82,8 +90,17 @@ struct CalendarScratch {
         UnsafeBufferPointer(start: insideBuffers[position], count: insideCounts[position])
     }
 
+    /// Check-in `position`'s counts by whole unit, `width` of them.
+    func slots(at position: Int, width: Int) -> UnsafeBufferPointer<UInt32> {
+        UnsafeBufferPointer(start: slots[position], count: slots[position] == nil ? 0 : width)
+    }
+
     func deallocate() {
-        for position in 0..<checkIns { insideBuffers[position].deallocate() }
+        for position in 0..<checkIns {
+            insideBuffers[position].deallocate()
+            slots[position]?.deallocate()
+        }
+        slots.deallocate()
         for pointer in [UnsafeMutableRawPointer(insideBuffers), UnsafeMutableRawPointer(insideCounts),
                         UnsafeMutableRawPointer(insideCapacities)] {
             pointer.deallocate()

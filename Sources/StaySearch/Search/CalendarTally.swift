@@ -4,8 +4,10 @@
 ///
 /// A bracket is a range of whole units expected to hold the day's median, and ``cheapest`` a total expected
 /// to be above each day's least (both from a sample of the rows): the other totals are only counted, so a
-/// day costs O(stays) without sorting them. A day whose median falls outside its bracket, or with no stay
-/// as cheap as ``cheapest``, is tallied again with a bracket or a cut holding everything.
+/// day costs O(stays) without sorting them. The totals in a bracket of at most ``slotLimit`` units are
+/// counted by whole unit (``slots``), those of cents and those of wider brackets kept one by one
+/// (``inside``). A day whose median falls outside its bracket, or with no stay as cheap as ``cheapest``,
+/// is tallied again with a bracket or a cut holding everything.
 final class CalendarTally: @unchecked Sendable {
     /// Per day: the bracket's first and last whole unit (a total of cents counts in the bracket from its
     /// whole units on).
@@ -19,8 +21,14 @@ final class CalendarTally: @unchecked Sendable {
     var least: [Int32]
     /// Per day: the least total of cents (minor units), or `Int64.max`.
     var leastOfCents: [Int64]
-    /// Per day: the totals inside the bracket (minor units).
+    /// Per day: the totals inside the bracket (minor units) not counted in ``slots``.
     var inside: [[Int64]]
+    /// Per day whose bracket is at most ``slotLimit`` units wide: how many whole-unit totals fall on each unit
+    /// of the bracket (index 0 = ``bracketLow``); empty for a wider bracket.
+    var slots: [[UInt32]]
+
+    /// The widest bracket (units) counted by whole unit.
+    static let slotLimit = 4_096
 
     /// A tally with brackets `bracketLow[d] ... bracketHigh[d]` (whole units) for each day *d*.
     init(bracketLow: [Int32], bracketHigh: [Int32], cheapest: Int32 = .max) {
@@ -33,6 +41,10 @@ final class CalendarTally: @unchecked Sendable {
         least = Array(repeating: .max, count: days)
         leastOfCents = Array(repeating: .max, count: days)
         inside = Array(repeating: [], count: days)
+        slots = (0..<days).map { day in
+            let width = Int64(bracketHigh[day]) - Int64(bracketLow[day]) + 1
+            return width > 0 && width <= Int64(CalendarTally.slotLimit) ? [UInt32](repeating: 0, count: Int(width)) : []
+        }
     }
 
     /// A tally of `days` days whose brackets hold every total.
@@ -97,7 +109,11 @@ final class CalendarTally: @unchecked Sendable {
         if units < Int64(bracketLow[day]) {
             below[day] &+= 1
         } else if units <= Int64(bracketHigh[day]) {
-            inside[day].append(total)
+            if !slots[day].isEmpty, units * 100 == total {
+                slots[day][Int(units - Int64(bracketLow[day]))] &+= 1
+            } else {
+                inside[day].append(total)
+            }
         }
     }
 
@@ -109,7 +125,20 @@ final class CalendarTally: @unchecked Sendable {
             least[day] = min(least[day], other.least[day])
             leastOfCents[day] = min(leastOfCents[day], other.leastOfCents[day])
             inside[day].append(contentsOf: other.inside[day])
+            addSlots(other.slots[day], day: day)
         }
+    }
+
+    /// Adds `counts` (another tally's or a pass's, with the same bracket) to day `day`'s slots.
+    func addSlots(_ counts: UnsafeBufferPointer<UInt32>, day: Int) {
+        slots[day].withUnsafeMutableBufferPointer { slots in
+            for index in 0..<min(slots.count, counts.count) { slots[index] &+= counts[index] }
+        }
+    }
+
+    /// Adds `counts` to day `day`'s slots.
+    func addSlots(_ counts: [UInt32], day: Int) {
+        counts.withUnsafeBufferPointer { addSlots($0, day: day) }
     }
 
     /// The lowest total of day `day` (minor units), or nil without stays or when none was as cheap as
@@ -123,14 +152,34 @@ final class CalendarTally: @unchecked Sendable {
 
     /// The lower-median total of day `day`, or nil when it lies outside the day's bracket (or the day has
     /// no stays).
-    /// - Complexity: O(*k*) for *k* totals in the bracket, plus the bracket's width when they are whole units.
+    /// - Complexity: O(*k*) for *k* totals kept in the bracket, plus the bracket's width when they are whole
+    ///   units or counted by unit (O(*k* log *k*) for totals of cents beside the counts).
     func median(ofDay day: Int) -> Int64? {
         let count = Int(counts[day])
         guard count > 0 else { return nil }
-        let rank = (count - 1) / 2 - Int(below[day])
+        var rank = (count - 1) / 2 - Int(below[day])
         let totals = inside[day]
-        guard rank >= 0, rank < totals.count else { return nil }
-        return CalendarTally.element(ofRank: rank, in: totals)
+        guard rank >= 0 else { return nil }
+        guard !slots[day].isEmpty else {
+            guard rank < totals.count else { return nil }
+            return CalendarTally.element(ofRank: rank, in: totals)
+        }
+        // Unit by unit: the whole-unit totals counted on it, then the totals of cents above it (each at least
+        // the unit and below the next).
+        let cents = totals.sorted()
+        var next = 0
+        let first = Int64(bracketLow[day])
+        for (offset, count) in slots[day].enumerated() {
+            let unit = (first + Int64(offset)) * 100
+            if rank < Int(count) { return unit }
+            rank -= Int(count)
+            while next < cents.count, cents[next] < unit + 100 {
+                if rank == 0 { return cents[next] }
+                rank -= 1
+                next += 1
+            }
+        }
+        return nil
     }
 
     /// The element of rank `rank` (0 = least) of `totals`.

@@ -182,7 +182,8 @@ extension ListingIndex {
         let weekdayOfCheckIn = checkIns.map { (firstWeekday + firstOffset + $0) % 7 }
         let weekdayBits = weekdayOfCheckIn.map { UInt8(1) << UInt8($0) }
         // Scratch for the word loop, in plain memory (no copy-on-write checks in the loop).
-        let scratch = CalendarScratch(checkIns: checkInCount, span: span, tables: weekdayTables)
+        let slotWidths = checkIns.map { tally.slots[$0].count }
+        let scratch = CalendarScratch(checkIns: checkInCount, span: span, tables: weekdayTables, slotWidths: slotWidths)
         defer { scratch.deallocate() }
         let tables = scratch.tables, rulesAllow = scratch.rulesAllow, tableCount = weekdayTables.count
         let tableOfCheckIn = scratch.tableOfCheckIn
@@ -291,7 +292,7 @@ extension ListingIndex {
                         }
                         staysearch_calendar_word(rowPrices, spanPrices.lows.base + base, spanPrices.highs.base + base, denseStart, denseRows, matrix, span, nights, checkInCount, valid,
                                                  lowestUnits, highestUnits, bracketLow, bracketHigh, cheapest, counts, below,
-                                                 least, inBracket, wordTotals)
+                                                 least, inBracket, wordTotals, scratch.slots)
                         for position in 0..<checkInCount where inBracket[position] != 0 {
                             var bits = inBracket[position]
                             while bits != 0 {
@@ -331,7 +332,11 @@ extension ListingIndex {
                         if total < Int64(bracketLow[position]) &* 100 {
                             below[position] &+= 1
                         } else if total <= Int64(bracketHigh[position]) &* 100 &+ 99 {
-                            scratch.keepInside(total, at: position)
+                            if let slots = scratch.slots[position], total % 100 == 0 {
+                                slots[Int(total / 100 - Int64(bracketLow[position]))] &+= 1
+                            } else {
+                                scratch.keepInside(total, at: position)
+                            }
                         }
                     }
                 }
@@ -343,6 +348,7 @@ extension ListingIndex {
             tally.below[day] &+= below[position]
             tally.least[day] = min(tally.least[day], least[position])
             tally.inside[day].append(contentsOf: scratch.inside(at: position))
+            tally.addSlots(scratch.slots(at: position, width: slotWidths[position]), day: day)
             tally.leastOfCents[day] = min(tally.leastOfCents[day], leastOfCents[position])
         }
     }

@@ -58,12 +58,13 @@ void staysearch_calendar_use_portable(int portable);
 /// lies in `lowest ... highest` are the stays found: their number is added to `counts[p]`, those below
 /// `bracketLow[p]` to `below[p]`, and the least of those of at most `cheapest` narrows `least[p]`; those in
 /// `bracketLow[p] ... bracketHigh[p]` are given by the bits of `inBracket[p]`, bit *k* for the total at
-/// `totals[p × 64 + k]` (*k* is not necessarily the lane: lanes may be packed together).
+/// `totals[p × 64 + k]` (*k* is not necessarily the lane: lanes may be packed together) — unless `slots[p]` is
+/// not NULL: then each such total *t* adds one to `slots[p][t − bracketLow[p]]` instead and `inBracket[p]` is 0.
 /// `checkIns` is at most ``STAYSEARCH_CALENDAR_CHECKINS``; every total stays below 2^31.
 void staysearch_calendar_word(const int32_t *constant, const int32_t *lowNight, const int32_t *highNight,
                               const uint16_t *dense, long denseStride, const int32_t *matrix, long span, long nights, long checkIns, const uint64_t *valid, int32_t lowest, int32_t highest,
                               const int32_t *bracketLow, const int32_t *bracketHigh, int32_t cheapest, uint32_t *counts,
-                              uint32_t *below, int32_t *least, uint64_t *inBracket, int32_t *totals);
+                              uint32_t *below, int32_t *least, uint64_t *inBracket, int32_t *totals, uint32_t *const *slots);
 
 /// The positions `i` below `count` (ascending, into `positions`) of the matches the recommended order must
 /// score: `values[i]` lies in `lowest ... highest`, and its row `rows[i]` is at or past `rowCount` (taken as
