@@ -13,6 +13,9 @@ package struct CalendarSampling: Sendable {
         self.standardErrors = standardErrors
     }
 
-    /// One word in 32, four standard errors, at least 64 sampled stays.
-    package static let standard = CalendarSampling(every: 32, minimumStays: 64, standardErrors: 4)
+    /// One word in 64, three standard errors, at least 64 sampled stays. (A bracket's totals are counted by
+    /// unit, so a wider bracket costs little; the sample's totals are kept one by one, so a smaller sample
+    /// saves more: 1M listings, every listing, 3 nights, 8–12 % fewer instructions than one word in 32 and
+    /// four standard errors.)
+    package static let standard = CalendarSampling(every: 64, minimumStays: 64, standardErrors: 3)
 }

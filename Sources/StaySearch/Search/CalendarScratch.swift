@@ -10,6 +10,9 @@ struct CalendarScratch {
     let tableOfCheckIn: UnsafeMutablePointer<Int>
     /// Per check-in: the word's bookable candidates, those totalled word by word, and those in the bracket.
     let stays: UnsafeMutablePointer<UInt64>
+    /// Per night of the span: the word's candidates bookable that night, then (ANDed in place by doubling)
+    /// those bookable for a run of nights from it.
+    let nightBits: UnsafeMutablePointer<UInt64>
     let valid: UnsafeMutablePointer<UInt64>
     let inBracket: UnsafeMutablePointer<UInt64>
     /// Per check-in: stays found, those below the bracket, the least whole-unit total.
@@ -45,6 +48,7 @@ struct CalendarScratch {
         rulesAllow = zeroed(tables.count, 0)
         tableOfCheckIn = zeroed(checkIns, 0)
         stays = zeroed(checkIns, 0)
+        nightBits = zeroed(span, 0)
         valid = zeroed(checkIns, 0)
         inBracket = zeroed(checkIns, 0)
         counts = zeroed(checkIns, 0)
@@ -106,7 +110,7 @@ struct CalendarScratch {
             pointer.deallocate()
         }
         for pointer in [UnsafeMutableRawPointer(tables), UnsafeMutableRawPointer(rulesAllow), UnsafeMutableRawPointer(tableOfCheckIn),
-                        UnsafeMutableRawPointer(stays), UnsafeMutableRawPointer(valid), UnsafeMutableRawPointer(inBracket),
+                        UnsafeMutableRawPointer(stays), UnsafeMutableRawPointer(nightBits), UnsafeMutableRawPointer(valid), UnsafeMutableRawPointer(inBracket),
                         UnsafeMutableRawPointer(counts), UnsafeMutableRawPointer(below),
                         UnsafeMutableRawPointer(least), UnsafeMutableRawPointer(bracketLow), UnsafeMutableRawPointer(bracketHigh),
                         UnsafeMutableRawPointer(matrix), UnsafeMutableRawPointer(wordTotals)] {

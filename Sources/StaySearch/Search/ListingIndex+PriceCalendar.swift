@@ -189,7 +189,7 @@ extension ListingIndex {
         let tableOfCheckIn = scratch.tableOfCheckIn
         for position in 0..<checkInCount { tableOfCheckIn[position] = tableOfWeekday[weekdayOfCheckIn[position]] }
         // Per check-in: the bookable candidates, then those totalled word by word, and what they added.
-        let stays = scratch.stays, valid = scratch.valid, inBracket = scratch.inBracket
+        let stays = scratch.stays, nightBits = scratch.nightBits, valid = scratch.valid, inBracket = scratch.inBracket
         let counts = scratch.counts, below = scratch.below, least = scratch.least
         var sums = [Int64](repeating: 0, count: span + 1)
         var prices = [Int32](repeating: 0, count: span)
@@ -231,18 +231,24 @@ extension ListingIndex {
                     }
                 }
                 guard candidates != 0 else { continue }
-                // Which candidates can book each check-in's nights.
+                // Which candidates can book each check-in's nights: each night's bits read once, runs of
+                // nights ANDed by doubling, and a stay the AND of the two runs that cover it.
+                var cell = bookable + (spanStart &* wordsPerDay &+ word)
+                for night in 0..<span {
+                    nightBits[night] = candidates & cell.pointee
+                    cell += wordsPerDay
+                }
+                var run = 1
+                while run * 2 <= nights {
+                    for night in 0..<(span - run) { nightBits[night] &= nightBits[night &+ run] }
+                    run *= 2
+                }
                 var any: UInt64 = 0
-                var column = bookable + (spanStart &* wordsPerDay &+ word)
+                let second = nights - run
                 for position in 0..<checkInCount {
-                    var bits = candidates, cell = column
-                    for _ in 0..<nights {
-                        bits &= cell.pointee
-                        cell += wordsPerDay
-                    }
+                    let bits = nightBits[position] & nightBits[position &+ second]
                     stays[position] = bits
                     any |= bits
-                    column += wordsPerDay
                 }
                 guard any != 0 else { continue }
                 // The rows totalled word by word: whole words whose rows read in whole units and whose rules
