@@ -1,11 +1,16 @@
 #!/usr/bin/env python3
 """The price calendar against one exact search, one core, through `staysearch serve`.
 
-    python3 Benchmarks/price-calendar.py [--listings 1000000] [--pricing calibrated|dynamic] [--repeats 7]
+    python3 Benchmarks/price-calendar.py [--listings 1000000] [--pricing calibrated|dynamic] [--repeats 9]
+                                         [--against OTHER_BINARY]
 
 Generates the index (seed 1) into .build/ if it is not there, serves it, and for a city (Antwerp) and every
 listing, 3 and 7 nights, 2 adults, asks GET /v1/price-calendar for the second month of the calendar and
-GET /v1/search for the stay from its 15th: the median `took_us` of each, and their ratio.
+GET /v1/search for the stay from its 15th: the median `took_us` of each, and their ratio. The first calendar
+of each query is asked once before timing (it works out the span's prices, kept for the next).
+
+With --against, a second server of the other build serves the same index and every request is asked of both
+in turn (one at a time, so each has a core): both builds' figures from the same minutes, and their ratio.
 """
 import argparse
 import json
@@ -24,36 +29,57 @@ def get(base, path):
         return json.load(response)
 
 
+def serve(binary, index):
+    server = subprocess.Popen([binary, "serve", "--index", index, "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                              text=True)
+    return server, server.stdout.readline().split("serving ")[1].split(" ")[0].rstrip("/")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--listings", type=int, default=1_000_000)
     parser.add_argument("--pricing", choices=["calibrated", "dynamic"], default="calibrated")
-    parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument("--repeats", type=int, default=9)
+    parser.add_argument("--against", help="another staysearch binary, measured in turn with this one")
     arguments = parser.parse_args()
     index = os.path.join(ROOT, f".build/price-calendar-{arguments.pricing}-{arguments.listings}.ssx")
     if not os.path.exists(index):
         subprocess.run([BIN, "generate", "--listings", str(arguments.listings), "--seed", "1", "--pricing", arguments.pricing,
                         "--output", index], check=True)
-    server = subprocess.Popen([BIN, "serve", "--index", index, "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    binaries = [BIN] + ([arguments.against] if arguments.against else [])
+    servers = []
     try:
-        base = server.stdout.readline().split("serving ")[1].split(" ")[0].rstrip("/")
-        year, month, _ = map(int, get(base, "/v1/index")["calendar"]["first"].split("-"))
+        for binary in binaries:
+            servers.append(serve(binary, index))
+        bases = [base for _, base in servers]
+        year, month, _ = map(int, get(bases[0], "/v1/index")["calendar"]["first"].split("-"))
         shown = f"{year}-{month + 1:02d}" if month < 12 else f"{year + 1}-01"
         for region in ["Antwerp", None]:
             for nights in [3, 7]:
                 query = (f"region={region}&" if region else "") + "adults=2"
-                calendar, search = [], []
+                asked = f"/v1/price-calendar?{query}&month={shown}&nights={nights}"
+                day = get(bases[0], asked)["days"][14]
+                for base in bases[1:]:
+                    get(base, asked)
+                search = f"/v1/search?{query}&checkin={day['checkin']}&checkout={day['checkout']}"
+                calendars, searches = [[] for _ in bases], [[] for _ in bases]
                 for _ in range(arguments.repeats):
-                    answer = get(base, f"/v1/price-calendar?{query}&month={shown}&nights={nights}")
-                    calendar.append(answer["took_us"])
-                    day = answer["days"][14]
-                    search.append(get(base, f"/v1/search?{query}&checkin={day['checkin']}&checkout={day['checkout']}")["took_us"])
-                c, s = statistics.median(calendar), statistics.median(search)
-                print(f"{arguments.pricing} {region or 'every listing'} {nights} nights: calendar {c / 1000:.1f} ms, "
-                      f"one search {s / 1000:.2f} ms, {c / s:.1f}x", flush=True)
+                    for position, base in enumerate(bases):
+                        calendars[position].append(get(base, asked)["took_us"])
+                        searches[position].append(get(base, search)["took_us"])
+                figures = []
+                for calendar, one in zip(calendars, searches):
+                    c, s = statistics.median(calendar), statistics.median(one)
+                    figures.append(f"calendar {c / 1000:.1f} ms, one search {s / 1000:.2f} ms, {c / s:.1f}x")
+                line = f"{arguments.pricing} {region or 'every listing'} {nights} nights: " + figures[0]
+                if len(bases) > 1:
+                    ratio = statistics.median(calendars[0]) / statistics.median(calendars[1])
+                    line += f" | other build: {figures[1]} | calendar this ÷ other {ratio:.2f}"
+                print(line, flush=True)
     finally:
-        server.send_signal(signal.SIGTERM)
-        server.wait()
+        for server, _ in servers:
+            server.send_signal(signal.SIGTERM)
+            server.wait()
 
 
 if __name__ == "__main__":
