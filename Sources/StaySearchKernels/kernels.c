@@ -673,3 +673,10 @@ long staysearch_quality_candidates(const int64_t *values, const int32_t *rows, l
     return quality_candidates_portable(values, rows, count, qualities, rowCount, lowest, highest, needed, median, pricePoints,
                                        positions);
 }
+
+void staysearch_prefetch_stripes(const void *first, long stride, long count, long lines) {
+    const char *stripe = (const char *)first;
+    for (long k = 0; k < count; k++, stripe += stride) {
+        for (long line = 0; line < lines; line++) __builtin_prefetch(stripe + line * 64, 0, 3);
+    }
+}

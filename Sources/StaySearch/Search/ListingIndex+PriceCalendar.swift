@@ -204,8 +204,20 @@ extension ListingIndex {
         var leastOfCents = [Int64](repeating: .max, count: checkInCount)
         let runs = nightPrices.runs, dense = nightPrices.dense.base, denseRows = nightPrices.denseRows
         for range in ranges where !range.isEmpty {
-            for word in (range.lowerBound >> 6)...((range.upperBound - 1) >> 6) where word % sampleEvery == 0 {
+            let lastWord = (range.upperBound - 1) >> 6
+            for word in (range.lowerBound >> 6)...lastWord where word % sampleEvery == 0 {
                 let base = word << 6
+                // The next word's nights are one stream a day, in the bit sets and in the dense prices: more
+                // streams than the hardware prefetcher follows. Asked for now, they arrive while this word is
+                // totalled.
+                let next = word &+ sampleEvery
+                if next <= lastWord {
+                    // A line of a day's bit set holds eight words.
+                    if next & 7 == 0 { staysearch_prefetch_stripes(bookable + (spanStart &* wordsPerDay &+ next), wordsPerDay &* 8, span, 1) }
+                    if let rank = runs.values[Int(runs.offsets[next << 6])].denseIndex {
+                        staysearch_prefetch_stripes(dense + (spanStart &* denseRows &+ rank), denseRows &* 2, span, 3)
+                    }
+                }
                 var candidates: UInt64 = ~0
                 if base < range.lowerBound { candidates &= ~0 << UInt64(range.lowerBound - base) }
                 if base + 64 > range.upperBound { candidates &= ~(~0 << UInt64(range.upperBound - base)) }

@@ -82,4 +82,9 @@ long staysearch_quality_candidates(const int64_t *values, const int32_t *rows, l
 /// (zero, the default): for tests.
 void staysearch_candidates_use_portable(int portable);
 
+/// Asks for `lines` cache lines from each of `count` stripes, the first at `first` and each `stride` bytes after
+/// the last, to be brought into cache ahead of use: a day-major table read a word of rows at a time is one
+/// stream a day, more streams than the hardware prefetcher follows.
+void staysearch_prefetch_stripes(const void *first, long stride, long count, long lines);
+
 #endif
