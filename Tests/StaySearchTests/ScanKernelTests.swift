@@ -142,4 +142,73 @@ import Testing
             staysearch_candidates_use_portable(0)
         }
     }
+
+    /// The tier's matches of a word, both versions, against the definition: each row of the candidates that is
+    /// in the tier, in row order, with the value written for it (the candidates' values in row order), its row
+    /// and the quality of its place in the tier word, kept when the value is in the range.
+    @Test(arguments: 0..<60)
+    func tierMatchesKeptAgreeWithALoop(seed: Int) {
+        var random = SeededGenerator(seed: UInt64(seed) + 9_000)
+        for _ in 0..<20 {
+            let candidates = random.chance(0.1) ? random.pick([0, ~0, 1, 1 << 63]) : UInt64.random(in: 0...UInt64.max, using: &random)
+            let tierWord = random.chance(0.1) ? random.pick([0, ~0, candidates, ~candidates]) : UInt64.random(in: 0...UInt64.max, using: &random)
+            let written: [Int64] = (0..<max(1, candidates.nonzeroBitCount)).map { _ in Int64.random(in: 0...50_000, using: &random) }
+            let tierQualities: [Int32] = (0..<max(1, tierWord.nonzeroBitCount)).map { _ in Int32.random(in: 0...80_000, using: &random) }
+            let lowest = random.chance(0.5) ? 0 : Int64.random(in: 0...30_000, using: &random)
+            let highest = random.chance(0.5) ? Int64.max : Int64.random(in: lowest...60_000, using: &random)
+            let firstRow = Int32.random(in: 0...1_000_000, using: &random) & ~63
+            let already = Int.random(in: 0...3, using: &random)
+            var expected: [(Int64, Int32, Int32)] = []
+            for bit in 0..<64 where candidates >> UInt64(bit) & 1 == 1 && tierWord >> UInt64(bit) & 1 == 1 {
+                let below = (UInt64(1) << UInt64(bit)) &- 1
+                let value = written[(candidates & below).nonzeroBitCount]
+                guard value >= lowest, value <= highest else { continue }
+                expected.append((value, firstRow + Int32(bit), tierQualities[(tierWord & below).nonzeroBitCount]))
+            }
+            for portable in [true, false] {
+                staysearch_keep_tier_use_portable(portable ? 1 : 0)
+                var values = [Int64](repeating: -1, count: already + 64), rows = [Int32](repeating: -1, count: already + 64)
+                var qualities = [Int32](repeating: -1, count: already + 64)
+                let kept = staysearch_keep_tier(candidates, tierWord, written, lowest, highest, tierQualities, firstRow, &values, &rows,
+                                                &qualities, already)
+                #expect(kept == already + expected.count, "seed \(seed), portable \(portable)")
+                let found = (already..<kept).map { (values[$0], rows[$0], qualities[$0]) }
+                #expect(found.elementsEqual(expected, by: ==), "seed \(seed), portable \(portable)")
+                #expect(values.prefix(already).allSatisfy { $0 == -1 }, "what was kept before is left")
+            }
+            staysearch_keep_tier_use_portable(0)
+        }
+    }
+
+    /// The tier's candidates, both versions, against the definition: (quality − needed + 1) × median ≥ points ×
+    /// value, or quality − needed ≥ 2 × points — with values and medians up to the products' edges and counts
+    /// that leave a tail after the eight-lane steps.
+    @Test(arguments: 0..<60)
+    func tierCandidatesAgreeWithALoop(seed: Int) {
+        var random = SeededGenerator(seed: UInt64(seed) + 11_000)
+        let count = Int.random(in: 0...90, using: &random)
+        let qualities: [Int32] = (0..<max(1, count)).map { _ in
+            random.chance(0.1) ? random.pick([0, 80_000]) : Int32.random(in: 0...80_000, using: &random)
+        }
+        let values: [Int64] = (0..<max(1, count)).map { _ in
+            random.chance(0.1) ? random.pick([0, 1, (1 << 31) - 1, 100]) : Int64.random(in: 0...2_000_000, using: &random)
+        }
+        for _ in 0..<12 {
+            let needed: Int32 = random.chance(0.1) ? random.pick([Int32(-(1 << 30) + 1), Int32((1 << 30) - 1)])
+                : Int32.random(in: -80_000...120_000, using: &random)
+            let median: Int64 = random.pick([1, (1 << 31) - 1, Int64.random(in: 1...3_000_000, using: &random)])
+            var expected: [Int32] = []
+            for i in 0..<count {
+                let slack = Int64(qualities[i]) - Int64(needed)
+                if (slack + 1) * median >= 20_000 * values[i] || slack >= 40_000 { expected.append(Int32(i)) }
+            }
+            for portable in [true, false] {
+                staysearch_keep_tier_use_portable(portable ? 1 : 0)
+                var positions = [Int32](repeating: -1, count: max(1, count))
+                let found = staysearch_tier_candidates(qualities, values, count, needed, median, 20_000, &positions)
+                #expect(Array(positions.prefix(found)) == expected, "seed \(seed), portable \(portable)")
+            }
+            staysearch_keep_tier_use_portable(0)
+        }
+    }
 }

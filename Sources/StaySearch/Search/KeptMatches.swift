@@ -1,3 +1,5 @@
+import StaySearchKernels
+
 /// Where a scan for the `recommended` order keeps the matches of its upper tier (``QualityTier``): the
 /// values in the query's price range of the tier's rows, each with its row and quality, one after another.
 /// Only these can enter the page when its worst score is above the tier's threshold plus the most the
@@ -22,23 +24,12 @@ struct KeptMatches: @unchecked Sendable {
     /// Keeps, after the `kept` kept so far, the values in `lowest ... highest` of the rows of the tier among
     /// the candidates `candidates` of word `word`, whose values the scan wrote in row order from `written`;
     /// returns how many are kept now. Work for the tier's rows only (a tenth of the candidates), none for
-    /// the others.
+    /// the others: ``staysearch_keep_tier`` (BMI2: the rows' places by bit extraction, not a popcount each).
     @inline(__always)
     func keep(word: Int, candidates: UInt64, written: UnsafePointer<Int64>, lowest: Int64, highest: Int64, after kept: Int) -> Int {
         let tierWord = tierWords[word]
-        var tier = candidates & tierWord
-        var kept = kept
-        while tier != 0 {
-            let bit = tier.trailingZeroBitCount
-            tier &= tier &- 1
-            let below = (1 &<< UInt64(bit)) &- 1
-            let value = written[(candidates & below).nonzeroBitCount]
-            guard value >= lowest, value <= highest else { continue }
-            values[kept] = value
-            rows[kept] = Int32(truncatingIfNeeded: word &<< 6 &+ bit)
-            qualities[kept] = tierQualities[Int(tierRanks[word]) &+ (tierWord & below).nonzeroBitCount]
-            kept &+= 1
-        }
-        return kept
+        guard candidates & tierWord != 0 else { return kept }
+        return staysearch_keep_tier(candidates, tierWord, written, lowest, highest, tierQualities + Int(tierRanks[word]),
+                                    Int32(truncatingIfNeeded: word &<< 6), values, rows, qualities, kept)
     }
 }

@@ -1,3 +1,5 @@
+import StaySearchKernels
+
 extension ListingIndex {
     /// Whether the `recommended` page of `query` may be ranked from the upper tier of its matches
     /// (``recommendedPageByTier(_:kept:count:outcome:values:)``): exact dates or none, and no point or box to
@@ -66,11 +68,16 @@ extension ListingIndex {
         // Chunks that grow from the page's size: the page fills from few matches, and each chunk is tested
         // against what the page needs after the one before (the first, tested against nothing, offers all).
         var start = 0, chunkSize = max(1, min(pageSize, ListingIndex.candidateChunk))
+        // The kernel's products are exact when the median and every kept value are below 2^31.
+        let exactInKernel = median > 0 && median < 1 << 31 && min(highest, outcome.bounds?.upperBound ?? Int64.max) < 1 << 31
         while start < count {
             let chunk = min(chunkSize, count - start)
             chunkSize = min(2 * chunkSize, ListingIndex.candidateChunk)
-            let found = ListingIndex.tierCandidates(qualities: kept.qualities + start, values: kept.values + start, count: chunk,
-                                                    needed: needed, median: median, into: positions)
+            let found = exactInKernel && needed > -(1 << 30) && needed < 1 << 30
+                ? staysearch_tier_candidates(kept.qualities + start, kept.values + start, chunk, Int32(needed), median,
+                                             Int32(RecommendedScore.pricePoints), positions)
+                : ListingIndex.tierCandidates(qualities: kept.qualities + start, values: kept.values + start, count: chunk,
+                                              needed: needed, median: median, into: positions)
             for k in 0..<found {
                 let position = start + Int(positions[k])
                 let value = kept.values[position], row = kept.rows[position]

@@ -87,4 +87,24 @@ void staysearch_candidates_use_portable(int portable);
 /// stream a day, more streams than the hardware prefetcher follows.
 void staysearch_prefetch_stripes(const void *first, long stride, long count, long lines);
 
+/// Keeps the upper tier's matches of a word of 64 rows (see `KeptMatches`): for each row of `candidates` that is
+/// also in `tierWord`, in row order, whose value — the candidates' values were written in row order from `written`
+/// — lies in `lowest ... highest`: its value, its row (`firstRow` + its bit) and its quality (`tierQualities[k]` for
+/// the row that is the k-th of `tierWord`) are stored at `kept` of `values`, `rows` and `qualities`. Returns the
+/// new count of kept matches.
+long staysearch_keep_tier(uint64_t candidates, uint64_t tierWord, const int64_t *written, int64_t lowest, int64_t highest,
+                          const int32_t *tierQualities, int32_t firstRow, int64_t *values, int32_t *rows, int32_t *qualities,
+                          long kept);
+
+/// Makes ``staysearch_keep_tier`` and ``staysearch_tier_candidates`` use their portable versions (non-zero) or the
+/// fastest the processor has (zero, the default): for tests.
+void staysearch_keep_tier_use_portable(int portable);
+
+/// The positions below `count` (ascending) of the upper tier's kept matches whose quality `qualities[i]` with the
+/// most their value `values[i]` can add to it reaches the page: (quality − `needed` + 1) · `median` ≥ `pricePoints`
+/// · value, or quality − `needed` ≥ 2 · `pricePoints`; written to `positions`, their count returned. Exact when
+/// `median` and every value are below 2^31 and `needed` lies within ±2^30 (the caller checks).
+long staysearch_tier_candidates(const int32_t *qualities, const int64_t *values, long count, int32_t needed, int64_t median,
+                                int32_t pricePoints, int32_t *positions);
+
 #endif
