@@ -39,23 +39,26 @@ extension PriceSlots {
 
     /// The values slot holding the lower median may hold (within the range) `from ... through`, how many it
     /// holds, and the median's rank among them; nil when the counts cannot tell it: the range does not start
-    /// and end where slots do (or past the values), or the median lies past the slots.
+    /// where a slot does (or past the values), the median lies in a last slot that holds values past the
+    /// range (a range ending between slots or past them, as a high price limit with dearer stays beyond it),
+    /// or past the slots.
     private func medianSlot(matches: Int, from lowest: Int64, through highest: Int64, counts: UnsafePointer<Int32>,
                             bounds: ClosedRange<Int64>) -> (from: Int64, through: Int64, count: Int, rank: Int)? {
         let low = max(lowest, bounds.lowerBound), high = min(highest, bounds.upperBound)
         guard low <= high, low >= 0 else { return nil }
         let first = slot(of: low), last = slot(of: high)
-        // The first and last slots must hold no value outside the range.
+        // The first slot must hold no value below the range; the slots walked up to the median's, before the
+        // last, hold none above it.
         guard first < aboveSlot, low == bounds.lowerBound || self.values(inSlot: first).lowest == low else { return nil }
-        guard high == bounds.upperBound || (last < aboveSlot && self.values(inSlot: last).highest == high) else { return nil }
+        let lastHoldsOnlyTheRange = high == bounds.upperBound || (last < aboveSlot && self.values(inSlot: last).highest == high)
         guard matches > 0 else { return nil }
         let rank = (matches - 1) / 2
         var before = 0, target = first
-        while target <= last, before + Int(counts[target]) <= rank {
+        while target <= last, target < aboveSlot, before + Int(counts[target]) <= rank {
             before += Int(counts[target])
             target += 1
         }
-        guard target <= last, target < aboveSlot else { return nil }
+        guard target <= last, target < aboveSlot, target < last || lastHoldsOnlyTheRange else { return nil }
         let slotValues = self.values(inSlot: target)
         return (max(slotValues.lowest, low), min(slotValues.highest, high), Int(counts[target]), rank - before)
     }
