@@ -133,6 +133,35 @@ import Testing
         }
     }
 
+    /// One more rank found exactly from the counting pass of the default high end equals sorting's, and
+    /// leaves the values as they were: few values and many, prices to the cent and whole units (a bucket
+    /// of one unit then tells it), units of one to thirty nights, one thread and two.
+    @Test func anExtraRankFromTheHighEndsPassIsExact() {
+        var random = SeededGenerator(seed: 37)
+        for round in 0..<48 {
+            let count = [300, 4_097, 30_000, 140_000][round % 4]
+            let nights = Int64([1, 3, 7, 30][(round / 4) % 4])
+            let whole = round % 3 != 0
+            let values = (0..<count).map { _ -> Int64 in
+                let nightly = 2_000 + Int64.random(in: 0...[500, 40_000, 3_000_000][round % 3], using: &random) * (random.chance(0.02) ? 300 : 1)
+                let total = nightly * nights + (whole ? 0 : Int64.random(in: 0...99, using: &random))
+                return whole ? total / 100 * 100 : total
+            }
+            let sorted = values.sorted()
+            let bounds = sorted.first!...sorted.last!
+            let unit = nights * 100
+            var exactCopy = values
+            let highEnd = exactCopy.withUnsafeMutableBufferPointer { (PriceHistogram.defaultHighCut($0, bounds: bounds) + unit - 1) / unit }
+            for rank in [0, count / 2, (count - 1) / 2, Int.random(in: 0..<count, using: &random), count - 1] {
+                let found = values.withUnsafeBufferPointer {
+                    PriceHistogram.defaultHighUnits($0, bounds: bounds, unit: unit, threads: 1 + round % 2, valueAtRank: rank, wholeUnits: whole)
+                }
+                #expect(found.valueAtRank == sorted[rank], "round \(round), rank \(rank)")
+                #expect(found.units == highEnd, "round \(round)")
+            }
+        }
+    }
+
     /// The table binning at its edges: fewer offsets than bins, one bin, widths that are not multiples
     /// of the bin count, and widths whose products with a bin number pass 2^63.
     @Test func tableBinningAtItsEdges() {

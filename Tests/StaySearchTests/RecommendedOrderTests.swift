@@ -69,6 +69,43 @@ import Testing
         }
     }
 
+    /// Matches kept with their rows rather than counted into price slots (a smaller scan's way): the median
+    /// found in the counting pass of the histogram's high end ranks as the reference — every listing and
+    /// one neighbourhood (under 4,096 matches), with and without a price range, prices to the cent and in
+    /// whole units, one thread and two — and the histogram is the one the price order builds on its own.
+    @Test(arguments: [false, true])
+    func theMedianFoundWithTheHistogramRanksAsTheReference(wholeUnits: Bool) throws {
+        let listings = wholeUnits ? Self.wholeUnitListings : Self.listings
+        let index = wholeUnits ? Self.wholeUnitIndex : Self.index
+        let data = TestDataset(listings: listings, nights: [])
+        let ranges: [(Int64?, Int64?)] = [(nil, nil), (6_000, 25_000), (5_050, 30_075), (0, 9_900), (39_000, nil), (nil, 2_500)]
+        for region in [nil, "N7"] as [String?] {
+            for (minimum, maximum) in ranges {
+                var query = SearchQuery(adults: 2, sort: .recommended, limit: 25, offset: 3)
+                query.region = region
+                query.minimumPrice = minimum.map { Money(minorUnits: $0) }
+                query.maximumPrice = maximum.map { Money(minorUnits: $0) }
+                let matches = listings.filter { listing in
+                    let price = listing.price!.minorUnits
+                    return listing.accommodates >= 2 && (region == nil || listing.region.neighbourhood == region)
+                        && price >= (minimum ?? 0) && price <= (maximum ?? Int64.max)
+                }.map { (listing: $0, value: $0.price!.minorUnits) }
+                let scores = ReferenceSearch.recommendedScores(matches, query: query, data: data)
+                let ranked = matches.map(\.listing.id).sorted { (-scores[$0]!, $0) < (-scores[$1]!, $1) }
+                var byPrice = query
+                byPrice.sort = .price
+                for threads in [1, 2] {
+                    let got = try index.search(query, threads: threads, minimumRowsPerPart: 32_768, minimumRowsForPriceSlots: Int.max)
+                    let priced = try index.search(byPrice, threads: threads, minimumRowsPerPart: 32_768, minimumRowsForPriceSlots: Int.max)
+                    let label = "\(region ?? "everywhere"), \(minimum.map(String.init) ?? "–")…\(maximum.map(String.init) ?? "–"), \(threads) threads"
+                    #expect(got.total == matches.count, "\(label)")
+                    #expect(got.matches.map(\.id) == Array(ranked.dropFirst(3).prefix(25)), "\(label)")
+                    #expect(got.histogram == priced.histogram, "\(label)")
+                }
+            }
+        }
+    }
+
     /// Each row's quality as the score defines it, with the frozen cities' means and with a city's mean
     /// changed (as a live index's edits move it), asked for in turns so that the cache is both hit and
     /// replaced.

@@ -69,10 +69,11 @@ extension ListingIndex {
         var outcome = ScanOutcome(merging: parts, values: values, rowSlots: rowSlots, valueRows: valueRows, threads: split.threads)
         if let valueRows {
             outcome.gatherValues(in: values)
-            outcome.page = recommendedPage(query, values: UnsafeBufferPointer(rebasing: values[0..<outcome.valueCount]),
-                                           matches: outcome.total, bounds: outcome.bounds, slots: valueRows,
-                                           priceSlots: outcome.countedSlots, overlay: overlay, hiddenRatings: live.frozenNames?.hiddenRatings,
-                                           threads: split.threads)
+            let kept = UnsafeBufferPointer(rebasing: values[0..<outcome.valueCount])
+            let median = medianWithHistogramEnd(query, outcome: &outcome, values: kept, wholeUnits: overlay == nil && pricesAreWholeUnits)
+            outcome.page = recommendedPage(query, values: kept, matches: outcome.total, bounds: outcome.bounds, slots: valueRows,
+                                           priceSlots: outcome.countedSlots, knownMedian: median, overlay: overlay,
+                                           hiddenRatings: live.frozenNames?.hiddenRatings, threads: split.threads)
         }
         if slotTables != nil, !outcome.countHistogram(of: query), valueRows == nil {
             // The slots could not tell the histogram, and the values were not kept: the scan again, keeping them.

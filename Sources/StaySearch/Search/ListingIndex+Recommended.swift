@@ -130,6 +130,29 @@ extension ListingIndex {
         }
     }
 
+    /// The lower median of the matches' prices for the `recommended` page of `query`, found with the
+    /// histogram's default high end (kept in `outcome`) by one counting pass over the kept values `values`
+    /// (``PriceHistogram/defaultHighUnits(_:bounds:unit:threads:valueAtRank:wholeUnits:)``): the median is
+    /// the value at rank (values below the price range) + (matches − 1) ÷ 2 of them all. Nil, and nothing
+    /// kept, when the scan counted price slots (they tell the median themselves), for flexible dates, or
+    /// when the histogram's high end is asked for.
+    /// - Parameter wholeUnits: every value is a multiple of 100 minor units.
+    func medianWithHistogramEnd(_ query: SearchQuery, outcome: inout ScanOutcome, values: UnsafeBufferPointer<Int64>,
+                                wholeUnits: Bool) -> Int64? {
+        guard outcome.countedSlots == nil, !query.isFlexible, query.histogramMaximum == nil, outcome.total > 0,
+              !values.isEmpty, let bounds = outcome.bounds, bounds.lowerBound >= 0 else { return nil }
+        let nights = Int64(query.nights ?? 1)
+        let lowest = (query.minimumPrice?.minorUnits ?? 0) * nights
+        var below = 0
+        if lowest > bounds.lowerBound {
+            for value in values { below &+= value < lowest ? 1 : 0 }
+        }
+        let (units, median) = PriceHistogram.defaultHighUnits(values, bounds: bounds, unit: nights * 100, threads: outcome.threads,
+                                                              valueAtRank: below + (outcome.total - 1) / 2, wholeUnits: wholeUnits)
+        outcome.defaultHighUnits = units
+        return median
+    }
+
     /// The lower median of the values of `values` from `lowest` through `highest`; nil when none is in the
     /// range. One thread: by the values' leading bits (``RadixSelection``: for the 17,470 matches of a
     /// neighbourhood's query without dates, 88 µs by quickselect's buckets and 23 µs so); more: by selection over a

@@ -158,9 +158,11 @@ extension ListingIndex {
                 outcome.page = page
             } else if let valueRows {
                 outcome.gatherValues(in: values)
-                outcome.page = recommendedPage(query, values: UnsafeBufferPointer(rebasing: values[0..<outcome.valueCount]),
-                                               matches: outcome.total, bounds: outcome.bounds, slots: valueRows,
-                                               priceSlots: outcome.countedSlots, overlay: nil, hiddenRatings: nil, threads: split.threads)
+                let kept = UnsafeBufferPointer(rebasing: values[0..<outcome.valueCount])
+                let median = medianWithHistogramEnd(query, outcome: &outcome, values: kept, wholeUnits: pricesAreWholeUnits)
+                outcome.page = recommendedPage(query, values: kept, matches: outcome.total, bounds: outcome.bounds, slots: valueRows,
+                                               priceSlots: outcome.countedSlots, knownMedian: median, overlay: nil, hiddenRatings: nil,
+                                               threads: split.threads)
             }
             if slotTables != nil, !outcome.countHistogram(of: query), !keepsValues {
                 // The slots could not tell the histogram, and the values were not kept: the scan again, keeping them.
@@ -188,7 +190,8 @@ extension ListingIndex {
             outcome.gatherValues(in: values)
             histogram = PriceHistogram.make(values: UnsafeMutableBufferPointer(rebasing: values[0..<outcome.valueCount]),
                                             sum: outcome.valueSum, bounds: outcome.bounds, nights: nights, bins: query.bins,
-                                            lo: query.histogramMinimum, hi: query.histogramMaximum, threads: outcome.threads)
+                                            lo: query.histogramMinimum, hi: query.histogramMaximum, threads: outcome.threads,
+                                            defaultHighUnits: outcome.defaultHighUnits)
         }
         let flexibleNights = query.isFlexible ? query.nights : nil
         let matches = page.prefix(query.offset + query.limit).dropFirst(query.offset).map { ranked in

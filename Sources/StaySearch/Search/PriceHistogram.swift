@@ -62,6 +62,16 @@ public struct PriceHistogram: Sendable, Equatable {
         values: UnsafeMutableBufferPointer<Int64>, sum: Int128, bounds: ClosedRange<Int64>?, nights: Int64, bins: Int,
         lo requestedLo: Money?, hi requestedHi: Money?, threads: Int = 1
     ) -> PriceHistogram {
+        make(values: values, sum: sum, bounds: bounds, nights: nights, bins: bins, lo: requestedLo, hi: requestedHi, threads: threads,
+             defaultHighUnits: nil)
+    }
+
+    /// ``make(values:sum:bounds:nights:bins:lo:hi:threads:)`` with the default high end already worked out
+    /// (``defaultHighUnits(_:bounds:unit:threads:)`` of these values), when known.
+    static func make(
+        values: UnsafeMutableBufferPointer<Int64>, sum: Int128, bounds: ClosedRange<Int64>?, nights: Int64, bins: Int,
+        lo requestedLo: Money?, hi requestedHi: Money?, threads: Int = 1, defaultHighUnits knownHighUnits: Int64?
+    ) -> PriceHistogram {
         let unit = nights * 100
         var bounds = bounds
         if bounds == nil, !values.isEmpty {
@@ -73,7 +83,7 @@ public struct PriceHistogram: Sendable, Equatable {
             bounds = smallest...largest
         }
         let (lo, hi) = ends(lo: requestedLo, hi: requestedHi, bounds: bounds, unit: unit) { bounds in
-            defaultHighUnits(values, bounds: bounds, unit: unit, threads: threads)
+            knownHighUnits ?? defaultHighUnits(values, bounds: bounds, unit: unit, threads: threads)
         }!
         // Each part counts into its own bins + 2 slots (then underflow, overflow); the first part's get the sums.
         let low = lo * nights
@@ -166,6 +176,24 @@ extension PriceHistogram {
         if let decided { return decided }
         let (q1, q3, p95) = exact!
         return (min(p95, q3 + outlierFenceWidth * (q3 - q1)) + unit - 1) / unit
+    }
+
+    /// ``defaultHighUnits(_:bounds:unit:threads:)``, and the value at rank `rank` of `values` (counting from
+    /// 0) from the same counting pass (``Selection/elements(atRanks:andExactly:in:bounds:threads:unit:wholeUnits:unlessDecided:)``):
+    /// the recommended order's median and the histogram's high end for the cost of one. `values` are left as they are.
+    /// - Parameters:
+    ///   - values: not empty.
+    ///   - bounds: the smallest and largest of `values` (none negative).
+    ///   - wholeUnits: every value is a multiple of 100 minor units.
+    static func defaultHighUnits(_ values: UnsafeBufferPointer<Int64>, bounds: ClosedRange<Int64>, unit: Int64, threads: Int = 1,
+                                 valueAtRank rank: Int, wholeUnits: Bool) -> (units: Int64, valueAtRank: Int64) {
+        let (exact, decided, atRank) = Selection.elements(atRanks: highEndRanks(count: values.count), andExactly: rank, in: values,
+                                                          bounds: bounds, threads: threads, unit: unit, wholeUnits: wholeUnits) {
+            highUnits(decidedBy: $0, unit: unit)
+        }
+        if let decided { return (decided, atRank) }
+        let (q1, q3, p95) = exact!
+        return ((min(p95, q3 + outlierFenceWidth * (q3 - q1)) + unit - 1) / unit, atRank)
     }
 
     /// The ranks of Q1, Q3 and the 95th percentile among `count` values, counting from 0.

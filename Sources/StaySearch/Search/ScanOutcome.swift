@@ -27,6 +27,10 @@ struct ScanOutcome {
     var slotCounts: UnsafePointer<Int32>?
     /// The histogram, when counted from the price slots (``countHistogram(of:)``).
     var histogram: PriceHistogram?
+    /// The histogram's default high end in whole units of the stay's nights
+    /// (``PriceHistogram/defaultHighUnits(_:bounds:unit:threads:)`` of the kept values), when worked out
+    /// with the recommended order's median.
+    var defaultHighUnits: Int64?
     /// The moves of parts' values still to make, in order, to put them side by side.
     private var pendingMoves: [(from: Int, to: Int, count: Int)] = []
 

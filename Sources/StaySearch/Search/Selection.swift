@@ -48,107 +48,68 @@ enum Selection {
                 largest = max(largest, value)
             }
         }
-        // Offsets are counted from one above a multiple of the unit, in whole units: x ↦ ⌊x ÷ unit⌋ by a
-        // multiplication (exact while offset × unit < 2^64: M·unit − 2^64 < unit).
-        // (Without a unit when the values' spread times the unit would pass 2^64.)
-        let fits = unit > 1 && smallest >= 0 && !UInt64(bitPattern: largest &- smallest &+ unit).multipliedReportingOverflow(by: UInt64(unit)).overflow
-        let base = fits ? (smallest == 0 ? 1 - unit : (smallest - 1) / unit * unit + 1) : smallest
-        let scale = UnitScale(unit: fits ? unit : 1)
-        let span = UInt64(bitPattern: largest &- base)
-        let bucketCount = Selection.bucket(ofOffset: scale.units(span)) + 1
-        // Each part counts its own stretch into its own table; with several parts, one more table holds
-        // the sums.
-        let parts = ParallelPasses.partCount(values: values.count, threads: threads)
-        let tableCount = parts == 1 ? 1 : parts + 1
-        let tables = UnsafeMutableBufferPointer<Int32>.allocate(capacity: tableCount * bucketCount)
-        defer { tables.deallocate() }
-        tables.initialize(repeating: 0)
-        let shared = SharedBuffer(buffer: values), sharedTables = SharedBuffer(buffer: tables)
-        let valueCount = values.count
-        ParallelPasses.run(parts: parts) { part in
-            let counts = sharedTables.buffer.baseAddress! + part * bucketCount
-            // The loop twice, so that the choice of unit is not made per value.
-            if scale.unit == 1 {
-                for position in ParallelPasses.stretch(part, of: parts, count: valueCount) {
-                    counts[Selection.bucket(ofOffset: UInt64(bitPattern: shared.buffer[position] &- base))] &+= 1
-                }
-            } else {
-                for position in ParallelPasses.stretch(part, of: parts, count: valueCount) {
-                    counts[Selection.bucket(ofOffset: scale.units(UInt64(bitPattern: shared.buffer[position] &- base)))] &+= 1
-                }
-            }
-        }
-        let counts = UnsafeMutableBufferPointer(rebasing: tables[((tableCount - 1) * bucketCount)..<(tableCount * bucketCount)])
-        if parts > 1 {
-            for part in 0..<parts {
-                let own = tables.baseAddress! + part * bucketCount
-                for bucket in 0..<bucketCount { counts[bucket] &+= own[bucket] }
-            }
-        }
-
+        let shared = SharedBuffer(buffer: values)
+        let buckets = SelectionBuckets(counting: shared, smallest: smallest, largest: largest, unit: unit, threads: threads)
+        defer { buckets.deallocate() }
         // Each rank's bucket and how many values lie in the buckets below it (ranks rise, so do buckets).
-        var bucket = 0
-        var below = 0
-        func place(_ rank: Int) -> (bucket: Int, below: Int) {
-            while below + Int(counts[bucket]) <= rank {
-                below += Int(counts[bucket])
-                bucket += 1
-            }
-            return (bucket, below)
+        let first = buckets.place(ranks.0), second = buckets.place(ranks.1, from: first), third = buckets.place(ranks.2, from: second)
+        if let decided = decides((buckets.range(of: first.bucket), buckets.range(of: second.bucket), buckets.range(of: third.bucket))) {
+            return (nil, decided)
         }
-        let first = place(ranks.0), second = place(ranks.1), third = place(ranks.2)
-        func range(of bucket: Int) -> ClosedRange<Int64> {
-            let offsets = scale.offsets(ofUnits: Selection.offsets(inBucket: bucket))
-            let start = offsets.lowerBound, end = min(span, offsets.upperBound)
-            return Int64(bitPattern: UInt64(bitPattern: base) &+ start)...Int64(bitPattern: UInt64(bitPattern: base) &+ end)
-        }
-        if let decided = decides((range(of: first.bucket), range(of: second.bucket), range(of: third.bucket))) { return (nil, decided) }
-        // The distinct buckets' members, one segment each, in one buffer; a rank sharing the bucket of
-        // the rank before it shares its segment. Within a segment, each part's members follow those of
-        // the parts before it.
+        return (select(ranks, places: (first, second, third), of: shared, buckets: buckets), nil)
+    }
+
+    /// The values at `ranks` (rising) from the buckets the counting pass placed them in: the distinct
+    /// buckets' members gathered, one segment each, in one buffer (a rank sharing the bucket of the rank
+    /// before it shares its segment; within a segment, each part's members follow those of the parts
+    /// before it), and each rank selected within its segment. Leaves `values` as they are.
+    static func select(_ ranks: (Int, Int, Int), places: ((bucket: Int, below: Int), (bucket: Int, below: Int), (bucket: Int, below: Int)),
+                       of values: SharedBuffer<Int64>, buckets: SelectionBuckets) -> (Int64, Int64, Int64) {
+        let (first, second, third) = places
+        let counts = buckets.counts
         let firstStart = 0
         let secondStart = second.bucket == first.bucket ? firstStart : firstStart + Int(counts[first.bucket])
         let thirdStart = third.bucket == second.bucket ? secondStart : secondStart + Int(counts[second.bucket])
         let total = thirdStart + Int(counts[third.bucket])
         let members = UnsafeMutableBufferPointer<Int64>.allocate(capacity: total)
         defer { members.deallocate() }
-        let buckets = (first.bucket, second.bucket, third.bucket)
-        gatherMembers(of: buckets, from: shared, into: members, starts: (firstStart, secondStart, thirdStart), tables: sharedTables,
-                      bucketCount: bucketCount, parts: parts, base: base, scale: scale)
+        gatherMembers(of: (first.bucket, second.bucket, third.bucket), from: values, into: members,
+                      starts: (firstStart, secondStart, thirdStart), buckets: buckets)
         func select(_ rank: Int, _ place: (bucket: Int, below: Int), from start: Int) -> Int64 {
             let segment = UnsafeMutableBufferPointer(rebasing: members[start..<(start + Int(counts[place.bucket]))])
             return quickSelect(atRank: rank - place.below, in: segment)
         }
-        return ((select(ranks.0, first, from: firstStart), select(ranks.1, second, from: secondStart),
-                 select(ranks.2, third, from: thirdStart)), nil)
+        return (select(ranks.0, first, from: firstStart), select(ranks.1, second, from: secondStart),
+                select(ranks.2, third, from: thirdStart))
     }
 
     /// The values of the three ranks' buckets, each bucket's in its segment of `members` (from `starts`),
-    /// each part's after those of the parts before it (`tables`: each part's bucket counts).
+    /// each part's after those of the parts before it.
     private static func gatherMembers(
-        of buckets: (Int, Int, Int), from values: SharedBuffer<Int64>, into members: UnsafeMutableBufferPointer<Int64>,
-        starts: (Int, Int, Int), tables: SharedBuffer<Int32>, bucketCount: Int, parts: Int, base: Int64, scale: UnitScale
+        of wanted: (Int, Int, Int), from values: SharedBuffer<Int64>, into members: UnsafeMutableBufferPointer<Int64>,
+        starts: (Int, Int, Int), buckets: SelectionBuckets
     ) {
         let sharedMembers = SharedBuffer(buffer: members)
+        let parts = buckets.parts, bucketCount = buckets.bucketCount
         ParallelPasses.run(parts: parts) { part in
             // This part's members go after those of the parts before it.
             var cursors = starts
             for before in 0..<part {
-                let counts = tables.buffer.baseAddress! + before * bucketCount
-                cursors.0 += Int(counts[buckets.0])
-                cursors.1 += Int(counts[buckets.1])
-                cursors.2 += Int(counts[buckets.2])
+                let counts = buckets.tables.baseAddress! + before * bucketCount
+                cursors.0 += Int(counts[wanted.0])
+                cursors.1 += Int(counts[wanted.1])
+                cursors.2 += Int(counts[wanted.2])
             }
             for position in ParallelPasses.stretch(part, of: parts, count: values.buffer.count) {
                 let value = values.buffer[position]
-                let own = Selection.bucket(ofOffset: scale.units(UInt64(bitPattern: value &- base)))
-                if own == buckets.0 {
+                let own = buckets.bucket(of: value)
+                if own == wanted.0 {
                     sharedMembers.buffer[cursors.0] = value
                     cursors.0 += 1
-                } else if own == buckets.1 {
+                } else if own == wanted.1 {
                     sharedMembers.buffer[cursors.1] = value
                     cursors.1 += 1
-                } else if own == buckets.2 {
+                } else if own == wanted.2 {
                     sharedMembers.buffer[cursors.2] = value
                     cursors.2 += 1
                 }
