@@ -36,6 +36,18 @@ static long count_portable(const int64_t *values, long count, int64_t lowest, in
     return total;
 }
 
+/// The values of `values` in `lowest ... highest`, in order, stored to `picked` without a branch on each
+/// (every value is stored, the cursor moves past the ones in range: one slot more than those is needed).
+static long pick_portable(const int64_t *values, long count, int64_t lowest, int64_t highest, int64_t *picked) {
+    long written = 0;
+    for (long i = 0; i < count; i++) {
+        int64_t value = values[i];
+        picked[written] = value;
+        written += value >= lowest && value <= highest;
+    }
+    return written;
+}
+
 static long first_portable(const int64_t *values, long start, long count, int64_t lowest, int64_t highest) {
     for (long i = start; i < count; i++) {
         if (values[i] >= lowest && values[i] <= highest) return i;
@@ -158,6 +170,29 @@ STAYSEARCH_AVX2 static long first_avx2(const int64_t *values, long start, long c
     return first_portable(values, i, count, lowest, highest);
 }
 
+/// For each 4-bit mask of lanes, the 32-bit lane pairs that bring its 64-bit lanes to the front, in order.
+static const int32_t pick_permutations[16][8] = {
+    {0, 1, 2, 3, 4, 5, 6, 7}, {0, 1, 2, 3, 4, 5, 6, 7}, {2, 3, 0, 1, 4, 5, 6, 7}, {0, 1, 2, 3, 4, 5, 6, 7},
+    {4, 5, 0, 1, 2, 3, 6, 7}, {0, 1, 4, 5, 2, 3, 6, 7}, {2, 3, 4, 5, 0, 1, 6, 7}, {0, 1, 2, 3, 4, 5, 6, 7},
+    {6, 7, 0, 1, 2, 3, 4, 5}, {0, 1, 6, 7, 2, 3, 4, 5}, {2, 3, 6, 7, 0, 1, 4, 5}, {0, 1, 2, 3, 6, 7, 4, 5},
+    {4, 5, 6, 7, 0, 1, 2, 3}, {0, 1, 4, 5, 6, 7, 2, 3}, {2, 3, 4, 5, 6, 7, 0, 1}, {0, 1, 2, 3, 4, 5, 6, 7},
+};
+
+/// ``pick_portable`` four values a step: the lanes in range moved to the front by one permutation and the
+/// whole vector stored (four slots more than the values in range are needed).
+STAYSEARCH_AVX2 static long pick_avx2(const int64_t *values, long count, int64_t lowest, int64_t highest, int64_t *picked) {
+    __m256i low = _mm256_set1_epi64x(lowest), high = _mm256_set1_epi64x(highest);
+    long written = 0, i = 0;
+    for (; i + 4 <= count; i += 4) {
+        __m256i lanes = _mm256_loadu_si256((const __m256i *)(values + i));
+        int mask = _mm256_movemask_pd(_mm256_castsi256_pd(in_range(lanes, low, high)));
+        __m256i order = _mm256_loadu_si256((const __m256i *)pick_permutations[mask]);
+        _mm256_storeu_si256((__m256i *)(picked + written), _mm256_permutevar8x32_epi32(lanes, order));
+        written += __builtin_popcount((unsigned)mask);
+    }
+    return written + pick_portable(values + i, count - i, lowest, highest, picked + written);
+}
+
 /// Each byte of `classes` looked up in the 256 bits of `allowed`: its byte (class ÷ 8, one of 32, two
 /// 16-byte table lookups) and its bit (class mod 8, a third lookup), 32 rows a step.
 STAYSEARCH_AVX2 static uint64_t verdicts_avx2(const uint8_t *classes, const uint8_t *allowed, uint64_t *check) {
@@ -195,6 +230,17 @@ long staysearch_count_in_range(const int64_t *values, long count, int64_t lowest
     if (has_avx2()) return count_avx2(values, count, lowest, highest);
 #endif
     return count_portable(values, count, lowest, highest);
+}
+
+static int pick_portable_only = 0;
+
+void staysearch_pick_use_portable(int portable) { __atomic_store_n(&pick_portable_only, portable, __ATOMIC_RELAXED); }
+
+long staysearch_pick_in_range(const int64_t *values, long count, int64_t lowest, int64_t highest, int64_t *picked) {
+#if defined(__x86_64__)
+    if (!__atomic_load_n(&pick_portable_only, __ATOMIC_RELAXED) && has_avx2()) return pick_avx2(values, count, lowest, highest, picked);
+#endif
+    return pick_portable(values, count, lowest, highest, picked);
 }
 
 long staysearch_first_in_range(const int64_t *values, long start, long count, int64_t lowest, int64_t highest) {

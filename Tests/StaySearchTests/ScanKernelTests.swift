@@ -49,6 +49,33 @@ import Testing
         }
     }
 
+    /// The values in a range picked out in order, by both versions of the kernel, writing nothing past the
+    /// picked values and the slack the kernel declares.
+    @Test(arguments: 0..<40)
+    func pickedValuesAgreeWithAFilter(seed: Int) {
+        var random = SeededGenerator(seed: UInt64(seed) + 2_000)
+        let values = Self.values(count: seed * 7 % 97, seed: seed)
+        let slack = Int(staysearch_pick_slack)
+        for portable in [false, true] {
+            staysearch_pick_use_portable(portable ? 1 : 0)
+            defer { staysearch_pick_use_portable(0) }
+            for _ in 0..<20 {
+                let a = random.chance(0.3) ? random.pick(Self.edges) : Int64.random(in: -10...5_010, using: &random)
+                let b = random.chance(0.3) ? random.pick(Self.edges) : Int64.random(in: -10...5_010, using: &random)
+                let (lowest, highest) = (min(a, b), max(a, b))
+                let expected = values.filter { $0 >= lowest && $0 <= highest }
+                let sentinel: Int64 = 0x5EED
+                var picked = [Int64](repeating: sentinel, count: expected.count + slack + 8)
+                let count = values.withUnsafeBufferPointer { buffer in
+                    picked.withUnsafeMutableBufferPointer { staysearch_pick_in_range(buffer.baseAddress, buffer.count, lowest, highest, $0.baseAddress) }
+                }
+                #expect(count == expected.count, "portable \(portable)")
+                #expect(Array(picked.prefix(count)) == expected, "portable \(portable)")
+                #expect(picked.suffix(8).allSatisfy { $0 == sentinel }, "portable \(portable): written past the slack")
+            }
+        }
+    }
+
     @Test(arguments: [1, 2, 15, 16, 17, 100, 240, 241, 255])
     func verdictsAgreeWithATableLookup(classCount: Int) {
         var random = SeededGenerator(seed: UInt64(classCount))

@@ -143,10 +143,7 @@ extension ListingIndex {
               !values.isEmpty, let bounds = outcome.bounds, bounds.lowerBound >= 0 else { return nil }
         let nights = Int64(query.nights ?? 1)
         let lowest = (query.minimumPrice?.minorUnits ?? 0) * nights
-        var below = 0
-        if lowest > bounds.lowerBound {
-            for value in values { below &+= value < lowest ? 1 : 0 }
-        }
+        let below = lowest > bounds.lowerBound ? staysearch_count_in_range(values.baseAddress!, values.count, Int64.min, lowest - 1) : 0
         let (units, median) = PriceHistogram.defaultHighUnits(values, bounds: bounds, unit: nights * 100, threads: outcome.threads,
                                                               valueAtRank: below + (outcome.total - 1) / 2, wholeUnits: wholeUnits)
         outcome.defaultHighUnits = units

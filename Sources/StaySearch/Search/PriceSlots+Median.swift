@@ -1,3 +1,5 @@
+import StaySearchKernels
+
 extension PriceSlots {
     /// The lower median of the `matches` values of `values` from `lowest` through `highest`, found from the
     /// slot counts `counts` of every value of `values` (`bounds` their smallest and largest), or nil when
@@ -11,13 +13,9 @@ extension PriceSlots {
         guard let found = medianSlot(matches: matches, from: lowest, through: highest, counts: counts, bounds: bounds) else { return nil }
         if found.from == found.through { return found.from }
         let inSlot = found.count
-        let picked = ScratchPool.shared.take(Int64.self, count: inSlot)
+        let picked = ScratchPool.shared.take(Int64.self, count: inSlot + Int(staysearch_pick_slack))
         defer { ScratchPool.shared.giveBack(picked) }
-        var count = 0
-        for value in values where value >= found.from && value <= found.through {
-            picked[count] = value
-            count &+= 1
-        }
+        let count = staysearch_pick_in_range(values.baseAddress!, values.count, found.from, found.through, picked.baseAddress!)
         assert(count == inSlot, "the price slots do not count the values")
         guard count == inSlot else { return nil }
         return Selection.elements(atRanks: (found.rank, found.rank, found.rank),

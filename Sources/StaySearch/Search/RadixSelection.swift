@@ -1,3 +1,5 @@
+import StaySearchKernels
+
 /// The lower median of values in a range by counting their leading bits, 8,192 buckets a round, with no
 /// branch on a value: a pass for the range's smallest and largest (unless known), one counting pass, and
 /// unless that tells it, one pass gathering the median's bucket and rounds over that bucket alone.
@@ -38,13 +40,9 @@ enum RadixSelection {
             guard low < high else { return low }
             // A bucket one unit wide holds one whole unit.
             if wholeUnits, high - low < 100 { return (low + 99) / 100 * 100 }
-            let members = ScratchPool.shared.take(Int64.self, count: bucket + 1)   // one more: every value is stored
+            let members = ScratchPool.shared.take(Int64.self, count: bucket + Int(staysearch_pick_slack))
             defer { ScratchPool.shared.giveBack(members) }
-            var gathered = 0
-            for value in values {
-                members[gathered] = value
-                gathered &+= value >= low && value <= high ? 1 : 0
-            }
+            var gathered = staysearch_pick_in_range(values.baseAddress!, values.count, low, high, members.baseAddress!)
             while true {
                 bucket = narrow(UnsafeBufferPointer(rebasing: members[0..<gathered]), low: &low, high: &high, rank: &rank, unit: 1,
                                 counts: counts)

@@ -1,3 +1,5 @@
+import StaySearchKernels
+
 extension Selection {
     /// ``elements(atRanks:in:bounds:threads:unit:unlessDecided:)``, and the value at one more rank `extra`
     /// (anywhere among the three) found exactly from the same counting pass; `values` are left as they are.
@@ -41,16 +43,11 @@ extension Selection {
             let onlyUnit = (range.lowerBound + 99) / 100 * 100
             if onlyUnit + 100 > range.upperBound { return onlyUnit }
         }
-        // The bucket's values, picked out without a branch on each (one more slot: every value is stored).
+        // The bucket's values, picked out four at a time.
         let inBucket = Int(buckets.counts[place.bucket])
-        let members = ScratchPool.shared.take(Int64.self, count: inBucket + 1)
+        let members = ScratchPool.shared.take(Int64.self, count: inBucket + Int(staysearch_pick_slack))
         defer { ScratchPool.shared.giveBack(members) }
-        let low = range.lowerBound, high = range.upperBound
-        var picked = 0
-        for value in values {
-            members[picked] = value
-            picked &+= value >= low && value <= high ? 1 : 0
-        }
+        let picked = staysearch_pick_in_range(values.baseAddress!, values.count, range.lowerBound, range.upperBound, members.baseAddress!)
         precondition(picked == inBucket, "the selection's buckets do not count the values")
         return quickSelect(atRank: rank - place.below, in: UnsafeMutableBufferPointer(rebasing: members[0..<picked]))
     }

@@ -13,6 +13,17 @@ void staysearch_fold(const int64_t *values, long count, int64_t *sum, int64_t *s
 /// How many of `values[0 ..< count]` lie in `lowest ... highest`.
 long staysearch_count_in_range(const int64_t *values, long count, int64_t lowest, int64_t highest);
 
+/// Copies the values of `values[0 ..< count]` in `lowest ... highest` to `picked`, in order, and returns how
+/// many; `picked` needs room for them and ``staysearch_pick_slack`` more (each step stores a whole vector).
+long staysearch_pick_in_range(const int64_t *values, long count, int64_t lowest, int64_t highest, int64_t *picked);
+
+/// The slots past the picked values that ``staysearch_pick_in_range`` may write.
+#define staysearch_pick_slack 4
+
+/// Makes ``staysearch_pick_in_range`` use its portable version (non-zero) or the fastest the processor has
+/// (zero, the default): for tests.
+void staysearch_pick_use_portable(int portable);
+
 /// The first position from `start` on, before `count`, whose value lies in `lowest ... highest`; `count`
 /// when there is none.
 long staysearch_first_in_range(const int64_t *values, long start, long count, int64_t lowest, int64_t highest);
