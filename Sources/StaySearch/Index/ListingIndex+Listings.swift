@@ -40,10 +40,13 @@ extension ListingIndex {
         return undatedPriceCache.prices(from: dayOffset) { UndatedPrices(of: self, from: dayOffset) }
     }
 
-    /// How each row is priced over the day offsets `start ..< end` (see ``SpanPrices``), worked out once for
-    /// that span and kept.
-    func spanPrices(from start: Int, to end: Int) -> SpanPrices {
-        spanPriceCache.prices(from: start, to: end) { SpanPrices(of: self, from: start, to: end) }
+    /// How the rows of `rows` (at least) are priced over the day offsets `start ..< end` (see
+    /// ``SpanPrices``), worked out once for that span — for every row, or for those rows when they are few —
+    /// and kept.
+    func spanPrices(from start: Int, to end: Int, rows: [Range<Int>]) -> SpanPrices {
+        spanPriceCache.prices(from: start, to: end, rows: rows, rowCount: count) { wanted in
+            SpanPrices(of: self, from: start, to: end, rows: wanted)
+        }
     }
 
     /// The price of row `row`'s first priced night on or after day offset `dayOffset`, or

@@ -57,7 +57,13 @@ package struct NightPrices: Sendable {
             let stop = run + 1 < last ? min(Int(runs.starts[run + 1]), end) : end
             let value = runs.values[run]
             if let pattern = value.patternIndex {
-                for night in day..<stop { buffer[night - start] = runs.patterns[pattern * 7 + (runs.firstWeekday + night) % 7] }
+                // The week's prices from the first night's weekday on, without a division a night.
+                let week = runs.patterns.base + pattern * 7
+                var weekday = (runs.firstWeekday + day) % 7
+                for night in day..<stop {
+                    buffer[night - start] = week[weekday]
+                    weekday = weekday == 6 ? 0 : weekday + 1
+                }
             } else {
                 for night in day..<stop { buffer[night - start] = value }
             }

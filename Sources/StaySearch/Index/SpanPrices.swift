@@ -4,7 +4,7 @@ import StaySearchKernels
 /// word-at-a-time totals: a price that does not change over the span (whole units, ≤ ``largestUnits``),
 /// dense prices read in place, nights of several runs copied here in whole units, or none of these.
 ///
-/// A calendar UI asks for the same month again and again; ``ListingIndex/spanPrices(from:to:)`` works the
+/// A calendar UI asks for the same month again and again; ``ListingIndex/spanPrices(from:to:rows:)`` works the
 /// column out once per span and keeps it.
 package struct SpanPrices: Sendable {
     /// A dense row (whole units ≤ 65,535 day by day, read from ``NightPrices/dense``).
@@ -28,65 +28,139 @@ package struct SpanPrices: Sendable {
     let lows: Column<Int32>
     let highs: Column<Int32>
 
-    /// The span prices of `index`'s rows over `start ..< end`.
+    /// The rows worked out: word-aligned ranges (every row when nil). Rows outside them hold nothing
+    /// meaningful and are never read: a calendar reads whole words of its own ranges' rows.
+    let rows: [Range<Int>]?
+
+    /// The span prices of `index`'s rows over `start ..< end`: of every row, or of the words (64 rows)
+    /// that hold the rows of `rows` only.
     /// - Complexity: O(*rows* + *r* log *r*) for the rows of several runs, plus O(*end* − *start*) for
     ///   each row whose price changes in the span.
-    init(of index: ListingIndex, from start: Int, to end: Int) {
+    init(of index: ListingIndex, from start: Int, to end: Int, rows wanted: [Range<Int>]? = nil) {
         self.start = start
         self.end = end
         let runs = index.nightPrices.runs
-        var prices = [Int32](repeating: SpanPrices.irregular, count: index.count)
-        var lows = [Int32](repeating: -1, count: index.count), highs = lows
+        let rowCount = index.count
+        let rows = wanted.map { SpanPrices.words(holding: $0, rowCount: rowCount) }
+        let covered = rows ?? [0..<rowCount]
+        self.rows = rows
+        // The columns' own memory, written through pointers; only the covered rows are touched.
+        let byteCount = max(1, rowCount) * MemoryLayout<Int32>.stride
+        let priceBuffer = ColumnBuffer(byteCount: byteCount, alignment: 64), lowBuffer = ColumnBuffer(byteCount: byteCount, alignment: 64),
+            highBuffer = ColumnBuffer(byteCount: byteCount, alignment: 64)
+        let prices = priceBuffer.pointer.bindMemory(to: Int32.self, capacity: max(1, rowCount))
+        let lows = lowBuffer.pointer.bindMemory(to: Int32.self, capacity: max(1, rowCount))
+        let highs = highBuffer.pointer.bindMemory(to: Int32.self, capacity: max(1, rowCount))
+        for range in covered {
+            (prices + range.lowerBound).initialize(repeating: SpanPrices.irregular, count: range.count)
+            (lows + range.lowerBound).initialize(repeating: -1, count: range.count)
+            (highs + range.lowerBound).initialize(repeating: -1, count: range.count)
+        }
         let span = max(0, end - start)
-        // Dense rows' bounds, night by night over the dense prices (read in order).
+        // Dense rows' bounds, night by night over the dense prices (read in order), from the least to the
+        // greatest dense rank of the covered rows.
         let denseRows = index.nightPrices.denseRows, dense = index.nightPrices.dense.base
-        var denseLows = [Int32](repeating: Int32.max, count: denseRows), denseHighs = [Int32](repeating: -1, count: denseRows)
-        denseLows.withUnsafeMutableBufferPointer { lows in
-            denseHighs.withUnsafeMutableBufferPointer { highs in
-                for night in start..<max(start, end) where denseRows > 0 {
-                    staysearch_narrow_bounds(dense + night &* denseRows, denseRows, NightPrices.unpricedCode, lows.baseAddress!,
-                                             highs.baseAddress!)
+        var firstRank = Int.max, lastRank = -1
+        if rows == nil {
+            (firstRank, lastRank) = (0, denseRows - 1)
+        } else {
+            for range in covered {
+                for row in range {
+                    guard let rank = runs.values[Int(runs.offsets[row])].denseIndex else { continue }
+                    firstRank = min(firstRank, rank)
+                    lastRank = max(lastRank, rank)
                 }
             }
         }
-        var nightsOfRow = [Int32](repeating: 0, count: span)
+        let ranks = firstRank <= lastRank ? firstRank..<(lastRank + 1) : 0..<0
+        let denseLows = UnsafeMutablePointer<Int32>.allocate(capacity: max(1, denseRows))
+        let denseHighs = UnsafeMutablePointer<Int32>.allocate(capacity: max(1, denseRows))
+        defer {
+            denseLows.deallocate()
+            denseHighs.deallocate()
+        }
+        (denseLows + ranks.lowerBound).initialize(repeating: Int32.max, count: ranks.count)
+        (denseHighs + ranks.lowerBound).initialize(repeating: -1, count: ranks.count)
+        for night in start..<max(start, end) where !ranks.isEmpty {
+            staysearch_narrow_bounds(dense + (night &* denseRows &+ ranks.lowerBound), ranks.count, NightPrices.unpricedCode,
+                                     denseLows + ranks.lowerBound, denseHighs + ranks.lowerBound)
+        }
+        // One row's nights, and the same in whole units.
+        let nightsOfRow = UnsafeMutableBufferPointer<Int32>.allocate(capacity: max(1, span))
+        let unitsOfRow = UnsafeMutableBufferPointer<Int32>.allocate(capacity: max(1, span))
+        defer {
+            nightsOfRow.deallocate()
+            unitsOfRow.deallocate()
+        }
         var copied: [Int32] = []
-        for row in 0..<index.count where end > start {
-            let first = Int(runs.offsets[row]), last = Int(runs.offsets[row + 1])
-            let value = runs.values[first]
-            if let rank = value.denseIndex {
-                prices[row] = SpanPrices.dense
-                (lows[row], highs[row]) = denseHighs[rank] < 0 ? (0, 0) : (denseLows[rank], denseHighs[rank])
-                continue
-            }
-            let run = last - first == 1 ? first : runs.run(row: row, dayOffset: start)
-            let runEnd = run + 1 < last ? Int(runs.starts[run + 1]) : Int.max
-            let price = runs.values[run]
-            if runEnd >= end, price.patternIndex == nil {
-                prices[row] = SpanPrices.units(of: price) ?? SpanPrices.irregular
-                if prices[row] >= 0 { (lows[row], highs[row]) = (prices[row], prices[row]) }
-                continue
-            }
-            nightsOfRow.withUnsafeMutableBufferPointer { index.nightPrices.values(row: row, from: start, to: end, into: $0.baseAddress!) }
-            guard nightsOfRow.allSatisfy({ SpanPrices.units(of: $0) != nil }) else { continue }
-            prices[row] = -4 - Int32(copied.count / span)
-            var low = Int32.max, high: Int32 = -1
-            for price in nightsOfRow {
-                let units = SpanPrices.units(of: price)!
-                copied.append(units)
-                if price >= 0 {
-                    low = min(low, units)
-                    high = max(high, units)
+        for range in covered where end > start {
+            for row in range {
+                let first = Int(runs.offsets[row]), last = Int(runs.offsets[row + 1])
+                let value = runs.values[first]
+                if let rank = value.denseIndex {
+                    prices[row] = SpanPrices.dense
+                    (lows[row], highs[row]) = denseHighs[rank] < 0 ? (0, 0) : (denseLows[rank], denseHighs[rank])
+                    continue
                 }
+                let run = last - first == 1 ? first : runs.run(row: row, dayOffset: start)
+                let runEnd = run + 1 < last ? Int(runs.starts[run + 1]) : Int.max
+                let price = runs.values[run]
+                if runEnd >= end, price.patternIndex == nil {
+                    prices[row] = SpanPrices.units(of: price) ?? SpanPrices.irregular
+                    if prices[row] >= 0 { (lows[row], highs[row]) = (prices[row], prices[row]) }
+                    continue
+                }
+                index.nightPrices.values(row: row, from: start, to: end, into: nightsOfRow.baseAddress!)
+                guard let (low, high) = SpanPrices.wholeUnits(of: UnsafeBufferPointer(rebasing: nightsOfRow[0..<span]),
+                                                              into: unitsOfRow.baseAddress!) else { continue }
+                prices[row] = -4 - Int32(copied.count / span)
+                copied.append(contentsOf: UnsafeBufferPointer(rebasing: unitsOfRow[0..<span]))
+                (lows[row], highs[row]) = high < 0 ? (0, 0) : (low, high)
             }
-            (lows[row], highs[row]) = high < 0 ? (0, 0) : (low, high)
         }
-        self.prices = Column(prices)
+        self.prices = Column(owning: priceBuffer, count: rowCount)
         self.nights = Column(copied)
-        self.lows = Column(lows)
-        self.highs = Column(highs)
+        self.lows = Column(owning: lowBuffer, count: rowCount)
+        self.highs = Column(owning: highBuffer, count: rowCount)
     }
 
+    /// Whether the rows of `ranges` were worked out.
+    func covers(_ ranges: [Range<Int>]) -> Bool {
+        guard let rows else { return true }
+        return ranges.allSatisfy { range in range.isEmpty || rows.contains { $0.lowerBound <= range.lowerBound && range.upperBound <= $0.upperBound } }
+    }
+
+    /// The words (64 rows each, the last cut at `rowCount`) that hold the rows of `ranges`, as sorted,
+    /// disjoint ranges.
+    static func words(holding ranges: [Range<Int>], rowCount: Int) -> [Range<Int>] {
+        var words: [Range<Int>] = []
+        for range in ranges.filter({ !$0.isEmpty }).sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            let low = range.lowerBound & ~63, high = min(rowCount, (range.upperBound + 63) & ~63)
+            if let last = words.last, low <= last.upperBound {
+                words[words.count - 1] = last.lowerBound..<max(last.upperBound, high)
+            } else {
+                words.append(low..<high)
+            }
+        }
+        return words
+    }
+
+    /// `nights` (minor units, negative for a night without a price) in whole units into `units`
+    /// (``units(of:)`` of each), with the lowest and highest of the priced ones (−1 for the highest when
+    /// none is priced); nil when one is not in whole units up to ``largestUnits``. No branch on a night.
+    static func wholeUnits(of nights: UnsafeBufferPointer<Int32>, into units: UnsafeMutablePointer<Int32>) -> (low: Int32, high: Int32)? {
+        var whole = true, low = Int32.max, high: Int32 = -1
+        for night in 0..<nights.count {
+            let price = nights[night]
+            let priced = price >= 0
+            let unit = priced ? price / 100 : 0
+            whole = whole && (!priced || (unit &* 100 == price && unit <= largestUnits))
+            units[night] = unit
+            low = priced && unit < low ? unit : low
+            high = priced && unit > high ? unit : high
+        }
+        return whole ? (low, high) : nil
+    }
     /// `price` (minor units) in whole units when it is whole and ≤ ``largestUnits``, else nil; a night without
     /// a price counts as 0 (it is never bookable).
     static func units(of price: Int32) -> Int32? {

@@ -140,7 +140,8 @@ extension ListingIndex {
         // The nights read: from the first check-in to the last stay's last night.
         let spanStart = firstOffset + earliest, spanEnd = firstOffset + latest - 1 + nights
         let span = spanEnd - spanStart
-        let spanPrices = self.spanPrices(from: spanStart, to: spanEnd), spanNights = spanPrices.nights.base
+        // The span prices of every row the plan visits (each part of the same query asks for the same).
+        let spanPrices = self.spanPrices(from: spanStart, to: spanEnd, rows: plan.ranges), spanNights = spanPrices.nights.base
         let columns = ScanColumns(self)
         let filter = plan.filter, guests = query.guests, roomCode = plan.roomCode
         let lowest = (query.minimumPrice?.minorUnits ?? 0) * Int64(nights)
