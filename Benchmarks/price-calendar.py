@@ -9,6 +9,10 @@ listing, 3 and 7 nights, 2 adults, asks GET /v1/price-calendar for the second mo
 GET /v1/search for the stay from its 15th: the median `took_us` of each, and their ratio. The first calendar
 of each query is asked once before timing (it works out the span's prices, kept for the next).
 
+With --new-spans, every calendar asked is of a span of nights not asked before (months 2–7 of the calendar
+× 2–7 nights, as travellers browsing months and lengths ask them), each asked a second time straight after:
+the median `took_us` of the first asks (the span's prices worked out) and of the second (kept).
+
 With --against, a second server of the other build serves the same index and every request is asked of both
 in turn (one at a time, so each has a core): both builds' figures from the same minutes, and their ratio.
 """
@@ -35,12 +39,32 @@ def serve(binary, index):
     return server, server.stdout.readline().split("serving ")[1].split(" ")[0].rstrip("/")
 
 
+def new_spans(bases, pricing, year, month):
+    """Each base's calendars of spans it has not worked out before, then the same again, in turn."""
+    months = [f"{year + (month - 1 + ahead) // 12}-{(month - 1 + ahead) % 12 + 1:02d}" for ahead in range(1, 7)]
+    for region in ["Antwerp", None]:
+        first, again = [[] for _ in bases], [[] for _ in bases]
+        for shown in months:
+            for nights in range(2, 8):
+                asked = (f"/v1/price-calendar?region={region}&" if region else "/v1/price-calendar?") + f"adults=2&month={shown}&nights={nights}"
+                for position, base in enumerate(bases):
+                    first[position].append(get(base, asked)["took_us"])
+                    again[position].append(get(base, asked)["took_us"])
+        figures = [f"a new span {statistics.median(f) / 1000:.1f} ms (max {max(f) / 1000:.1f}), the same again "
+                   f"{statistics.median(a) / 1000:.1f} ms" for f, a in zip(first, again)]
+        line = f"{pricing} {region or 'every listing'}, {len(first[0])} spans: " + figures[0]
+        if len(bases) > 1:
+            line += f" | other build: {figures[1]} | new span this ÷ other {statistics.median(first[0]) / statistics.median(first[1]):.2f}"
+        print(line, flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--listings", type=int, default=1_000_000)
     parser.add_argument("--pricing", choices=["calibrated", "dynamic"], default="calibrated")
     parser.add_argument("--repeats", type=int, default=9)
     parser.add_argument("--against", help="another staysearch binary, measured in turn with this one")
+    parser.add_argument("--new-spans", action="store_true", help="calendars of spans not asked before, then the same again")
     arguments = parser.parse_args()
     index = os.path.join(ROOT, f".build/price-calendar-{arguments.pricing}-{arguments.listings}.ssx")
     if not os.path.exists(index):
@@ -54,6 +78,9 @@ def main():
         bases = [base for _, base in servers]
         year, month, _ = map(int, get(bases[0], "/v1/index")["calendar"]["first"].split("-"))
         shown = f"{year}-{month + 1:02d}" if month < 12 else f"{year + 1}-01"
+        if arguments.new_spans:
+            new_spans(bases, arguments.pricing, year, month)
+            return
         for region in ["Antwerp", None]:
             for nights in [3, 7]:
                 query = (f"region={region}&" if region else "") + "adults=2"
