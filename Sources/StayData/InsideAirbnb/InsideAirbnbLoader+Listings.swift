@@ -11,7 +11,8 @@ extension InsideAirbnbLoader {
             column, record, state throws(DataError) in
             guard let listing = try listingRecord(record, columns: column, city: city, fileIndex: fileIndex, state: &state) else { return }
             let id = listing.id, line = record.line
-            if let first = state.listingLines[id] {
+            if let handle = state.builder.handle(forListingID: id) {
+                let first = RecordOrigin(packed: state.listingOrigins[Int(handle.position)])
                 return try reject(&state, fileIndex: fileIndex, line: line, .duplicateListing,
                                   "duplicate listing id \(id) (first seen at \(state.report.files[first.file].path):\(first.line))")
             }
@@ -24,7 +25,7 @@ extension InsideAirbnbLoader {
                 return try reject(&state, fileIndex: fileIndex, line: line, .other, "\(error)")
             }
             handles[id] = handle
-            state.listingLines[id] = RecordOrigin(file: fileIndex, line: line)
+            state.listingOrigins.append(RecordOrigin(file: fileIndex, line: line).packed)
             state.report.files[fileIndex].loaded += 1
             state.report.listingsLoaded += 1
         }

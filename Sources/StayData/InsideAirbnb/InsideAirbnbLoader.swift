@@ -105,7 +105,7 @@ public struct InsideAirbnbLoader {
         // The builder is handed over, so that its nights are freed as the index takes them in.
         let builder = state.builder
         state.builder = IndexBuilder()
-        state.listingLines = [:]          // only reading needs them
+        state.listingOrigins = ChunkedArray()   // only reading needs them
         let index: ListingIndex, duplicates: [DuplicateNight]
         if let spill {
             do throws(IndexBuilderError) {

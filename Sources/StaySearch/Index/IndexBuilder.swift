@@ -5,11 +5,11 @@
 public struct IndexBuilder {
     /// Names a listing added to the builder.
     public struct ListingHandle: Hashable, Sendable {
-        let position: Int32
+        package let position: Int32
     }
 
-    /// The listings added, their amenities moved to ``amenities``.
-    private var listings: [ListingRecord] = []
+    /// The listings added, but their amenities (kept in ``amenities``).
+    private var listings = ListingStore()
     private var amenities = NameStore()
     /// Neighbourhood boundaries, for maps.
     private var shapes: [NeighbourhoodShape] = []
@@ -70,9 +70,7 @@ public struct IndexBuilder {
         }
         let position = Int32(listings.count)
         handlesByID[listing.id] = position
-        var listing = listing
         amenities.append(listing.amenities)
-        listing.amenities = []
         listings.append(listing)
         return ListingHandle(position: position)
     }

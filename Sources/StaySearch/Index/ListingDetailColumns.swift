@@ -31,24 +31,59 @@ enum ListingDetailColumns {
         storage.shapeLongitudes = Column(longitudes)
     }
 
-    /// Sets the detail columns of `storage` for `listings` placed in rows by `listingOfRow`, their
-    /// amenities from `amenityStore` (one entry per listing, in the same order), which is emptied once
-    /// read: at the peak of a large import it is one of the largest things held.
-    static func fill(_ storage: inout IndexStorage, listings: [ListingRecord], amenities amenityStore: inout NameStore, listingOfRow: [Int32]) {
+    /// The detail columns read from each listing, gathered row by row while an index's rows are filled.
+    struct Rows {
+        private var bedrooms: [UInt8] = [], beds: [UInt8] = [], bathroomHalves: [UInt8] = []
+        private var instant: [UInt64], superhosts: [UInt64]
+
+        /// Room for `rows` rows.
+        init(rows: Int) {
+            bedrooms.reserveCapacity(rows)
+            beds.reserveCapacity(rows)
+            bathroomHalves.reserveCapacity(rows)
+            instant = [UInt64](repeating: 0, count: (rows + 63) / 64)
+            superhosts = instant
+        }
+
+        /// Adds `listing` as row `row` (rows come in order).
+        mutating func append(_ listing: ListingRecord, row: Int) {
+            func count(_ value: Int?) -> UInt8 { value.map { UInt8(clamping: min(max($0, 0), 254)) } ?? ListingIndex.unknownCount }
+            bedrooms.append(count(listing.bedrooms))
+            beds.append(count(listing.beds))
+            bathroomHalves.append(count(listing.bathroomHalves))
+            if listing.isInstantBookable { instant[row >> 6] |= 1 << UInt64(row & 63) }
+            if listing.isSuperhost { superhosts[row >> 6] |= 1 << UInt64(row & 63) }
+        }
+
+        /// Sets the detail columns of `storage` from the rows added, the property types of `listings` and
+        /// their amenities from `amenityStore` (one entry per listing, in the same order), placed in rows by
+        /// `listingOfRow`. The store is emptied once read: at the peak of a large import it is one of the
+        /// largest things held.
+        func finish(_ storage: inout IndexStorage, listings: some ListingSource, amenities amenityStore: inout NameStore,
+                    listingOfRow: [Int32]) {
+            storage.bedrooms = Column(bedrooms)
+            storage.beds = Column(beds)
+            storage.bathroomHalves = Column(bathroomHalves)
+            storage.instantBookable = Column(instant)
+            storage.superhosts = Column(superhosts)
+            ListingDetailColumns.fillNames(&storage, listings: listings, amenities: &amenityStore, listingOfRow: listingOfRow)
+        }
+    }
+
+    /// Sets the property type and amenity columns of `storage`; see ``Rows/finish(_:listings:amenities:listingOfRow:)``.
+    private static func fillNames(_ storage: inout IndexStorage, listings: some ListingSource, amenities amenityStore: inout NameStore,
+                                  listingOfRow: [Int32]) {
         let rows = listingOfRow.count
         let wordsPerDay = (rows + 63) / 64
-        func count(_ value: Int?) -> UInt8 { value.map { UInt8(clamping: min(max($0, 0), 254)) } ?? ListingIndex.unknownCount }
-        storage.bedrooms = Column(listingOfRow.map { count(listings[Int($0)].bedrooms) })
-        storage.beds = Column(listingOfRow.map { count(listings[Int($0)].beds) })
-        storage.bathroomHalves = Column(listingOfRow.map { count(listings[Int($0)].bathroomHalves) })
 
         // Names are numbered in the order the data gives the listings, so a name shows as first spelled there.
         var typeStore = NameStore()
-        for listing in listings { typeStore.append(CollectionOfOne(listing.propertyType)) }
+        for position in 0..<listings.count { typeStore.append(CollectionOfOne(listings.propertyType(at: position))) }
         let propertyTypes = FoldedNames(typeStore)
         storage.propertyTypes = Column(listingOfRow.map { listing in
-            guard let spelling = typeStore.codes(ofListing: Int(listing)).first else { return ListingIndex.noPropertyType }
-            let code = propertyTypes.code(ofSpelling: spelling)
+            let spellings = typeStore.codeRange(ofListing: Int(listing))
+            guard let first = spellings.first else { return ListingIndex.noPropertyType }
+            let code = propertyTypes.code(ofSpelling: typeStore.code(at: first))
             return code < Int(ListingIndex.noPropertyType) ? UInt16(code) : ListingIndex.noPropertyType
         })
         let propertyTypeNames = StringColumn(Array(propertyTypes.names.prefix(Int(ListingIndex.noPropertyType) - 1)))
@@ -63,16 +98,16 @@ enum ListingDetailColumns {
         offsets.reserveCapacity(rows + 1)
         // Room for every code given, which is at least the codes kept: grown by doubling, the array
         // would hold twice its size at the peak of an import, and once more as its column.
-        let codeRoom = ColumnBuffer(byteCount: max(1, amenityStore.codes.count) * MemoryLayout<UInt16>.stride, alignment: 8)
-        let codes = codeRoom.pointer.bindMemory(to: UInt16.self, capacity: max(1, amenityStore.codes.count))
+        let codeRoom = ColumnBuffer(byteCount: max(1, amenityStore.codeCount) * MemoryLayout<UInt16>.stride, alignment: 8)
+        let codes = codeRoom.pointer.bindMemory(to: UInt16.self, capacity: max(1, amenityStore.codeCount))
         var codeCount = 0
         var rowCodes: [UInt16] = []
         let bitSetCount = min(maximumAmenityBitSets, amenities.counts.prefix { $0 * amenityBitSetShare >= rows && $0 > 0 }.count)
         var bitSets = [UInt64](repeating: 0, count: bitSetCount * wordsPerDay)
         for (row, listing) in listingOfRow.enumerated() {
             rowCodes.removeAll(keepingCapacity: true)
-            for spelling in amenityStore.codes(ofListing: Int(listing)) {
-                let code = amenities.code(ofSpelling: spelling)
+            for index in amenityStore.codeRange(ofListing: Int(listing)) {
+                let code = amenities.code(ofSpelling: amenityStore.code(at: index))
                 if code < amenityLimit { rowCodes.append(UInt16(code)) }
             }
             rowCodes.sort()
@@ -92,14 +127,5 @@ enum ListingDetailColumns {
         let amenityNames = StringColumn(Array(amenities.names.prefix(amenityLimit)))
         storage.amenityNameBytes = amenityNames.bytes
         storage.amenityNameOffsets = amenityNames.offsets
-
-        var instant = [UInt64](repeating: 0, count: wordsPerDay)
-        var superhosts = [UInt64](repeating: 0, count: wordsPerDay)
-        for (row, listing) in listingOfRow.enumerated() {
-            if listings[Int(listing)].isInstantBookable { instant[row >> 6] |= 1 << UInt64(row & 63) }
-            if listings[Int(listing)].isSuperhost { superhosts[row >> 6] |= 1 << UInt64(row & 63) }
-        }
-        storage.instantBookable = Column(instant)
-        storage.superhosts = Column(superhosts)
     }
 }

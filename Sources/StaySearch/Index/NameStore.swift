@@ -1,17 +1,24 @@
 /// The names of many listings (their amenities, say) stored compactly while an index is built: each
 /// distinct spelling once, and per listing its codes into the spellings (4 bytes a name instead of a
-/// string and a share of an array).
+/// string and a share of an array), in chunks that never hold more than a chunk's room unused.
 struct NameStore {
     /// Distinct spellings, in the order first seen.
     private(set) var spellings: [String] = []
     private var codeOfSpelling: [String: UInt32] = [:]
     /// Every listing's spelling codes, one listing after another.
-    private(set) var codes: [UInt32] = []
+    private var codes = ChunkedArray<UInt32>()
     /// `listings + 1` offsets into `codes`.
-    private(set) var offsets: [UInt32] = [0]
+    private var offsets: ChunkedArray<UInt32> = {
+        var offsets = ChunkedArray<UInt32>()
+        offsets.append(0)
+        return offsets
+    }()
 
     /// The number of listings appended.
     var listingCount: Int { offsets.count - 1 }
+
+    /// The number of codes of every listing together.
+    var codeCount: Int { codes.count }
 
     /// Appends the next listing's names (empty ones are left out).
     mutating func append(_ names: some Sequence<String>) {
@@ -28,8 +35,11 @@ struct NameStore {
         offsets.append(UInt32(codes.count))
     }
 
-    /// The spelling codes of the listing at `position`.
-    func codes(ofListing position: Int) -> ArraySlice<UInt32> {
-        codes[Int(offsets[position])..<Int(offsets[position + 1])]
+    /// Where the spelling codes of the listing at `position` are: read them with ``code(at:)``.
+    func codeRange(ofListing position: Int) -> Range<Int> {
+        Int(offsets[position])..<Int(offsets[position + 1])
     }
+
+    /// The spelling code at `index` of every listing's codes.
+    func code(at index: Int) -> UInt32 { codes[index] }
 }

@@ -10,9 +10,11 @@ struct RegionLayout {
     /// The region tree with row ranges.
     let tree: RegionTree
 
-    init(listings: [ListingRecord]) {
+    /// A region node while the tree is laid out.
+    private struct Draft { var name: String; var folded: String; var level: RegionNode.Level; var parent: Int; var children: [Int] = [] }
+
+    init(listings: some ListingSource) {
         // Nodes in order of first appearance, keyed by parent and exact name.
-        struct Draft { var name: String; var folded: String; var level: RegionNode.Level; var parent: Int; var children: [Int] = [] }
         var drafts: [Draft] = []
         var lookup: [String: [Int: Int]] = [:]   // name -> parent -> node
         var roots: [Int] = []
@@ -25,13 +27,14 @@ struct RegionLayout {
             return position
         }
         var draftOfListing = [Int](repeating: 0, count: listings.count)
-        for (position, listing) in listings.enumerated() {
-            var current = node(named: listing.region.city, level: .city, under: -1)
-            if !listing.region.neighbourhoodGroup.isEmpty {
-                current = node(named: listing.region.neighbourhoodGroup, level: .neighbourhoodGroup, under: current)
+        for position in 0..<listings.count {
+            let region = listings.region(at: position)
+            var current = node(named: region.city, level: .city, under: -1)
+            if !region.neighbourhoodGroup.isEmpty {
+                current = node(named: region.neighbourhoodGroup, level: .neighbourhoodGroup, under: current)
             }
-            if !listing.region.neighbourhood.isEmpty {
-                current = node(named: listing.region.neighbourhood, level: .neighbourhood, under: current)
+            if !region.neighbourhood.isEmpty {
+                current = node(named: region.neighbourhood, level: .neighbourhood, under: current)
             }
             draftOfListing[position] = current
         }
@@ -50,8 +53,8 @@ struct RegionLayout {
         for (position, draft) in preorder.enumerated() { rank[draft] = position }
 
         // Rows: by node rank, then id.
-        let order = listings.indices.sorted {
-            (rank[draftOfListing[$0]], listings[$0].id) < (rank[draftOfListing[$1]], listings[$1].id)
+        let order = (0..<listings.count).sorted {
+            (rank[draftOfListing[$0]], listings.id(at: $0)) < (rank[draftOfListing[$1]], listings.id(at: $1))
         }
         var rowOfListing = [Int32](repeating: 0, count: listings.count)
         for (row, listing) in order.enumerated() { rowOfListing[listing] = Int32(row) }

@@ -152,32 +152,64 @@ struct RowAssembler {
     /// - Parameter dense: the dense price table when it was finished already (in a store); nil finishes
     ///   it in memory.
     /// - Parameter amenities: the listings' amenities, emptied once read.
-    mutating func finish(listings: [ListingRecord], amenities: inout NameStore, shapes: [NeighbourhoodShape] = [],
+    mutating func finish(listings: some ListingSource, amenities: inout NameStore, shapes: [NeighbourhoodShape] = [],
                          aliases: [RegionAlias] = [], layout: RegionLayout, roomTypeNames: [String],
                          densePrices dense: Column<UInt16>? = nil) -> ListingIndex {
         var roomTypeCodes: [String: UInt8] = [:]
         for (code, name) in roomTypeNames.enumerated() { roomTypeCodes[name] = UInt8(code) }
-        func column<T: BitwiseCopyable>(_ value: (ListingRecord) -> T) -> Column<T> {
-            Column(layout.listingOfRow.map { value(listings[Int($0)]) })
+        // Every listing read once, in row order, into all of its columns.
+        let rows = layout.listingOfRow.count
+        var ids: [Int64] = [], nameBytes: [UInt8] = [], nameOffsets: [UInt32] = [0], roomTypeCodesOfRows: [UInt8] = []
+        var accommodates: [UInt8] = [], listingPrices: [Int32] = [], minimumNights: [Int32] = [], maximumNights: [Int32] = []
+        var ratings: [Int16] = [], reviewCounts: [Int32] = [], recentReviewCounts: [UInt16] = []
+        var latitudes: [Int32] = [], longitudes: [Int32] = []
+        var details = ListingDetailColumns.Rows(rows: rows)
+        ids.reserveCapacity(rows)
+        nameOffsets.reserveCapacity(rows + 1)
+        roomTypeCodesOfRows.reserveCapacity(rows)
+        accommodates.reserveCapacity(rows)
+        listingPrices.reserveCapacity(rows)
+        minimumNights.reserveCapacity(rows)
+        maximumNights.reserveCapacity(rows)
+        ratings.reserveCapacity(rows)
+        reviewCounts.reserveCapacity(rows)
+        recentReviewCounts.reserveCapacity(rows)
+        latitudes.reserveCapacity(rows)
+        longitudes.reserveCapacity(rows)
+        for row in 0..<rows {
+            var listing = listings[Int(layout.listingOfRow[row])]
+            ids.append(listing.id)
+            listing.name.withUTF8 { nameBytes.append(contentsOf: $0) }
+            nameOffsets.append(UInt32(nameBytes.count))
+            roomTypeCodesOfRows.append(roomTypeCodes[listing.roomType]!)
+            accommodates.append(UInt8(clamping: listing.accommodates))
+            listingPrices.append(IndexBuilder.storedPrice(listing.price))
+            minimumNights.append(listing.minimumNights)
+            maximumNights.append(listing.maximumNights)
+            ratings.append(Int16(clamping: listing.ratingHundredths ?? Int32(ListingIndex.noRating)))
+            reviewCounts.append(listing.reviewCount)
+            recentReviewCounts.append(UInt16(clamping: listing.recentReviewCount))
+            latitudes.append(IndexBuilder.storedCoordinate(listing.latitude))
+            longitudes.append(IndexBuilder.storedCoordinate(listing.longitude))
+            details.append(listing, row: row)
         }
         var storage = IndexStorage()
-        storage.ids = column(\.id)
-        let names = StringColumn(layout.listingOfRow.map { listings[Int($0)].name })
-        storage.nameBytes = names.bytes
-        storage.nameOffsets = names.offsets
+        storage.ids = Column(ids)
+        storage.nameBytes = Column(nameBytes)
+        storage.nameOffsets = Column(nameOffsets)
         storage.regionNodes = Column(layout.listingOfRow.map { layout.nodeOfListing[Int($0)] })
-        storage.roomTypes = column { roomTypeCodes[$0.roomType]! }
-        storage.accommodates = column { UInt8(clamping: $0.accommodates) }
+        storage.roomTypes = Column(roomTypeCodesOfRows)
+        storage.accommodates = Column(accommodates)
         storage.basePrices = Column(basePrices)
-        storage.listingPrices = column { IndexBuilder.storedPrice($0.price) }
-        storage.listingMinimumNights = column(\.minimumNights)
-        storage.listingMaximumNights = column(\.maximumNights)
-        storage.ratings = column { Int16(clamping: $0.ratingHundredths ?? Int32(ListingIndex.noRating)) }
-        storage.reviewCounts = column(\.reviewCount)
-        storage.recentReviewCounts = column { UInt16(clamping: $0.recentReviewCount) }
-        storage.latitudes = column { IndexBuilder.storedCoordinate($0.latitude) }
-        storage.longitudes = column { IndexBuilder.storedCoordinate($0.longitude) }
-        ListingDetailColumns.fill(&storage, listings: listings, amenities: &amenities, listingOfRow: layout.listingOfRow)
+        storage.listingPrices = Column(listingPrices)
+        storage.listingMinimumNights = Column(minimumNights)
+        storage.listingMaximumNights = Column(maximumNights)
+        storage.ratings = Column(ratings)
+        storage.reviewCounts = Column(reviewCounts)
+        storage.recentReviewCounts = Column(recentReviewCounts)
+        storage.latitudes = Column(latitudes)
+        storage.longitudes = Column(longitudes)
+        details.finish(&storage, listings: listings, amenities: &amenities, listingOfRow: layout.listingOfRow)
         ListingDetailColumns.fill(&storage, shapes: shapes)
         storage.bookable = Column(bookable)
         storage.pricedWithoutDates = Column(pricedWithoutDates)

@@ -26,9 +26,9 @@ public struct RecordOrigin: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "file \(file) line \(line)" }
 
     /// The origin in 8 bytes: the file above the line, so that the next line of a file is one more.
-    var packed: UInt64 { UInt64(file) << 48 | UInt64(line) }
+    package var packed: UInt64 { UInt64(file) << 48 | UInt64(line) }
 
-    init(packed: UInt64) {
+    package init(packed: UInt64) {
         file = Int(packed >> 48)
         line = Int(packed & 0xFFFF_FFFF_FFFF)
     }
