@@ -1,4 +1,4 @@
-@testable import StaySearch
+import StaySearch
 import Testing
 
 /// The builder's compact store of listings gives back every listing as it was added (but its amenities).

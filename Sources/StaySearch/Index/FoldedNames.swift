@@ -32,8 +32,8 @@ struct FoldedNames {
         var counts = [Int](repeating: 0, count: folded.count)
         var lastListing = [Int](repeating: -1, count: folded.count)
         for listing in 0..<store.listingCount {
-            for index in store.codeRange(ofListing: listing) {
-                let group = groupOfSpelling[Int(store.code(at: index))]
+            store.forEachCode(ofListing: listing) { code in
+                let group = groupOfSpelling[Int(code)]
                 if lastListing[group] != listing {
                     lastListing[group] = listing
                     counts[group] += 1

@@ -81,9 +81,8 @@ enum ListingDetailColumns {
         for position in 0..<listings.count { typeStore.append(CollectionOfOne(listings.propertyType(at: position))) }
         let propertyTypes = FoldedNames(typeStore)
         storage.propertyTypes = Column(listingOfRow.map { listing in
-            let spellings = typeStore.codeRange(ofListing: Int(listing))
-            guard let first = spellings.first else { return ListingIndex.noPropertyType }
-            let code = propertyTypes.code(ofSpelling: typeStore.code(at: first))
+            guard let first = typeStore.firstCode(ofListing: Int(listing)) else { return ListingIndex.noPropertyType }
+            let code = propertyTypes.code(ofSpelling: first)
             return code < Int(ListingIndex.noPropertyType) ? UInt16(code) : ListingIndex.noPropertyType
         })
         let propertyTypeNames = StringColumn(Array(propertyTypes.names.prefix(Int(ListingIndex.noPropertyType) - 1)))
@@ -106,8 +105,8 @@ enum ListingDetailColumns {
         var bitSets = [UInt64](repeating: 0, count: bitSetCount * wordsPerDay)
         for (row, listing) in listingOfRow.enumerated() {
             rowCodes.removeAll(keepingCapacity: true)
-            for index in amenityStore.codeRange(ofListing: Int(listing)) {
-                let code = amenities.code(ofSpelling: amenityStore.code(at: index))
+            amenityStore.forEachCode(ofListing: Int(listing)) { spelling in
+                let code = amenities.code(ofSpelling: spelling)
                 if code < amenityLimit { rowCodes.append(UInt16(code)) }
             }
             rowCodes.sort()
