@@ -52,6 +52,8 @@ import Testing
             added.append(listing)
         }
         #expect(store.count == added.count)
+        #expect(store.nameByteCount == added.nameByteCount)
+        #expect(store.nameByteCount == added.reduce(0) { $0 + Array($1.name.utf8).count })
         for position in added.indices {
             #expect(store[position] == added[position], "listing at \(position)")
             #expect(store.id(at: position) == added[position].id)

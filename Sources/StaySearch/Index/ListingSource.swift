@@ -3,6 +3,8 @@
 package protocol ListingSource {
     /// The number of listings.
     var count: Int { get }
+    /// The UTF-8 bytes of every listing's name together.
+    var nameByteCount: Int { get }
     /// The listing at `position` (`0 ..< count`); its amenities are not read from here.
     subscript(position: Int) -> ListingRecord { get }
     /// The id of the listing at `position`.
@@ -14,6 +16,7 @@ package protocol ListingSource {
 }
 
 extension Array: ListingSource where Element == ListingRecord {
+    package var nameByteCount: Int { reduce(0) { $0 + $1.name.utf8.count } }
     package func id(at position: Int) -> Int64 { self[position].id }
     package func region(at position: Int) -> RegionPath { self[position].region }
     package func propertyType(at position: Int) -> String { self[position].propertyType }

@@ -46,6 +46,9 @@ package struct ListingStore: ListingSource {
     /// The number of listings.
     package var count: Int { listings.count }
 
+    /// The UTF-8 bytes of every listing's name together.
+    package private(set) var nameByteCount = 0
+
     /// Appends `listing`, but its amenities.
     package mutating func append(_ listing: ListingRecord) {
         var name = listing.name
@@ -58,6 +61,7 @@ package struct ListingStore: ListingSource {
         let chunk = nameChunks.count - 1
         let start = nameChunks[chunk].count
         name.withUTF8 { nameChunks[chunk].append(contentsOf: $0) }
+        nameByteCount += length
         func counted(_ value: Int?) -> Int32 { value.map { Int32(clamping: max($0, Int(ListingStore.unknownCount) + 1)) } ?? ListingStore.unknownCount }
         var flags: UInt8 = 0
         if listing.price != nil { flags |= ListingStore.hasPrice }

@@ -165,6 +165,7 @@ struct RowAssembler {
         var latitudes: [Int32] = [], longitudes: [Int32] = []
         var details = ListingDetailColumns.Rows(rows: rows)
         ids.reserveCapacity(rows)
+        nameBytes.reserveCapacity(listings.nameByteCount)
         nameOffsets.reserveCapacity(rows + 1)
         roomTypeCodesOfRows.reserveCapacity(rows)
         accommodates.reserveCapacity(rows)
