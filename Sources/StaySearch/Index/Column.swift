@@ -83,4 +83,11 @@ final class ColumnBuffer {
     }
 
     deinit { pointer.deallocate() }
+
+    /// Room for `count` elements, written through the pointer returned, then made a column with
+    /// ``Column/init(owning:count:)``: no array beside the column, and no copy.
+    static func room<Element>(for count: Int, of _: Element.Type) -> (buffer: ColumnBuffer, elements: UnsafeMutablePointer<Element>) {
+        let buffer = ColumnBuffer(byteCount: max(1, count) * MemoryLayout<Element>.stride, alignment: max(8, MemoryLayout<Element>.alignment))
+        return (buffer, buffer.pointer.bindMemory(to: Element.self, capacity: max(1, count)))
+    }
 }

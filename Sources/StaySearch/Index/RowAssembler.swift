@@ -157,59 +157,57 @@ struct RowAssembler {
                          densePrices dense: Column<UInt16>? = nil) -> ListingIndex {
         var roomTypeCodes: [String: UInt8] = [:]
         for (code, name) in roomTypeNames.enumerated() { roomTypeCodes[name] = UInt8(code) }
-        // Every listing read once, in row order, into all of its columns.
+        // Every listing read once, in row order, into all of its columns, each written in place.
         let rows = layout.listingOfRow.count
-        var ids: [Int64] = [], nameBytes: [UInt8] = [], nameOffsets: [UInt32] = [0], roomTypeCodesOfRows: [UInt8] = []
-        var accommodates: [UInt8] = [], listingPrices: [Int32] = [], minimumNights: [Int32] = [], maximumNights: [Int32] = []
-        var ratings: [Int16] = [], reviewCounts: [Int32] = [], recentReviewCounts: [UInt16] = []
-        var latitudes: [Int32] = [], longitudes: [Int32] = []
+        let ids = ColumnBuffer.room(for: rows, of: Int64.self), roomTypesOfRows = ColumnBuffer.room(for: rows, of: UInt8.self)
+        let nameByteCount = listings.nameByteCount
+        let nameBytes = ColumnBuffer.room(for: nameByteCount, of: UInt8.self)
+        let nameOffsets = ColumnBuffer.room(for: rows + 1, of: UInt32.self)
+        let accommodates = ColumnBuffer.room(for: rows, of: UInt8.self), listingPrices = ColumnBuffer.room(for: rows, of: Int32.self)
+        let minimumNights = ColumnBuffer.room(for: rows, of: Int32.self), maximumNights = ColumnBuffer.room(for: rows, of: Int32.self)
+        let ratings = ColumnBuffer.room(for: rows, of: Int16.self), reviewCounts = ColumnBuffer.room(for: rows, of: Int32.self)
+        let recentReviewCounts = ColumnBuffer.room(for: rows, of: UInt16.self)
+        let latitudes = ColumnBuffer.room(for: rows, of: Int32.self), longitudes = ColumnBuffer.room(for: rows, of: Int32.self)
         var details = ListingDetailColumns.Rows(rows: rows)
-        ids.reserveCapacity(rows)
-        nameBytes.reserveCapacity(listings.nameByteCount)
-        nameOffsets.reserveCapacity(rows + 1)
-        roomTypeCodesOfRows.reserveCapacity(rows)
-        accommodates.reserveCapacity(rows)
-        listingPrices.reserveCapacity(rows)
-        minimumNights.reserveCapacity(rows)
-        maximumNights.reserveCapacity(rows)
-        ratings.reserveCapacity(rows)
-        reviewCounts.reserveCapacity(rows)
-        recentReviewCounts.reserveCapacity(rows)
-        latitudes.reserveCapacity(rows)
-        longitudes.reserveCapacity(rows)
+        var nameEnd = 0
+        nameOffsets.elements[0] = 0
         for row in 0..<rows {
             var listing = listings[Int(layout.listingOfRow[row])]
-            ids.append(listing.id)
-            listing.name.withUTF8 { nameBytes.append(contentsOf: $0) }
-            nameOffsets.append(UInt32(nameBytes.count))
-            roomTypeCodesOfRows.append(roomTypeCodes[listing.roomType]!)
-            accommodates.append(UInt8(clamping: listing.accommodates))
-            listingPrices.append(IndexBuilder.storedPrice(listing.price))
-            minimumNights.append(listing.minimumNights)
-            maximumNights.append(listing.maximumNights)
-            ratings.append(Int16(clamping: listing.ratingHundredths ?? Int32(ListingIndex.noRating)))
-            reviewCounts.append(listing.reviewCount)
-            recentReviewCounts.append(UInt16(clamping: listing.recentReviewCount))
-            latitudes.append(IndexBuilder.storedCoordinate(listing.latitude))
-            longitudes.append(IndexBuilder.storedCoordinate(listing.longitude))
+            ids.elements[row] = listing.id
+            listing.name.withUTF8 { name in
+                precondition(nameEnd + name.count <= nameByteCount, "the names' bytes were counted before they were read")
+                if let start = name.baseAddress { (nameBytes.elements + nameEnd).initialize(from: start, count: name.count) }
+                nameEnd += name.count
+            }
+            nameOffsets.elements[row + 1] = UInt32(nameEnd)
+            roomTypesOfRows.elements[row] = roomTypeCodes[listing.roomType]!
+            accommodates.elements[row] = UInt8(clamping: listing.accommodates)
+            listingPrices.elements[row] = IndexBuilder.storedPrice(listing.price)
+            minimumNights.elements[row] = listing.minimumNights
+            maximumNights.elements[row] = listing.maximumNights
+            ratings.elements[row] = Int16(clamping: listing.ratingHundredths ?? Int32(ListingIndex.noRating))
+            reviewCounts.elements[row] = listing.reviewCount
+            recentReviewCounts.elements[row] = UInt16(clamping: listing.recentReviewCount)
+            latitudes.elements[row] = IndexBuilder.storedCoordinate(listing.latitude)
+            longitudes.elements[row] = IndexBuilder.storedCoordinate(listing.longitude)
             details.append(listing, row: row)
         }
         var storage = IndexStorage()
-        storage.ids = Column(ids)
-        storage.nameBytes = Column(nameBytes)
-        storage.nameOffsets = Column(nameOffsets)
+        storage.ids = Column(owning: ids.buffer, count: rows)
+        storage.nameBytes = Column(owning: nameBytes.buffer, count: nameEnd)
+        storage.nameOffsets = Column(owning: nameOffsets.buffer, count: rows + 1)
         storage.regionNodes = Column(layout.listingOfRow.map { layout.nodeOfListing[Int($0)] })
-        storage.roomTypes = Column(roomTypeCodesOfRows)
-        storage.accommodates = Column(accommodates)
+        storage.roomTypes = Column(owning: roomTypesOfRows.buffer, count: rows)
+        storage.accommodates = Column(owning: accommodates.buffer, count: rows)
         storage.basePrices = Column(basePrices)
-        storage.listingPrices = Column(listingPrices)
-        storage.listingMinimumNights = Column(minimumNights)
-        storage.listingMaximumNights = Column(maximumNights)
-        storage.ratings = Column(ratings)
-        storage.reviewCounts = Column(reviewCounts)
-        storage.recentReviewCounts = Column(recentReviewCounts)
-        storage.latitudes = Column(latitudes)
-        storage.longitudes = Column(longitudes)
+        storage.listingPrices = Column(owning: listingPrices.buffer, count: rows)
+        storage.listingMinimumNights = Column(owning: minimumNights.buffer, count: rows)
+        storage.listingMaximumNights = Column(owning: maximumNights.buffer, count: rows)
+        storage.ratings = Column(owning: ratings.buffer, count: rows)
+        storage.reviewCounts = Column(owning: reviewCounts.buffer, count: rows)
+        storage.recentReviewCounts = Column(owning: recentReviewCounts.buffer, count: rows)
+        storage.latitudes = Column(owning: latitudes.buffer, count: rows)
+        storage.longitudes = Column(owning: longitudes.buffer, count: rows)
         details.finish(&storage, listings: listings, amenities: &amenities, listingOfRow: layout.listingOfRow)
         ListingDetailColumns.fill(&storage, shapes: shapes)
         storage.bookable = Column(bookable)
