@@ -342,7 +342,7 @@ static void calendar_word_portable(const int32_t *constant, const uint16_t *dens
 
 #if defined(__x86_64__)
 /// The most nights a calendar word reads at once (62 check-ins and stays of up to 365 nights).
-#define STAYSEARCH_CALENDAR_SPAN 448
+#define STAYSEARCH_CALENDAR_SPAN STAYSEARCH_CALENDAR_BATCH_SPAN
 #define STAYSEARCH_AVX2_BMI2 __attribute__((target("avx2,bmi,bmi2,popcnt")))
 
 /// Whether the processor has AVX2 and BMI2 (asked once, kept).
@@ -431,13 +431,74 @@ STAYSEARCH_AVX2_BMI2 static void calendar_groups_avx2(const int32_t *constant, c
     }
 }
 
+/// Totals the lanes `batch` holds (at most 64, packed from its first lane) and empties it.
+STAYSEARCH_AVX2_BMI2 static void calendar_flush_avx2(staysearch_calendar_batch *batch, long span, long nights, long checkIns,
+                                                     int32_t lowest, int32_t highest, const int32_t *bracketLow,
+                                                     const int32_t *bracketHigh, int32_t cheapest, uint32_t *counts,
+                                                     uint32_t *below, int32_t *least, int32_t *totals, uint32_t *const *slots) {
+    const int count = batch->count;
+    if (count == 0) return;
+    const int width = (count + 7) / 8 * 8;
+    // The last group's unused lanes are of one price (never valid), so that it reads no nights for them.
+    for (int lane = count; lane < width; lane++) batch->constant[lane] = 0;
+    uint64_t inBracket[STAYSEARCH_CALENDAR_CHECKINS];
+    calendar_groups_avx2(batch->constant, NULL, 0, batch->matrix, 72, span, nights, checkIns, batch->valid, (1u << (width / 8)) - 1,
+                         lowest, highest, bracketLow, bracketHigh, cheapest, counts, below, least, inBracket, totals, slots);
+    for (long p = 0; p < checkIns; p++) batch->valid[p] = 0;
+    batch->count = 0;
+}
+
+/// Adds the lanes of `totalled` to `batch` after those it holds (totalling those first when all would not
+/// fit): their prices over the span and each check-in's bits, moved left by permutations as in packing.
+STAYSEARCH_AVX2_BMI2 static void calendar_hold_avx2(staysearch_calendar_batch *batch, const int32_t *constant, const uint16_t *dense,
+                                                    long denseStride, const int32_t *matrix, long span, long nights, long checkIns,
+                                                    const uint64_t *valid, uint64_t totalled, int32_t lowest, int32_t highest,
+                                                    const int32_t *bracketLow, const int32_t *bracketHigh, int32_t cheapest,
+                                                    uint32_t *counts, uint32_t *below, int32_t *least, int32_t *totals,
+                                                    uint32_t *const *slots) {
+    const int held = (int)_mm_popcnt_u64(totalled);
+    if (batch->count + held > 64) {
+        calendar_flush_avx2(batch, span, nights, checkIns, lowest, highest, bracketLow, bracketHigh, cheapest, counts, below, least,
+                            totals, slots);
+    }
+    const int start = batch->count;
+    const __m256i minusOne = _mm256_set1_epi32(-1);
+    __m256i moves[8];
+    int offsets[8], anyVarying = 0, k = start;
+    for (int group = 0; group < 8; group++) {
+        uint64_t mask = (totalled >> (group * 8)) & 0xFF;
+        uint64_t spread = _pdep_u64(mask, 0x0101010101010101ULL) * 0xFF;
+        uint64_t indices = _pext_u64(0x0706050403020100ULL, spread);
+        moves[group] = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128((long long)indices));
+        offsets[group] = k;
+        __m256i fixed = _mm256_loadu_si256((const __m256i *)(constant + group * 8));
+        _mm256_storeu_si256((__m256i *)(batch->constant + k), _mm256_permutevar8x32_epi32(fixed, moves[group]));
+        anyVarying |= (int)(mask & ~STAYSEARCH_BITS(_mm256_cmpgt_epi32(fixed, minusOne))) != 0;
+        k += (int)_mm_popcnt_u64(mask);
+    }
+    if (anyVarying) {
+        for (long n = 0; n < span; n++) {
+            int32_t *row = batch->matrix + n * 72;
+            for (int group = 0; group < 8; group++) {
+                if (!((totalled >> (group * 8)) & 0xFF)) continue;
+                __m256i nightPrices = dense
+                    ? _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(dense + n * denseStride + group * 8)))
+                    : _mm256_loadu_si256((const __m256i *)(matrix + n * 64 + group * 8));
+                _mm256_storeu_si256((__m256i *)(row + offsets[group]), _mm256_permutevar8x32_epi32(nightPrices, moves[group]));
+            }
+        }
+    }
+    for (long p = 0; p < checkIns; p++) batch->valid[p] |= _pext_u64(valid[p], totalled) << start;
+    batch->count = k;
+}
+
 STAYSEARCH_AVX2_BMI2 static void calendar_word_avx2(const int32_t *constant, const int32_t *lowNight,
                                                     const int32_t *highNight, const uint16_t *dense, long denseStride,
                                                     const int32_t *matrix, long span, long nights, long checkIns,
                                                     const uint64_t *valid, int32_t lowest, int32_t highest,
                                                     const int32_t *bracketLow, const int32_t *bracketHigh, int32_t cheapest,
                                                     uint32_t *counts, uint32_t *below, int32_t *least, uint64_t *inBracket,
-                                                    int32_t *totals, uint32_t *const *slots) {
+                                                    int32_t *totals, uint32_t *const *slots, staysearch_calendar_batch *batch) {
     // Lanes whose every total lies outside every check-in's bracket (by their lowest and highest night) are
     // settled for the whole word: counted by popcounts. Any other lane is totalled check-in by check-in,
     // eight lanes at a time, packed together first when that saves groups of eight.
@@ -485,6 +546,12 @@ STAYSEARCH_AVX2_BMI2 static void calendar_word_avx2(const int32_t *constant, con
     }
     const uint64_t totalled = ~(settled | never) & anyValid;
     if (!totalled) {
+        for (long p = 0; p < checkIns; p++) inBracket[p] = 0;
+        return;
+    }
+    if (batch) {
+        calendar_hold_avx2(batch, constant, dense, denseStride, matrix, span, nights, checkIns, valid, totalled, lowest, highest,
+                           bracketLow, bracketHigh, cheapest, counts, below, least, totals, slots);
         for (long p = 0; p < checkIns; p++) inBracket[p] = 0;
         return;
     }
@@ -580,16 +647,34 @@ void staysearch_calendar_word(const int32_t *constant, const int32_t *lowNight, 
                               const uint16_t *dense, long denseStride, const int32_t *matrix, long span, long nights,
                               long checkIns, const uint64_t *valid, int32_t lowest, int32_t highest,
                               const int32_t *bracketLow, const int32_t *bracketHigh, int32_t cheapest, uint32_t *counts,
-                              uint32_t *below, int32_t *least, uint64_t *inBracket, int32_t *totals, uint32_t *const *slots) {
+                              uint32_t *below, int32_t *least, uint64_t *inBracket, int32_t *totals, uint32_t *const *slots,
+                              staysearch_calendar_batch *batch) {
 #if defined(__x86_64__)
     if (!__atomic_load_n(&calendar_portable, __ATOMIC_RELAXED) && has_avx2_bmi2() && span <= STAYSEARCH_CALENDAR_SPAN) {
         calendar_word_avx2(constant, lowNight, highNight, dense, denseStride, matrix, span, nights, checkIns, valid, lowest, highest, bracketLow,
-                           bracketHigh, cheapest, counts, below, least, inBracket, totals, slots);
+                           bracketHigh, cheapest, counts, below, least, inBracket, totals, slots, batch);
         return;
     }
 #endif
+    // Held lanes (none unless the fastest version ran before with this batch) are totalled first.
+    if (batch) {
+        staysearch_calendar_flush(batch, span, nights, checkIns, lowest, highest, bracketLow, bracketHigh, cheapest, counts, below,
+                                  least, totals, slots);
+    }
     calendar_word_portable(constant, dense, denseStride, matrix, span, nights, checkIns, valid, lowest, highest, bracketLow,
                            bracketHigh, cheapest, counts, below, least, inBracket, totals, slots);
+}
+
+void staysearch_calendar_batch_reset(staysearch_calendar_batch *batch) { __builtin_memset(batch, 0, sizeof *batch); }
+
+void staysearch_calendar_flush(staysearch_calendar_batch *batch, long span, long nights, long checkIns, int32_t lowest,
+                               int32_t highest, const int32_t *bracketLow, const int32_t *bracketHigh, int32_t cheapest,
+                               uint32_t *counts, uint32_t *below, int32_t *least, int32_t *totals, uint32_t *const *slots) {
+    if (batch->count == 0) return;
+#if defined(__x86_64__)
+    calendar_flush_avx2(batch, span, nights, checkIns, lowest, highest, bracketLow, bracketHigh, cheapest, counts, below, least,
+                        totals, slots);
+#endif
 }
 
 static uint64_t int32_in_range_portable(const int32_t *values, int32_t lowest, int32_t highest) {

@@ -87,7 +87,7 @@ import Testing
             dense.withUnsafeBufferPointer { dense in
                 staysearch_calendar_word(constant, lows.map { max(-1, $0) }, highs, useDense ? dense.baseAddress : nil, denseStride, matrix, span, nights, checkIns, valid,
                                          lowest, highest, bracketLow, bracketHigh, cheapest, &outcome.counts, &outcome.below,
-                                         &outcome.least, &inBracket, &totals, slots)
+                                         &outcome.least, &inBracket, &totals, slots, nil)
             }
             staysearch_calendar_use_portable(0)
             for p in 0..<checkIns {
@@ -107,5 +107,113 @@ import Testing
             }
             #expect(outcome == expected, "seed \(seed) \(portable == 1 ? "portable" : "fastest")")
         }
+    }
+
+    /// Lanes held across words in a batch (every check-in counting its bracket by unit) give what the words
+    /// totalled one at a time give: many words of few lanes to total, some of many (so that the batch fills
+    /// and is totalled before the next word's lanes are held), one price and dense and copied nights mixed.
+    @Test(arguments: 0..<60)
+    func lanesHeldAcrossWordsAreCountedAsWordByWord(seed: Int) {
+        var random = SeededGenerator(seed: UInt64(seed) &* 6_007 + 29)
+        let nights = Int.random(in: 1...14, using: &random)
+        let checkIns = Int.random(in: 1...62, using: &random)
+        let span = checkIns + nights - 1
+        let typical = Int32(nights) * 1_000
+        let (lowest, highest): (Int32, Int32) = seed % 4 == 1 ? (typical / 2, typical * 3 / 2) : (0, Int32.max)
+        let bracketLow = (0..<checkIns).map { _ in typical + Int32.random(in: -300...300, using: &random) * Int32(nights) }
+        let bracketHigh = bracketLow.map { $0 + Int32.random(in: 0...60, using: &random) * Int32(nights) }
+        let cheapest = [Int32.max, typical / 4, typical][seed % 3]
+        func outcome() -> Outcome {
+            Outcome(counts: Array(repeating: 0, count: checkIns), below: Array(repeating: 0, count: checkIns),
+                    least: Array(repeating: .max, count: checkIns), inside: Array(repeating: [], count: checkIns))
+        }
+        func makeSlots() -> [UnsafeMutablePointer<UInt32>] {
+            (0..<checkIns).map { p in
+                let width = Int(bracketHigh[p] - bracketLow[p]) + 1
+                let counts = UnsafeMutablePointer<UInt32>.allocate(capacity: width)
+                counts.initialize(repeating: 0, count: width)
+                return counts
+            }
+        }
+        func read(_ slots: [UnsafeMutablePointer<UInt32>], into outcome: inout Outcome) {
+            for p in 0..<checkIns {
+                for offset in 0...Int(bracketHigh[p] - bracketLow[p]) {
+                    outcome.inside[p] += Array(repeating: bracketLow[p] + Int32(offset), count: Int(slots[p][offset]))
+                }
+                outcome.inside[p].sort()
+                slots[p].deallocate()
+            }
+        }
+        var expected = outcome(), oneByOne = outcome(), batched = outcome()
+        let slotsOneByOne = makeSlots(), slotsBatched = makeSlots()
+        let batch = UnsafeMutablePointer<staysearch_calendar_batch>.allocate(capacity: 1)
+        defer { batch.deallocate() }
+        staysearch_calendar_batch_reset(batch)
+        var inBracket = [UInt64](repeating: 0, count: checkIns)
+        var totals = [Int32](repeating: 0, count: checkIns * 64)
+        let wordCount = Int.random(in: 3...40, using: &random)
+        for word in 0..<wordCount {
+            // Most words have a lane or two near the brackets; one in five has many.
+            let near = word % 5 == 2 ? 0.6 : 0.04
+            let useDense = (seed + word) % 3 == 0
+            var constant = [Int32](repeating: 0, count: 64)
+            var nightly = [[Int32]](repeating: [], count: 64)
+            for lane in 0..<64 {
+                let price = Double.random(in: 0..<1, using: &random) < near ? Int32.random(in: 700...1_300, using: &random)
+                                                                          : [Int32(50), 9_000][lane % 2]
+                if Double.random(in: 0..<1, using: &random) < 0.5 {
+                    constant[lane] = price
+                    nightly[lane] = Array(repeating: price, count: span)
+                } else {
+                    constant[lane] = useDense ? -2 : [-2, -4, -9][lane % 3]
+                    nightly[lane] = (0..<span).map { _ in price + Int32.random(in: -9...9, using: &random) }
+                }
+            }
+            let denseStride = 64 + 5
+            var dense = [UInt16](repeating: 0, count: span * denseStride)
+            var matrix = [Int32](repeating: 0, count: span * 64)
+            for lane in 0..<64 where constant[lane] < 0 {
+                for night in 0..<span {
+                    dense[night * denseStride + lane] = UInt16(nightly[lane][night])
+                    matrix[night * 64 + lane] = nightly[lane][night]
+                }
+            }
+            let lows = (0..<64).map { nightly[$0].min()! }, highs = (0..<64).map { nightly[$0].max()! }
+            let valid = (0..<checkIns).map { _ in UInt64.random(in: 0...UInt64.max, using: &random) }
+            for p in 0..<checkIns {
+                for lane in 0..<64 where valid[p] >> UInt64(lane) & 1 != 0 {
+                    let total = nightly[lane][p..<(p + nights)].reduce(0, +)
+                    guard total >= lowest, total <= highest else { continue }
+                    expected.counts[p] += 1
+                    if total < bracketLow[p] { expected.below[p] += 1 }
+                    if total >= bracketLow[p], total <= bracketHigh[p] { expected.inside[p].append(total) }
+                    if total <= cheapest { expected.least[p] = min(expected.least[p], total) }
+                }
+            }
+            dense.withUnsafeBufferPointer { dense in
+                let densePrices = useDense ? dense.baseAddress : nil
+                slotsOneByOne.map { Optional($0) }.withUnsafeBufferPointer { slots in
+                    staysearch_calendar_word(constant, lows, highs, densePrices, denseStride, matrix, span, nights, checkIns, valid,
+                                             lowest, highest, bracketLow, bracketHigh, cheapest, &oneByOne.counts, &oneByOne.below,
+                                             &oneByOne.least, &inBracket, &totals, slots.baseAddress, nil)
+                }
+                slotsBatched.map { Optional($0) }.withUnsafeBufferPointer { slots in
+                    staysearch_calendar_word(constant, lows, highs, densePrices, denseStride, matrix, span, nights, checkIns, valid,
+                                             lowest, highest, bracketLow, bracketHigh, cheapest, &batched.counts, &batched.below,
+                                             &batched.least, &inBracket, &totals, slots.baseAddress, batch)
+                }
+            }
+            #expect(inBracket.allSatisfy { $0 == 0 }, "seed \(seed) word \(word): totals kept though counted by unit")
+        }
+        slotsBatched.map { Optional($0) }.withUnsafeBufferPointer { slots in
+            staysearch_calendar_flush(batch, span, nights, checkIns, lowest, highest, bracketLow, bracketHigh, cheapest,
+                                      &batched.counts, &batched.below, &batched.least, &totals, slots.baseAddress)
+        }
+        for p in 0..<checkIns { expected.inside[p].sort() }
+        read(slotsOneByOne, into: &oneByOne)
+        read(slotsBatched, into: &batched)
+        #expect(oneByOne == expected, "seed \(seed): word by word")
+        #expect(batched == expected, "seed \(seed): held in a batch")
+        #expect(expected.inside.contains { !$0.isEmpty }, "seed \(seed): no total in a bracket")
     }
 }

@@ -1,3 +1,5 @@
+import StaySearchKernels
+
 /// The working memory of one thread's price calendar pass over its rows (see
 /// ``ListingIndex/tallyStays(_:plan:from:days:nights:threads:sampleEvery:into:)``): plain memory, so that the
 /// loop over words writes it without copy-on-write checks. Deallocated by its owner.
@@ -32,6 +34,8 @@ struct CalendarScratch {
     /// Copied nights (`span × 64`, night-major) and the word's totals (`checkIns × 64`).
     let matrix: UnsafeMutablePointer<Int32>
     let wordTotals: UnsafeMutablePointer<Int32>
+    /// The lanes to total held across words (see ``staysearch_calendar_batch``).
+    let batch: UnsafeMutablePointer<staysearch_calendar_batch>
 
     /// Scratch for `checkIns` check-ins over `span` nights, with the rule tables `tables` copied in, and
     /// `slotWidths[p]` zeroed counts for check-in *p* (none when 0).
@@ -67,6 +71,8 @@ struct CalendarScratch {
         }
         matrix = zeroed(span * 64, 0)
         wordTotals = zeroed(checkIns * 64, 0)
+        batch = .allocate(capacity: 1)
+        staysearch_calendar_batch_reset(batch)
     }
 
     private let checkIns: Int
@@ -105,6 +111,7 @@ struct CalendarScratch {
             slots[position]?.deallocate()
         }
         slots.deallocate()
+        batch.deallocate()
         for pointer in [UnsafeMutableRawPointer(insideBuffers), UnsafeMutableRawPointer(insideCounts),
                         UnsafeMutableRawPointer(insideCapacities)] {
             pointer.deallocate()

@@ -202,6 +202,8 @@ extension ListingIndex {
             bracketHigh[position] = tally.bracketHigh[checkIns.lowerBound + position]
         }
         let cheapest = tally.cheapest
+        // Lanes are held across words while every check-in counts its bracket by unit (no totals kept).
+        let batch = (0..<checkInCount).allSatisfy { scratch.slots[$0] != nil } ? scratch.batch : nil
         var leastOfCents = [Int64](repeating: .max, count: checkInCount)
         let runs = nightPrices.runs, dense = nightPrices.dense.base, denseRows = nightPrices.denseRows
         for range in ranges where !range.isEmpty {
@@ -311,7 +313,7 @@ extension ListingIndex {
                         }
                         staysearch_calendar_word(rowPrices, spanPrices.lows.base + base, spanPrices.highs.base + base, denseStart, denseRows, matrix, span, nights, checkInCount, valid,
                                                  lowestUnits, highestUnits, bracketLow, bracketHigh, cheapest, counts, below,
-                                                 least, inBracket, wordTotals, scratch.slots)
+                                                 least, inBracket, wordTotals, scratch.slots, batch)
                         for position in 0..<checkInCount where inBracket[position] != 0 {
                             var bits = inBracket[position]
                             while bits != 0 {
@@ -360,6 +362,10 @@ extension ListingIndex {
                     }
                 }
             }
+        }
+        if let batch {
+            staysearch_calendar_flush(batch, span, nights, checkInCount, lowestUnits, highestUnits, bracketLow, bracketHigh, cheapest,
+                                      counts, below, least, wordTotals, scratch.slots)
         }
         for position in 0..<checkInCount {
             let day = checkIns.lowerBound + position

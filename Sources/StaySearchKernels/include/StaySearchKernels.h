@@ -59,6 +59,24 @@ void staysearch_calendar_use_portable(int portable);
 /// The most check-ins ``staysearch_calendar_word`` takes at once.
 #define STAYSEARCH_CALENDAR_CHECKINS 64
 
+/// The most nights ``staysearch_calendar_batch`` holds for a lane: 62 check-ins and stays of up to 365 nights.
+#define STAYSEARCH_CALENDAR_BATCH_SPAN 448
+
+/// Lanes of several words held by ``staysearch_calendar_word`` until eight groups of eight are full, so that a
+/// word with a few lanes to total does not cost a whole group's check-in loop: each lane's price over the
+/// span (``constant`` when not negative, else its nights in ``matrix``, night-major with a stride of 72)
+/// and its check-ins (bit *k* of ``valid[p]``: lane *k* may stay from check-in *p*). Set up by
+/// ``staysearch_calendar_batch_reset``; read only by the kernels.
+typedef struct {
+    int32_t constant[72];
+    uint64_t valid[STAYSEARCH_CALENDAR_CHECKINS];
+    int32_t count;
+    int32_t matrix[STAYSEARCH_CALENDAR_BATCH_SPAN * 72];
+} staysearch_calendar_batch;
+
+/// Empties `batch`.
+void staysearch_calendar_batch_reset(staysearch_calendar_batch *batch);
+
 /// One word of 64 rows (lanes) of a price calendar: each lane's total for each of `checkIns` consecutive
 /// check-ins of `nights` nights, in whole units, and what the calendar keeps of them.
 ///
@@ -72,10 +90,21 @@ void staysearch_calendar_use_portable(int portable);
 /// `totals[p × 64 + k]` (*k* is not necessarily the lane: lanes may be packed together) — unless `slots[p]` is
 /// not NULL: then each such total *t* adds one to `slots[p][t − bracketLow[p]]` instead and `inBracket[p]` is 0.
 /// `checkIns` is at most ``STAYSEARCH_CALENDAR_CHECKINS``; every total stays below 2^31.
+///
+/// `batch`, NULL or given only when every `slots[p]` is not NULL: the lanes to total may be held in it and
+/// their stays added at a later call or by ``staysearch_calendar_flush`` (`inBracket` is then 0); every call
+/// with the same batch passes the same `span`, `nights`, `checkIns`, range, brackets, `cheapest` and outputs.
 void staysearch_calendar_word(const int32_t *constant, const int32_t *lowNight, const int32_t *highNight,
                               const uint16_t *dense, long denseStride, const int32_t *matrix, long span, long nights, long checkIns, const uint64_t *valid, int32_t lowest, int32_t highest,
                               const int32_t *bracketLow, const int32_t *bracketHigh, int32_t cheapest, uint32_t *counts,
-                              uint32_t *below, int32_t *least, uint64_t *inBracket, int32_t *totals, uint32_t *const *slots);
+                              uint32_t *below, int32_t *least, uint64_t *inBracket, int32_t *totals, uint32_t *const *slots,
+                              staysearch_calendar_batch *batch);
+
+/// Adds the stays of the lanes `batch` holds (see ``staysearch_calendar_word``, whose arguments these are)
+/// and empties it.
+void staysearch_calendar_flush(staysearch_calendar_batch *batch, long span, long nights, long checkIns, int32_t lowest,
+                               int32_t highest, const int32_t *bracketLow, const int32_t *bracketHigh, int32_t cheapest,
+                               uint32_t *counts, uint32_t *below, int32_t *least, int32_t *totals, uint32_t *const *slots);
 
 /// The positions `i` below `count` (ascending, into `positions`) of the matches the recommended order must
 /// score: `values[i]` lies in `lowest ... highest`, and its row `rows[i]` is at or past `rowCount` (taken as
