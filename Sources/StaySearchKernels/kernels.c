@@ -477,14 +477,22 @@ STAYSEARCH_AVX2_BMI2 static void calendar_hold_avx2(staysearch_calendar_batch *b
         k += (int)_mm_popcnt_u64(mask);
     }
     if (anyVarying) {
-        for (long n = 0; n < span; n++) {
-            int32_t *row = batch->matrix + n * 72;
-            for (int group = 0; group < 8; group++) {
-                if (!((totalled >> (group * 8)) & 0xFF)) continue;
-                __m256i nightPrices = dense
-                    ? _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(dense + n * denseStride + group * 8)))
-                    : _mm256_loadu_si256((const __m256i *)(matrix + n * 64 + group * 8));
-                _mm256_storeu_si256((__m256i *)(row + offsets[group]), _mm256_permutevar8x32_epi32(nightPrices, moves[group]));
+        // Group by group (those with lanes held), night by night: one permutation kept in a register.
+        for (int group = 0; group < 8; group++) {
+            if (!((totalled >> (group * 8)) & 0xFF)) continue;
+            const __m256i move = moves[group];
+            int32_t *to = batch->matrix + offsets[group];
+            if (dense) {
+                const uint16_t *from = dense + group * 8;
+                for (long n = 0; n < span; n++, from += denseStride, to += 72) {
+                    __m256i nightPrices = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)from));
+                    _mm256_storeu_si256((__m256i *)to, _mm256_permutevar8x32_epi32(nightPrices, move));
+                }
+            } else {
+                const int32_t *from = matrix + group * 8;
+                for (long n = 0; n < span; n++, from += 64, to += 72) {
+                    _mm256_storeu_si256((__m256i *)to, _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)from), move));
+                }
             }
         }
     }
@@ -504,10 +512,22 @@ STAYSEARCH_AVX2_BMI2 static void calendar_word_avx2(const int32_t *constant, con
     // eight lanes at a time, packed together first when that saves groups of eight.
     int32_t lowestBracket = INT32_MAX, highestBracket = INT32_MIN;
     uint64_t anyValid = 0;
-    for (long p = 0; p < checkIns; p++) {
-        lowestBracket = bracketLow[p] < lowestBracket ? bracketLow[p] : lowestBracket;
-        highestBracket = bracketHigh[p] > highestBracket ? bracketHigh[p] : highestBracket;
-        anyValid |= valid[p];
+    if (batch && batch->bracketsKnown) {
+        // The same brackets as the batch's first word.
+        lowestBracket = batch->lowestBracket;
+        highestBracket = batch->highestBracket;
+        for (long p = 0; p < checkIns; p++) anyValid |= valid[p];
+    } else {
+        for (long p = 0; p < checkIns; p++) {
+            lowestBracket = bracketLow[p] < lowestBracket ? bracketLow[p] : lowestBracket;
+            highestBracket = bracketHigh[p] > highestBracket ? bracketHigh[p] : highestBracket;
+            anyValid |= valid[p];
+        }
+        if (batch) {
+            batch->lowestBracket = lowestBracket;
+            batch->highestBracket = highestBracket;
+            batch->bracketsKnown = 1;
+        }
     }
     const __m256i low = _mm256_set1_epi32(lowest - 1), high = _mm256_set1_epi32(highest);
     const __m256i cheapLanes = _mm256_set1_epi32(cheapest), minusOne = _mm256_set1_epi32(-1);
@@ -545,13 +565,14 @@ STAYSEARCH_AVX2_BMI2 static void calendar_word_avx2(const int32_t *constant, con
         }
     }
     const uint64_t totalled = ~(settled | never) & anyValid;
-    if (!totalled) {
-        for (long p = 0; p < checkIns; p++) inBracket[p] = 0;
+    if (batch) {
+        if (totalled) {
+            calendar_hold_avx2(batch, constant, dense, denseStride, matrix, span, nights, checkIns, valid, totalled, lowest, highest,
+                               bracketLow, bracketHigh, cheapest, counts, below, least, totals, slots);
+        }
         return;
     }
-    if (batch) {
-        calendar_hold_avx2(batch, constant, dense, denseStride, matrix, span, nights, checkIns, valid, totalled, lowest, highest,
-                           bracketLow, bracketHigh, cheapest, counts, below, least, totals, slots);
+    if (!totalled) {
         for (long p = 0; p < checkIns; p++) inBracket[p] = 0;
         return;
     }

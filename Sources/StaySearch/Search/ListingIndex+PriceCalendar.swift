@@ -314,11 +314,14 @@ extension ListingIndex {
                         staysearch_calendar_word(rowPrices, spanPrices.lows.base + base, spanPrices.highs.base + base, denseStart, denseRows, matrix, span, nights, checkInCount, valid,
                                                  lowestUnits, highestUnits, bracketLow, bracketHigh, cheapest, counts, below,
                                                  least, inBracket, wordTotals, scratch.slots, batch)
-                        for position in 0..<checkInCount where inBracket[position] != 0 {
-                            var bits = inBracket[position]
-                            while bits != 0 {
-                                scratch.keepInside(Int64(wordTotals[position &* 64 &+ bits.trailingZeroBitCount]) &* 100, at: position)
-                                bits &= bits &- 1
+                        // The totals kept in the brackets (none when lanes are held in a batch).
+                        if batch == nil {
+                            for position in 0..<checkInCount where inBracket[position] != 0 {
+                                var bits = inBracket[position]
+                                while bits != 0 {
+                                    scratch.keepInside(Int64(wordTotals[position &* 64 &+ bits.trailingZeroBitCount]) &* 100, at: position)
+                                    bits &= bits &- 1
+                                }
                             }
                         }
                     }

@@ -71,6 +71,8 @@ typedef struct {
     int32_t constant[72];
     uint64_t valid[STAYSEARCH_CALENDAR_CHECKINS];
     int32_t count;
+    /// The least of the brackets' low ends and the greatest of their high ends, once known.
+    int32_t bracketsKnown, lowestBracket, highestBracket;
     int32_t matrix[STAYSEARCH_CALENDAR_BATCH_SPAN * 72];
 } staysearch_calendar_batch;
 
@@ -92,7 +94,7 @@ void staysearch_calendar_batch_reset(staysearch_calendar_batch *batch);
 /// `checkIns` is at most ``STAYSEARCH_CALENDAR_CHECKINS``; every total stays below 2^31.
 ///
 /// `batch`, NULL or given only when every `slots[p]` is not NULL: the lanes to total may be held in it and
-/// their stays added at a later call or by ``staysearch_calendar_flush`` (`inBracket` is then 0); every call
+/// their stays added at a later call or by ``staysearch_calendar_flush`` (`inBracket` is not written); every call
 /// with the same batch passes the same `span`, `nights`, `checkIns`, range, brackets, `cheapest` and outputs.
 void staysearch_calendar_word(const int32_t *constant, const int32_t *lowNight, const int32_t *highNight,
                               const uint16_t *dense, long denseStride, const int32_t *matrix, long span, long nights, long checkIns, const uint64_t *valid, int32_t lowest, int32_t highest,
