@@ -92,6 +92,48 @@ import Testing
         }
     }
 
+    /// Stay rules that differ by weekday (a weekend minimum of two or three nights, all year) on whole words of
+    /// rows totalled word by word: each check-in's rows are those its weekday's rules allow, one price or a
+    /// price a day, and the days' counts differ between weekdays.
+    @Test(arguments: 0..<8)
+    func rulesByWeekdayAllowEachCheckInItsOwnRows(seed: Int) throws {
+        var random = SeededGenerator(seed: UInt64(seed) &* 977 + 41)
+        let start = TestDataset.calendarStart
+        var listings: [ListingRecord] = []
+        var nights: [(listingID: Int64, night: CalendarNight)] = []
+        for id in Int64(1)...Int64(64 * 4 + 17) {
+            listings.append(ListingRecord(id: id, name: "L\(id)", region: RegionPath(city: random.pick(["Antwerp", "Kraków"]), neighbourhood: "Centrum"),
+                                          roomType: "Entire home/apt", accommodates: Int.random(in: 1...4, using: &random),
+                                          price: Money(major: 80)))
+            let weekendMinimum: Int32? = random.pick([nil, 2, 3])
+            let daily = random.chance(0.4)
+            let price = Int64.random(in: 40...300, using: &random) * 100
+            for offset in 0..<90 {
+                let day = start.advanced(by: offset)
+                let isWeekend = day.weekdayFromMonday == 4 || day.weekdayFromMonday == 5
+                let night = CalendarNight(day: day, isAvailable: random.chance(0.9),
+                                          price: Money(minorUnits: daily ? Int64.random(in: 40...300, using: &random) * 100 : price),
+                                          minimumNights: isWeekend ? weekendMinimum : nil)
+                nights.append((id, night))
+            }
+        }
+        let data = TestDataset(listings: listings, nights: nights)
+        let index = data.makeIndex().index
+        var weekdaysDiffer = false
+        for nights in [1, 2, 3] {
+            var query = SearchQuery(region: seed % 2 == 0 ? nil : "Antwerp", adults: 1 + seed % 2)
+            query.checkInFrom = start.advanced(by: 3)
+            query.checkInTo = start.advanced(by: 40)
+            query.windowNights = nights
+            let calendar = try index.priceCalendar(query)
+            let context = "seed \(seed), \(nights) nights"
+            Self.check(calendar, of: query, context: context + " (engine)") { q throws(QueryError) in ReferenceAnswer(try index.search(q)) }
+            Self.check(calendar, of: query, context: context + " (reference)") { q throws(QueryError) in try ReferenceSearch.search(q, in: data) }
+            if Set(calendar.days.map(\.count)).count > 3 { weekdaysDiffer = true }
+        }
+        #expect(weekdaysDiffer, "seed \(seed): the days' counts hardly differ")
+    }
+
     /// The word-at-a-time totals have a portable version beside the AVX2 one: the same calendars, with the
     /// standard brackets and with brackets so narrow that lanes are packed and days tallied again.
     @Test(arguments: 0..<10)

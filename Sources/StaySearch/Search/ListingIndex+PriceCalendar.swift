@@ -258,25 +258,42 @@ extension ListingIndex {
                     for night in 0..<(span - run) { nightBits[night] &= nightBits[night &+ run] }
                     run *= 2
                 }
-                var any: UInt64 = 0
-                let second = nights - run
-                for position in 0..<checkInCount {
-                    let bits = nightBits[position] & nightBits[position &+ second]
-                    stays[position] = bits
-                    any |= bits
-                }
-                guard any != 0 else { continue }
-                // The rows totalled word by word: whole words whose rows read in whole units and whose rules
+                // The rows totalled word by word: whole words' rows that read in whole units and whose rules
                 // have a class; any other row stay by stay below.
-                var slow = any
+                let rowPrices = spanPrices.prices.base + base
+                var fast: UInt64 = 0
                 if wholeWord {
-                    let rowPrices = spanPrices.prices.base + base
                     let irregular = staysearch_int32_in_range(rowPrices, SpanPrices.irregular, SpanPrices.irregular)
                     var ruleRunRows: UInt64 = 0
                     for table in 0..<tableCount {
                         rulesAllow[table] = staysearch_verdict_bits(columns.ruleClasses + base, tables + table &* 32, &ruleRunRows)
                     }
-                    let lanes = any & ~irregular & ~ruleRunRows
+                    fast = ~irregular & ~ruleRunRows
+                }
+                // Each check-in's bookable candidates, and those of them totalled word by word that its
+                // weekday's rules allow.
+                var any: UInt64 = 0
+                let second = nights - run
+                if tableCount == 1 {
+                    let allowed = fast & rulesAllow[0]
+                    for position in 0..<checkInCount {
+                        let bits = nightBits[position] & nightBits[position &+ second]
+                        stays[position] = bits
+                        valid[position] = bits & allowed
+                        any |= bits
+                    }
+                } else {
+                    for position in 0..<checkInCount {
+                        let bits = nightBits[position] & nightBits[position &+ second]
+                        stays[position] = bits
+                        valid[position] = bits & fast & rulesAllow[tableOfCheckIn[position]]
+                        any |= bits
+                    }
+                }
+                guard any != 0 else { continue }
+                var slow = any
+                if wholeWord {
+                    let lanes = any & fast
                     if lanes != 0 {
                         slow = any & ~lanes
                         let varying = lanes & staysearch_int32_in_range(rowPrices, Int32.min, SpanPrices.dense)
@@ -307,9 +324,6 @@ extension ListingIndex {
                                     }
                                 }
                             }
-                        }
-                        for position in 0..<checkInCount {
-                            valid[position] = stays[position] & lanes & rulesAllow[tableOfCheckIn[position]]
                         }
                         staysearch_calendar_word(rowPrices, spanPrices.lows.base + base, spanPrices.highs.base + base, denseStart, denseRows, matrix, span, nights, checkInCount, valid,
                                                  lowestUnits, highestUnits, bracketLow, bracketHigh, cheapest, counts, below,
