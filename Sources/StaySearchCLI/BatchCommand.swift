@@ -27,13 +27,14 @@ struct BatchCommand: ParsableCommand {
 
     @OptionGroup var data: DataOptions
     @OptionGroup var threads: ThreadOptions
+    @OptionGroup var indexMemory: IndexMemoryOptions
 
     @Option(help: ArgumentHelp("The JSON lines file of queries ('-' for standard input).", valueName: "FILE"))
     var queries: String
 
     func run() throws {
         let lines = try readLines()
-        let index = try data.loadSearchable()
+        let index = try data.loadSearchable(memory: indexMemory.memory)
         var output = ""
         for line in lines {
             output += answer(line, index: index)

@@ -37,8 +37,9 @@ struct DataOptions: ParsableArguments {
     }
 
     /// Loads the data for searching: after a journal with listing changes, a live index that searches
-    /// through its overlay without building the whole index again.
-    func loadSearchable() throws -> SearchableIndex {
+    /// through its overlay without building the whole index again. A saved index's bytes are held as
+    /// `memory` says.
+    func loadSearchable(memory: IndexMemory = .mapped) throws -> SearchableIndex {
         if let indexPath {
             let start = Standard.now()
             var searchable: SearchableIndex
@@ -46,7 +47,7 @@ struct DataOptions: ParsableArguments {
             if access(ChangeJournal.path(forIndex: indexPath), F_OK) == 0 {
                 // Its journal's changes, replayed; a command reads the result alone, so the live index's
                 // memory is used directly (the index value keeps it alive).
-                let (live, contents) = try LiveIndexLoader.load(indexPath)
+                let (live, contents) = try LiveIndexLoader.load(indexPath, memory: memory)
                 if live.hasListingChanges {
                     searchable = SearchableIndex(live: live)
                     loaded = "the index at \(indexPath) with \(contents.changes.count) journal changes (listings changed: an overlay)"
@@ -56,7 +57,7 @@ struct DataOptions: ParsableArguments {
                     loaded = "\(index.count) listings from \(indexPath), \(contents.changes.count) journal changes replayed"
                 }
             } else {
-                let index = try IndexFileReader.load(from: indexPath)
+                let index = try IndexFileReader.load(from: indexPath, memory: memory)
                 searchable = SearchableIndex(frozen: index)
                 loaded = "\(index.count) listings from \(indexPath)"
             }

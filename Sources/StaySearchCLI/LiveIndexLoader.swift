@@ -7,8 +7,8 @@ import StaySearch
 enum LiveIndexLoader {
     /// The index at `path` as a live index, with the changes of its journal applied, and the journal's
     /// contents.
-    static func load(_ path: String) throws -> (LiveIndex, ChangeJournal.Contents) {
-        let loaded = try LiveIndexFile.load(from: path)
+    static func load(_ path: String, memory: IndexMemory = .mapped) throws -> (LiveIndex, ChangeJournal.Contents) {
+        let loaded = try LiveIndexFile.load(from: path, memory: memory)
         report(loaded)
         return (loaded.live, loaded.contents)
     }
@@ -19,8 +19,8 @@ enum LiveIndexLoader {
     /// An index made from a database (`import --from`) or following one (`serve --follow`) is refused: it
     /// changes only by following the database's change log, and changes written beside the log would be
     /// dropped by the next load.
-    static func open(_ path: String, today: Day?) throws -> (LiveIndex, ChangeJournal) {
-        let loaded = try LiveIndexFile.open(from: path, today: today)
+    static func open(_ path: String, today: Day?, memory: IndexMemory = .mapped) throws -> (LiveIndex, ChangeJournal) {
+        let loaded = try LiveIndexFile.open(from: path, today: today, memory: memory)
         if let position = try loaded.contents.followedPosition ?? IndexFileReader.changeLogPosition(ofIndexAt: path) {
             loaded.journal.close()
             throw CommandFailure(message: "\(path) follows a database (change-log position \(position)): send changes to the database "

@@ -51,6 +51,7 @@ struct ServeCommand: ParsableCommand {
     var corsOrigin: [String] = []
 
     @OptionGroup var display: DisplayOptions
+    @OptionGroup var indexMemory: IndexMemoryOptions
 
     @Option(help: ArgumentHelp("With --follow: the most seconds this replica may be behind the log and still answer /healthz as ready.",
                                valueName: "SECONDS"))
@@ -120,7 +121,7 @@ struct ServeCommand: ParsableCommand {
         }
         let snapshotPosition = try IndexFileReader.changeLogPosition(ofIndexAt: indexPath)
         let snapshotToday = try IndexFileReader.systemOfRecordToday(ofIndexAt: indexPath)
-        let loaded = try LiveIndexFile.open(from: indexPath)
+        let loaded = try LiveIndexFile.open(from: indexPath, memory: indexMemory.memory)
         for warning in loaded.contents.warnings { Standard.error("staysearch: warning: \(warning)") }
         guard let position = loaded.contents.followedPosition ?? snapshotPosition else {
             loaded.journal.close()
@@ -149,7 +150,7 @@ struct ServeCommand: ParsableCommand {
             return SearchService(live: LiveIndex(try data.loadIndex()), journal: nil, language: try pageLanguage, currency: display.currency,
                               today: data.clock.today)
         }
-        let (live, journal) = try LiveIndexLoader.open(indexPath, today: data.clock.today)
+        let (live, journal) = try LiveIndexLoader.open(indexPath, today: data.clock.today, memory: indexMemory.memory)
         return SearchService(live: live, journal: journal, language: try pageLanguage, currency: display.currency,
                               today: data.clock.today)
     }

@@ -44,13 +44,29 @@ private func expectSameAnswers(_ original: ListingIndex, _ loaded: ListingIndex,
         }
     }
 
+    /// An index held in huge pages answers as the mapped file does, and as the index it was saved from.
+    @Test(arguments: 0..<6)
+    func anIndexInHugePagesAnswersAsTheMappedOne(seed: Int) throws {
+        let data = TestDataset.random(seed: UInt64(seed) + 700)
+        let index = data.makeIndex().index
+        let path = temporaryPath("huge.ssx")
+        try IndexFileWriter.save(index, to: path)
+        let mapped = try IndexFileReader.load(from: path, memory: .mapped)
+        let copied = try IndexFileReader.load(from: path, memory: .hugePages)
+        var random = SeededGenerator(seed: UInt64(seed))
+        let queries = (0..<40).map { _ in data.randomQuery(using: &random) }
+        expectSameAnswers(index, mapped, queries)
+        expectSameAnswers(index, copied, queries)
+        #expect(try IndexFileReader.load(from: path, memory: .hugePages).count == index.count)
+    }
+
     @Test(arguments: ["antwerp", "albany"])
     func realSamplesGiveTheSameAnswersFromAnIndex(city: String) throws {
         let folder = city == "antwerp" ? shipped : albany
         let (index, _) = try InsideAirbnbLoader().loadIndex(from: [DatasetFolder(city: city, path: folder)])
         let path = temporaryPath("\(city).ssx")
         try IndexFileWriter.save(index, to: path)
-        let loaded = try IndexFileReader.load(from: path)
+        let loaded = try IndexFileReader.load(from: path, memory: city == "albany" ? .hugePages : .mapped)
         var random = SeededGenerator(seed: 7)
         let names = index.regions.nodes.map(\.name)
         let queries = (0..<200).map { _ -> SearchQuery in
@@ -84,13 +100,16 @@ private func expectSameAnswers(_ original: ListingIndex, _ loaded: ListingIndex,
         return path
     }
 
+    /// The file at `path` is refused with `message` however its bytes are held.
     private func expectRefused(_ path: String, saying message: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        do {
-            _ = try IndexFileReader.load(from: path)
-            Issue.record("loaded a damaged index", sourceLocation: sourceLocation)
-        } catch {
-            #expect(error.description.contains(message), "\(error.description)", sourceLocation: sourceLocation)
-            #expect(!error.description.contains("\n"), sourceLocation: sourceLocation)
+        for memory in IndexMemory.allCases {
+            do {
+                _ = try IndexFileReader.load(from: path, memory: memory)
+                Issue.record("loaded a damaged index (\(memory))", sourceLocation: sourceLocation)
+            } catch {
+                #expect(error.description.contains(message), "\(memory): \(error.description)", sourceLocation: sourceLocation)
+                #expect(!error.description.contains("\n"), sourceLocation: sourceLocation)
+            }
         }
     }
 

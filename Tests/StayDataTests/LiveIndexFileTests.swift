@@ -4,15 +4,16 @@ import StaySearch
 import StaySearchTestSupport
 import Testing
 
-/// A live index over a loaded index file writes into a private copy-on-write mapping.
+/// A live index over a loaded index file writes into a private copy-on-write mapping, or into its copy in
+/// huge pages.
 @Suite struct LiveIndexFileTests {
-    @Test(arguments: 0..<4)
-    func changesInPlaceMatchChangesToACopyAndLeaveTheFileAlone(seed: Int) throws {
+    @Test(arguments: 0..<4, IndexMemory.allCases)
+    func changesInPlaceMatchChangesToACopyAndLeaveTheFileAlone(seed: Int, memory: IndexMemory) throws {
         let data = TestDataset.random(seed: UInt64(seed) + 300)
         let path = Scratch.path("live.ssx")
         try IndexFileWriter.save(data.makeIndex().index, to: path)
         let saved = try Data(contentsOf: URL(fileURLWithPath: path))
-        let (mapped, isWritable) = try IndexFileReader.loadForChanges(from: path)
+        let (mapped, isWritable) = try IndexFileReader.loadForChanges(from: path, prefault: seed % 2 == 1, memory: memory)
         #expect(isWritable)
         let inPlace = LiveIndex(adoptingWritableAvailabilityOf: mapped)
         let copied = LiveIndex(try IndexFileReader.load(from: path))

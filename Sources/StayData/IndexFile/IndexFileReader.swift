@@ -8,12 +8,12 @@ import Glibc
 /// against the others, then use the mapped columns as they are. A file that fails any check is
 /// refused with a message that says what is wrong; nothing in it is trusted before it is checked.
 public enum IndexFileReader {
-    /// Loads the index saved at `path`.
+    /// Loads the index saved at `path`, its bytes held as `memory` says.
     /// - Throws: ``DataError/cannotOpen(path:reason:)`` when the file cannot be opened (missing, a
     ///   directory, not readable) and ``DataError/badIndex(path:reason:)`` when it is not a sound index.
     /// - Complexity: O(*n*) in the file's size.
-    public static func load(from path: String) throws(DataError) -> ListingIndex {
-        try load(from: path, forChanges: false, prefault: false).index
+    public static func load(from path: String, memory: IndexMemory = .mapped) throws(DataError) -> ListingIndex {
+        try load(from: path, forChanges: false, prefault: false, memory: memory).index
     }
 
     /// Loads the index saved at `path` for a ``LiveIndex`` to change: its availability bit sets are made
@@ -23,17 +23,20 @@ public enum IndexFileReader {
     ///   has no rows); only then may it be given to ``LiveIndex/init(adoptingWritableAvailabilityOf:)``.
     /// - Parameter prefault: copy every availability page at once (for a long journal whose changes will
     ///   touch most of them), instead of each on its first write.
-    public static func loadForChanges(from path: String, prefault: Bool = false) throws(DataError) -> (index: ListingIndex, isWritable: Bool) {
-        try load(from: path, forChanges: true, prefault: prefault)
+    /// - Parameter memory: how the file's bytes are held (see ``IndexMemory``).
+    public static func loadForChanges(from path: String, prefault: Bool = false, memory: IndexMemory = .mapped)
+        throws(DataError) -> (index: ListingIndex, isWritable: Bool) {
+        try load(from: path, forChanges: true, prefault: prefault, memory: memory)
     }
 
-    private static func load(from path: String, forChanges: Bool, prefault: Bool) throws(DataError) -> (index: ListingIndex, isWritable: Bool) {
+    private static func load(from path: String, forChanges: Bool, prefault: Bool, memory: IndexMemory)
+        throws(DataError) -> (index: ListingIndex, isWritable: Bool) {
         guard IndexFileFormat.isLittleEndianHost else {
             throw .badIndex(path: path, reason: "index files are little-endian and this machine is not")
         }
         let (descriptor, size) = try FileDescriptor.openForReading(path, directoryReason: "it is a directory, not an index file")
         guard size > 0 else { throw .badIndex(path: path, reason: "the file is empty (0 bytes)") }
-        let file = try MappedFile(descriptor: descriptor.rawValue, size: size, path: path)
+        let file = try MappedFile(descriptor: descriptor.rawValue, size: size, path: path, memory: memory)
         let index = try Reader(file: file, path: path).read()
         guard forChanges else { return (index, false) }
         let isWritable = index.storage.bookable.withUnsafeBytes { file.makeWritable($0, prefault: prefault) }

@@ -24,9 +24,10 @@ public enum LiveIndexFile {
     /// Loads the index at `path` with its journal replayed, the journal only read; with `today`, its
     /// calendars then run at least as many days from today as the saved index's own (a window that rolled
     /// on, ``LiveIndex/extendCalendar(until:)``).
+    /// - Parameter memory: how the index file's bytes are held (see ``IndexMemory``).
     /// - Throws: ``DataError`` for a journal or an index that cannot be read or is damaged.
-    public static func load(from path: String, today: Day? = nil) throws(DataError) -> Loaded<Void> {
-        let (live, contents, skipped, _, _) = try loadAndReplay(path, today: today)
+    public static func load(from path: String, today: Day? = nil, memory: IndexMemory = .mapped) throws(DataError) -> Loaded<Void> {
+        let (live, contents, skipped, _, _) = try loadAndReplay(path, today: today, memory: memory)
         return Loaded(live: live, journal: (), contents: contents, skipped: skipped)
     }
 
@@ -35,8 +36,8 @@ public enum LiveIndexFile {
     /// once the index has loaded: a damaged index never costs its journal. With `today`, the calendars then
     /// run at least as many days from today as the saved index's own, and the journal records the days added
     /// before the changes to come.
-    public static func open(from path: String, today: Day? = nil) throws(DataError) -> Loaded<ChangeJournal> {
-        let (live, contents, skipped, identity, until) = try loadAndReplay(path, today: today)
+    public static func open(from path: String, today: Day? = nil, memory: IndexMemory = .mapped) throws(DataError) -> Loaded<ChangeJournal> {
+        let (live, contents, skipped, identity, until) = try loadAndReplay(path, today: today, memory: memory)
         let journal = try ChangeJournal.open(path: ChangeJournal.path(forIndex: path), identity: identity, holding: contents)
         if let until, until > contents.extensions.last?.until ?? live.frozenCalendarEnd {
             journal.appendExtension(until: until)
@@ -46,11 +47,12 @@ public enum LiveIndexFile {
 
     /// The live index with its journal replayed, what the journal held, how many records were skipped, and
     /// the index's identity.
-    private static func loadAndReplay(_ path: String, today: Day?)
+    private static func loadAndReplay(_ path: String, today: Day?, memory: IndexMemory)
         throws(DataError) -> (LiveIndex, ChangeJournal.Contents, Int, UInt64, until: Day?) {
         let identity = try IndexFileReader.identity(ofIndexAt: path)
         let contents = try ChangeJournal.read(path: ChangeJournal.path(forIndex: path), identity: identity)
-        let (index, isWritable) = try IndexFileReader.loadForChanges(from: path, prefault: contents.changes.count > prefaultAbove)
+        let (index, isWritable) = try IndexFileReader.loadForChanges(from: path, prefault: contents.changes.count > prefaultAbove,
+                                                                       memory: memory)
         let live = isWritable ? LiveIndex(adoptingWritableAvailabilityOf: index) : LiveIndex(index)
         // The changes replayed in order with the days a rolling window added between them.
         var skipped = 0, start = 0

@@ -2,17 +2,69 @@
 import Glibc
 #endif
 
-/// A file mapped read-only into memory; unmapped when the last column that uses it goes away.
+/// A file's bytes in memory, read-only: the file mapped, or a copy of it in huge pages (see
+/// ``IndexMemory``); released when the last column that uses it goes away.
 final class MappedFile {
     let bytes: UnsafeRawBufferPointer
+    /// The mapping to release: ``bytes``, or the larger anonymous region the copy was aligned within.
+    private let mapping: UnsafeMutableRawBufferPointer
 
-    /// Maps the whole of the open file `descriptor` of `size` bytes (more than 0).
-    init(descriptor: Int32, size: Int, path: String) throws(DataError) {
+    /// The size of a huge page on x86-64 and arm64 with 4 KiB pages.
+    private static let hugePageSize = 2 << 20
+
+    /// Holds the whole of the open file `descriptor` of `size` bytes (more than 0) as `memory` asks.
+    init(descriptor: Int32, size: Int, path: String, memory: IndexMemory = .mapped) throws(DataError) {
+        if memory == .hugePages, MappedFile.hugePagesAreAvailable,
+           let copy = try MappedFile.copyIntoHugePages(descriptor: descriptor, size: size, path: path) {
+            bytes = UnsafeRawBufferPointer(start: copy.start, count: size)
+            mapping = copy.mapping
+            return
+        }
         let address = mmap(nil, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, descriptor, 0)
         guard let address, address != MAP_FAILED else {
             throw .cannotOpen(path: path, reason: "cannot map it into memory: \(FileDescriptor.lastError)")
         }
         bytes = UnsafeRawBufferPointer(start: address, count: size)
+        mapping = UnsafeMutableRawBufferPointer(start: address, count: size)
+    }
+
+    /// Whether the kernel gives huge pages to memory that asks for them (`enabled` is `always` or
+    /// `madvise`, not `never`).
+    private static var hugePagesAreAvailable: Bool {
+        guard let file = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r") else { return false }
+        defer { fclose(file) }
+        var line = [CChar](repeating: 0, count: 128)
+        guard fgets(&line, Int32(line.count), file) != nil else { return false }
+        let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return !text.contains("[never]")
+    }
+
+    /// The file read into anonymous memory aligned to huge pages and advised to use them, then made
+    /// read-only; nil when that memory cannot be had.
+    private static func copyIntoHugePages(descriptor: Int32, size: Int, path: String)
+        throws(DataError) -> (start: UnsafeMutableRawPointer, mapping: UnsafeMutableRawBufferPointer)? {
+        let length = (size + hugePageSize - 1) / hugePageSize * hugePageSize
+        // One huge page more than needed, so that a start on a huge page's boundary lies within.
+        let region = mmap(nil, length + hugePageSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+        guard let region, region != MAP_FAILED else { return nil }
+        let mapping = UnsafeMutableRawBufferPointer(start: region, count: length + hugePageSize)
+        let start = UnsafeMutableRawPointer(bitPattern: (Int(bitPattern: region) + hugePageSize - 1) / hugePageSize * hugePageSize)!
+        _ = madvise(start, length, MADV_HUGEPAGE)
+        var copied = 0
+        while copied < size {
+            let count = pread(descriptor, start + copied, min(size - copied, 1 << 30), off_t(copied))
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else {
+                let reason = count < 0 ? "cannot read it: \(FileDescriptor.lastError)"
+                    : "it ended at byte \(copied) of \(size) while it was read"
+                munmap(region, length + hugePageSize)
+                throw .cannotOpen(path: path, reason: reason)
+            }
+            copied += count
+        }
+        // Read-only from now on, as a mapped file is: only ``makeWritable(_:prefault:)`` opens a range again.
+        _ = mprotect(start, length, PROT_READ)
+        return (start, mapping)
     }
 
     /// Makes the pages holding `range` (inside the mapping) writable; writes go to private copies of those
@@ -32,5 +84,5 @@ final class MappedFile {
         return true
     }
 
-    deinit { munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count) }
+    deinit { munmap(mapping.baseAddress, mapping.count) }
 }
