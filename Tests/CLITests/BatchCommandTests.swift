@@ -53,6 +53,29 @@ import Testing
         #expect(objects[4]["error"] as? String == "a check-in window may have at most 62 days (got 92)")
     }
 
+    /// A saved index held in huge pages (the default) or mapped answers every line the same; a mode that
+    /// does not exist is refused.
+    @Test func anIndexHeldEitherWayGivesTheSameAnswers() throws {
+        let directory = Scratch.directory("batch-memory")
+        let index = directory + "/generated.ssx"
+        #expect(try CommandRunner.run(["generate", "--listings", "3000", "--seed", "9", "--pricing", "dynamic", "--output", index]).status == 0)
+        let lines = [
+            #"{"adults": 2, "limit": 5}"#,
+            #"{"checkin": "2025-07-10", "checkout": "2025-07-14", "adults": 2, "sort": "recommended"}"#,
+            #"{"checkin": "2025-09-01", "checkout": "2025-09-08", "max_price": 150, "facets": ["room_type"]}"#,
+        ].joined(separator: "\n") + "\n"
+        var answers: [String] = []
+        for memory in [[], ["--index-memory", "mapped"], ["--index-memory", "huge-pages"]] {
+            let output = try CommandRunner.run(["batch", "--index", index, "--queries", "-", "--threads", "1"] + memory, input: lines)
+            #expect(output.status == 0, "\(memory): \(output.stderr)")
+            answers.append(output.stdout.replacing(/"took_us":\d+/, with: ""))
+        }
+        #expect(answers.count == 3 && answers.allSatisfy { $0 == answers[0] })
+        #expect(answers[0].split(separator: "\n").count == 3 && !answers[0].contains("error"))
+        let wrong = try CommandRunner.run(["batch", "--index", index, "--queries", "-", "--index-memory", "disk"], input: lines)
+        #expect(wrong.status != 0 && wrong.stderr.contains("--index-memory"))
+    }
+
     @Test func aMissingQueriesFileIsAnError() throws {
         let output = try CommandRunner.run(["batch", "--queries", "/nonexistent.jsonl"])
         #expect(output.status != 0)
