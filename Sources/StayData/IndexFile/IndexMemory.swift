@@ -6,7 +6,8 @@ public enum IndexMemory: String, Sendable, CaseIterable {
     case mapped
     /// A copy of the file in memory of the process's own, in 2 MiB pages where the kernel's transparent huge
     /// pages allow it: the scans' stripes stay in few TLB entries. It costs a copy at load (about 0.2 s a GB)
-    /// and memory not shared with other processes. Falls back to ``mapped`` when the machine has transparent
-    /// huge pages turned off or the memory cannot be had.
+    /// and memory not shared with other processes, which cannot be paged out. Falls back to ``mapped`` when
+    /// the machine has transparent huge pages turned off, or the copy would take more than half the memory
+    /// available (to the machine or the process's control group), or the memory cannot be had.
     case hugePages = "huge-pages"
 }

@@ -14,7 +14,7 @@ final class MappedFile {
 
     /// Holds the whole of the open file `descriptor` of `size` bytes (more than 0) as `memory` asks.
     init(descriptor: Int32, size: Int, path: String, memory: IndexMemory = .mapped) throws(DataError) {
-        if memory == .hugePages, MappedFile.hugePagesAreAvailable,
+        if memory == .hugePages, MappedFile.hugePagesAreAvailable, MappedFile.memoryLeavesRoom(forCopyOf: size),
            let copy = try MappedFile.copyIntoHugePages(descriptor: descriptor, size: size, path: path) {
             bytes = UnsafeRawBufferPointer(start: copy.start, count: size)
             mapping = copy.mapping
@@ -31,12 +31,40 @@ final class MappedFile {
     /// Whether the kernel gives huge pages to memory that asks for them (`enabled` is `always` or
     /// `madvise`, not `never`).
     private static var hugePagesAreAvailable: Bool {
-        guard let file = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r") else { return false }
+        guard let line = lines(of: "/sys/kernel/mm/transparent_hugepage/enabled").first else { return false }
+        return !line.contains("[never]")
+    }
+
+    /// Whether a copy of `size` bytes leaves as much memory again free: at most half of what the machine
+    /// has available (`MemAvailable`, which counts the file's own cached pages as reclaimable) and of what
+    /// the process's control group may still use. A copy cannot be paged out as the file's pages can, so an
+    /// index near the machine's memory is mapped instead.
+    static func memoryLeavesRoom(forCopyOf size: Int) -> Bool {
+        let available = lines(of: "/proc/meminfo").first { $0.hasPrefix("MemAvailable:") }
+            .flatMap { $0.split(separator: " ").dropFirst().first }.flatMap { Int($0) }.map { $0 * 1024 }
+        guard var room = available else { return false }
+        // The memory control group's limit, v2 or v1, as mounted for this process (inside a container, its own).
+        var groups = [("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"),
+                      ("/sys/fs/cgroup/memory/memory.limit_in_bytes", "/sys/fs/cgroup/memory/memory.usage_in_bytes")]
+        if let entry = lines(of: "/proc/self/cgroup").first(where: { $0.hasPrefix("0::/") && $0.count > 4 }) {
+            let group = "/sys/fs/cgroup" + entry.dropFirst(3)
+            groups.append((group + "/memory.max", group + "/memory.current"))
+        }
+        for (limitFile, usedFile) in groups {
+            if let limit = lines(of: limitFile).first.flatMap({ Int($0) }), let used = lines(of: usedFile).first.flatMap({ Int($0) }) {
+                room = min(room, limit - used)
+            }
+        }
+        return size <= room / 2
+    }
+
+    /// The lines of the small text file at `path` (the first 64 KiB), or none when it cannot be read.
+    private static func lines(of path: String) -> [String] {
+        guard let file = fopen(path, "r") else { return [] }
         defer { fclose(file) }
-        var line = [CChar](repeating: 0, count: 128)
-        guard fgets(&line, Int32(line.count), file) != nil else { return false }
-        let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return !text.contains("[never]")
+        var bytes = [UInt8](repeating: 0, count: 65_536)
+        let count = fread(&bytes, 1, bytes.count, file)
+        return String(decoding: bytes.prefix(count), as: UTF8.self).split(separator: "\n").map(String.init)
     }
 
     /// The file read into anonymous memory aligned to huge pages and advised to use them, then made
