@@ -826,6 +826,42 @@ long staysearch_quality_candidates(const int64_t *values, const int32_t *rows, l
                                        positions);
 }
 
+static int dense_totals_portable_only = 0;
+
+void staysearch_dense_totals_use_portable(int portable) { __atomic_store_n(&dense_totals_portable_only, portable, __ATOMIC_RELAXED); }
+
+static void dense_totals_portable(const uint16_t *codes, long stride, long nights, int32_t *totals) {
+    for (int lane = 0; lane < 64; lane++) totals[lane] = 0;
+    for (long n = 0; n < nights; n++, codes += stride) {
+        for (int lane = 0; lane < 64; lane++) totals[lane] += codes[lane];
+    }
+}
+
+#if defined(__x86_64__)
+/// Eight running sums of eight lanes each, in registers: a night is eight 16-byte loads widened and added.
+STAYSEARCH_AVX2 static void dense_totals_avx2(const uint16_t *codes, long stride, long nights, int32_t *totals) {
+    __m256i sums[8];
+    for (int group = 0; group < 8; group++) sums[group] = _mm256_setzero_si256();
+    for (long n = 0; n < nights; n++, codes += stride) {
+        for (int group = 0; group < 8; group++) {
+            __m256i night = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(codes + group * 8)));
+            sums[group] = _mm256_add_epi32(sums[group], night);
+        }
+    }
+    for (int group = 0; group < 8; group++) _mm256_storeu_si256((__m256i *)(totals + group * 8), sums[group]);
+}
+#endif
+
+void staysearch_dense_totals(const uint16_t *codes, long stride, long nights, int32_t *totals) {
+#if defined(__x86_64__)
+    if (!__atomic_load_n(&dense_totals_portable_only, __ATOMIC_RELAXED) && has_avx2()) {
+        dense_totals_avx2(codes, stride, nights, totals);
+        return;
+    }
+#endif
+    dense_totals_portable(codes, stride, nights, totals);
+}
+
 void staysearch_prefetch_stripes(const void *first, long stride, long count, long lines) {
     const char *stripe = (const char *)first;
     for (long k = 0; k < count; k++, stripe += stride) {

@@ -238,4 +238,28 @@ import Testing
             staysearch_keep_tier_use_portable(0)
         }
     }
+
+    /// A word's stays summed all 64 rows at once, both versions, against a loop over each row's nights: any
+    /// stride, 1 to 365 nights, codes up to 65,535 (so that a year of the dearest sums past 2^24).
+    @Test(arguments: 0..<30)
+    func denseWordTotalsAgreeWithALoop(seed: Int) {
+        var random = SeededGenerator(seed: UInt64(seed) + 12_000)
+        let stride = 64 + Int.random(in: 0...200, using: &random)
+        let nights = seed == 0 ? 365 : random.pick([1, 2, 3, 7, Int.random(in: 1...40, using: &random)])
+        let offset = Int.random(in: 0...(stride - 64), using: &random)
+        let codes: [UInt16] = (0..<(stride * nights)).map { _ in
+            seed == 0 || random.chance(0.05) ? random.pick([0xFFFF, 0xFFFE, 0]) : UInt16.random(in: 0...2_000, using: &random)
+        }
+        var expected = [Int32](repeating: 0, count: 64)
+        for lane in 0..<64 {
+            for night in 0..<nights { expected[lane] += Int32(codes[night * stride + offset + lane]) }
+        }
+        for portable in [true, false] {
+            staysearch_dense_totals_use_portable(portable ? 1 : 0)
+            var totals = [Int32](repeating: -1, count: 64)
+            codes.withUnsafeBufferPointer { staysearch_dense_totals($0.baseAddress! + offset, stride, nights, &totals) }
+            #expect(totals == expected, "seed \(seed), portable \(portable)")
+        }
+        staysearch_dense_totals_use_portable(0)
+    }
 }

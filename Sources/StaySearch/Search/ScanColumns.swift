@@ -30,6 +30,8 @@ struct ScanColumns {
     /// Day-major dense price codes, and the number of dense rows (their stride).
     let dense: UnsafePointer<UInt16>
     let denseRows: Int
+    /// The index's rows.
+    let rowCount: Int
 
     /// - Parameter basePrices: the prices without dates to use, when not the stored ones (kept alive by the caller).
     init(_ index: ListingIndex, basePrices: Column<Int32>? = nil) {
@@ -55,6 +57,7 @@ struct ScanColumns {
         firstWeekday = index.nightPrices.runs.firstWeekday
         dense = storage.densePrices.base
         denseRows = index.nightPrices.denseRows
+        rowCount = index.count
     }
 
     /// The run among `runs` (one row's, the first starting at day offset 0) that holds `dayOffset`.

@@ -124,6 +124,14 @@ long staysearch_quality_candidates(const int64_t *values, const int32_t *rows, l
 /// (zero, the default): for tests.
 void staysearch_candidates_use_portable(int portable);
 
+/// Sums `nights` nights of 64 adjacent dense rows of a day-major table: `totals[lane]` = the sum over n < `nights`
+/// of `codes[n × stride + lane]` (codes of whole units; at most 365 nights of 65,535 fit an `int32_t`).
+void staysearch_dense_totals(const uint16_t *codes, long stride, long nights, int32_t *totals);
+
+/// Makes ``staysearch_dense_totals`` use its portable version (non-zero) or the fastest the processor has (zero, the
+/// default): for tests.
+void staysearch_dense_totals_use_portable(int portable);
+
 /// Asks for `lines` cache lines from each of `count` stripes, the first at `first` and each `stride` bytes after
 /// the last, to be brought into cache ahead of use: a day-major table read a word of rows at a time is one
 /// stream a day, more streams than the hardware prefetcher follows.
