@@ -35,6 +35,9 @@ struct BatchCommand: ParsableCommand {
     func run() throws {
         let lines = try readLines()
         let index = try data.loadSearchable(memory: indexMemory.memory)
+        // What the recommended order reads of every row is worked out with the index, as `serve` does, rather
+        // than inside the first such query's time.
+        if lines.contains(where: { (try? QueryReader.batchLine($0))?.query.sort == .recommended }) { index.prepareRecommendedOrder() }
         var output = ""
         for line in lines {
             output += answer(line, index: index)

@@ -27,6 +27,15 @@ final class SearchableIndex {
         return try live!.search(query, threads: threads)
     }
 
+    /// Works out ahead what the `recommended` order reads of every row, as `serve` does when it loads.
+    func prepareRecommendedOrder() {
+        if let frozen {
+            frozen.prepareRecommendedOrder()
+        } else {
+            live!.prepareRecommendedOrder()
+        }
+    }
+
     /// The price calendar of a query (today set by ``clock``).
     func priceCalendar(_ query: SearchQuery, threads: Int) throws(QueryError) -> PriceCalendar {
         var query = query

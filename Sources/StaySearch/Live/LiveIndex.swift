@@ -102,10 +102,7 @@ public final class LiveIndex: @unchecked Sendable {
     /// is in whole units), so that the first such search does not pay for it: a server calls it once its
     /// index is loaded.
     public func prepareRecommendedOrder() {
-        lock.reading {
-            _ = index.recommendedTier()
-            _ = index.pricesAreWholeUnits
-        }
+        lock.reading { index.prepareRecommendedOrder() }
     }
 
     /// The price calendar of `query` on the listings and calendars as they are now (see
