@@ -83,7 +83,7 @@ struct Scan {
     static let denseWordCandidates = 8
     /// The longest stay whose nights are summed a word at a time. Longer stays read more bytes of day
     /// codes than the memory delivers in the time the row-by-row sums take (1M day-by-day listings, one
-    /// core, every listing, 8–14 nights: 1.04–1.10× the time a word at a time, 1–7 nights 0.87–0.91×).
+    /// core, every listing, 8–14 nights: 1.04–1.10× the time a word at a time, 1–7 nights 0.89–0.95×).
     static let denseWordNights = 7
 
     init(index: ListingIndex, query: SearchQuery, roomCode: Int, filter: ListingFilter, values: UnsafeMutableBufferPointer<Int64>,
