@@ -41,6 +41,44 @@ import Testing
         }
     }
 
+    /// Flexible dates over consecutive check-ins (± days and windows, with and without weekdays) on generated
+    /// listings whose words are all day-by-day rows, where each row's cheapest stay is worked out a word at a
+    /// time, and on calibrated ones: every answer the reference's, one thread and two.
+    @Test(arguments: SyntheticDataset.Pricing.allCases)
+    func flexibleDatesOverWordsAgreeWithTheReference(pricing: SyntheticDataset.Pricing) throws {
+        let synthetic = SyntheticDataset(listingCount: 3_000, seed: 23, dayCount: 50, pricing: pricing)
+        var nights: [(listingID: Int64, night: CalendarNight)] = []
+        for (position, listing) in synthetic.listings.enumerated() {
+            nights.append(contentsOf: synthetic.calendar(ofListingAt: position).map { (listing.id, $0) })
+        }
+        let data = TestDataset(listings: synthetic.listings, nights: nights)
+        let index = synthetic.makeIndex()
+        if pricing == .dynamic { #expect(index.nightPrices.denseRows > index.count * 9 / 10) }
+        var random = SeededGenerator(seed: 9)
+        for queryNumber in 0..<24 {
+            var query = SearchQuery(region: random.chance(0.2) ? synthetic.listings[0].region.city : nil, adults: random.pick([1, 2, 4]))
+            let length = random.pick([1, 2, 3, 7])
+            if queryNumber % 3 == 2 {
+                query.checkInFrom = synthetic.firstDay.advanced(by: Int.random(in: 0...10, using: &random))
+                query.checkInTo = query.checkInFrom!.advanced(by: random.pick([5, 20, 30]))
+                query.windowNights = length
+                if random.chance(0.3) { query.checkInWeekdays = [.friday, .saturday] }
+            } else {
+                query.checkIn = synthetic.firstDay.advanced(by: Int.random(in: 4...36, using: &random))
+                query.checkOut = query.checkIn!.advanced(by: length)
+                query.flexibleDays = random.pick([1, 2, 3])
+            }
+            if random.chance(0.3) { query.maximumPrice = Money(major: random.pick([80, 150, 400])) }
+            query.sort = [SortOrder.price, .rating, .priceDescending][queryNumber % 3]
+            query.limit = random.pick([5, 20])
+            let want = try ReferenceSearch.search(query, in: data)
+            for threads in [1, 2] {
+                let got = ReferenceAnswer(try index.search(query, threads: threads, minimumRowsPerPart: 1_000))
+                #expect(got == want, "query \(queryNumber), \(threads) threads: \(query)")
+            }
+        }
+    }
+
     /// Calendars far dearer than the listings' own prices (which the engine samples to decide whether
     /// to count slots): the stays' 95th percentile is past the slots, and the scan is made again keeping
     /// the values. Answers are the reference's all the same.

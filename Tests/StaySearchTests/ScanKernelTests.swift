@@ -262,4 +262,41 @@ import Testing
         }
         staysearch_dense_totals_use_portable(0)
     }
+
+    /// A word's cheapest stays over consecutive check-ins, both versions, against the definition: each lane's
+    /// least total among its allowed check-ins, the earliest of equal ones (ties made likely by codes of 0 and 1).
+    @Test(arguments: 0..<40)
+    func denseWordCheapestStaysAgreeWithTheDefinition(seed: Int) {
+        var random = SeededGenerator(seed: UInt64(seed) + 13_000)
+        let stride = 64 + Int.random(in: 0...100, using: &random)
+        let nights = random.pick([1, 2, 3, 7, Int.random(in: 1...30, using: &random)])
+        let checkIns = seed % 5 == 0 ? 31 : Int.random(in: 1...31, using: &random)
+        let offset = Int.random(in: 0...(stride - 64), using: &random)
+        let codes: [UInt16] = (0..<(stride * (checkIns + nights))).map { _ in
+            seed % 3 == 0 ? UInt16.random(in: 0...1, using: &random)
+                : random.chance(0.05) ? random.pick([0xFFFF, 0xFFFE]) : UInt16.random(in: 0...3_000, using: &random)
+        }
+        let allowed: [UInt64] = (0..<64).map { _ in
+            random.chance(0.1) ? 0 : UInt64.random(in: 1...UInt64.max, using: &random) & ((1 << UInt64(checkIns)) - 1)
+        }
+        let lanes = random.chance(0.2) ? ~0 : UInt64.random(in: 0...UInt64.max, using: &random)
+        for portable in [true, false] {
+            staysearch_dense_word_cheapest_use_portable(portable ? 1 : 0)
+            var units = [Int32](repeating: -7, count: 64), picked = [Int32](repeating: -7, count: 64)
+            codes.withUnsafeBufferPointer {
+                staysearch_dense_word_cheapest($0.baseAddress! + offset, stride, nights, checkIns, allowed, lanes, &units, &picked)
+            }
+            for lane in 0..<64 where lanes >> UInt64(lane) & 1 == 1 {
+                var best = Int32.max, bestK: Int32 = 0
+                for k in 0..<checkIns where allowed[lane] >> UInt64(k) & 1 == 1 {
+                    var total: Int32 = 0
+                    for night in 0..<nights { total += Int32(codes[(k + night) * stride + offset + lane]) }
+                    if total < best { (best, bestK) = (total, Int32(k)) }
+                }
+                #expect(units[lane] == best && (best == Int32.max || picked[lane] == bestK),
+                        "seed \(seed), portable \(portable), lane \(lane)")
+            }
+        }
+        staysearch_dense_word_cheapest_use_portable(0)
+    }
 }

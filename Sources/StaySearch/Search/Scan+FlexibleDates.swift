@@ -1,3 +1,5 @@
+import StaySearchKernels
+
 /// Flexible dates: each candidate row's cheapest bookable stay among several check-ins, found in the one
 /// pass rather than one search per check-in.
 ///
@@ -101,6 +103,24 @@ extension Scan {
             mask = ruleClass != RuleClasses.checkRow ? mask & classCheckIns[Int(ruleClass)] : allowedCheckIns(row: row, among: mask)
             rowCheckIns[bit] = mask
             kept |= UInt64(mask != 0 ? 1 : 0) &<< UInt64(bit)
+        }
+        // A whole word of dense rows (ranks 63 apart) with many rows left and consecutive check-ins: every
+        // row's cheapest stay worked out at once, eight rows at a time.
+        if checkInsAreConsecutive, kept.nonzeroBitCount >= Scan.denseWordCandidates, base &+ 64 <= columns.rowCount,
+           let firstRank = columns.priceValues[Int(columns.priceOffsets[base])].denseIndex,
+           columns.priceValues[Int(columns.priceOffsets[base &+ 63])].denseIndex == firstRank &+ 63 {
+            let codes = columns.dense + (Int(checkIns[0]) &* columns.denseRows &+ firstRank)
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: 128) { scratch in
+                let units = scratch.baseAddress!, picked = units + 64
+                rowCheckIns.withUnsafeBufferPointer { allowed in
+                    staysearch_dense_word_cheapest(codes, columns.denseRows, Int(nights), checkInCount, allowed.baseAddress!, kept, units, picked)
+                }
+                while kept != 0 {
+                    let bit = kept.trailingZeroBitCount
+                    kept &= kept &- 1
+                    collect(row: base &+ bit, value: Int64(units[bit]) &* 100, checkIn: checkIns[Int(picked[bit])], into: &tally)
+                }
+            }
         }
         while kept != 0 {
             let bit = kept.trailingZeroBitCount

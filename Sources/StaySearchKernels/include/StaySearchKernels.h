@@ -132,6 +132,18 @@ void staysearch_dense_totals(const uint16_t *codes, long stride, long nights, in
 /// default): for tests.
 void staysearch_dense_totals_use_portable(int portable);
 
+/// Flexible dates over consecutive check-ins, for a word of 64 adjacent dense rows (`codes`: day-major whole-unit
+/// codes from the first check-in's day, lane k the word's row k; `stride` codes a day): for each lane of `lanes`, its
+/// cheapest stay of `nights` nights (at most 365) among the `checkIns` check-ins that `allowed[lane]` allows (bit k:
+/// the stay from day k), the earliest of equal totals — `units[lane]` its total in whole units and `checkIn[lane]` its
+/// k (`units[lane]` INT32_MAX when none is allowed). Lanes outside `lanes` are not written.
+void staysearch_dense_word_cheapest(const uint16_t *codes, long stride, long nights, long checkIns, const uint64_t *allowed,
+                                    uint64_t lanes, int32_t *units, int32_t *checkIn);
+
+/// Makes ``staysearch_dense_word_cheapest`` use its portable version (non-zero) or the fastest the processor has
+/// (zero, the default): for tests.
+void staysearch_dense_word_cheapest_use_portable(int portable);
+
 /// Asks for `lines` cache lines from each of `count` stripes, the first at `first` and each `stride` bytes after
 /// the last, to be brought into cache ahead of use: a day-major table read a word of rows at a time is one
 /// stream a day, more streams than the hardware prefetcher follows.
