@@ -243,6 +243,51 @@ long staysearch_pick_in_range(const int64_t *values, long count, int64_t lowest,
     return pick_portable(values, count, lowest, highest, picked);
 }
 
+static long slot_of_rank_portable(const int32_t *counts, long first, long last, int64_t rank, int64_t *before) {
+    int64_t passed = *before;
+    long slot = first;
+    while (slot <= last && passed + counts[slot] <= rank) passed += counts[slot++];
+    *before = passed;
+    return slot;
+}
+
+#if defined(__x86_64__)
+/// ``slot_of_rank_portable`` past 32 slots a step while their sum keeps the running count at or below the
+/// rank (four loads added, one horizontal sum), then slot by slot.
+STAYSEARCH_AVX2 static long slot_of_rank_avx2(const int32_t *counts, long first, long last, int64_t rank, int64_t *before) {
+    int64_t passed = *before;
+    long slot = first;
+    for (; slot + 32 <= last + 1; slot += 32) {
+        const __m256i *lanes = (const __m256i *)(counts + slot);
+        __m256i sum = _mm256_add_epi32(_mm256_add_epi32(_mm256_loadu_si256(lanes), _mm256_loadu_si256(lanes + 1)),
+                                       _mm256_add_epi32(_mm256_loadu_si256(lanes + 2), _mm256_loadu_si256(lanes + 3)));
+        __m128i half = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
+        half = _mm_add_epi32(half, _mm_shuffle_epi32(half, 0x4E));
+        half = _mm_add_epi32(half, _mm_shuffle_epi32(half, 0xB1));
+        int64_t step = (uint32_t)_mm_cvtsi128_si32(half);
+        if (passed + step > rank) break;
+        passed += step;
+    }
+    *before = passed;
+    return slot_of_rank_portable(counts, slot, last, rank, before);
+}
+#endif
+
+static int slot_of_rank_portable_only = 0;
+
+void staysearch_slot_of_rank_use_portable(int portable) {
+    __atomic_store_n(&slot_of_rank_portable_only, portable, __ATOMIC_RELAXED);
+}
+
+long staysearch_slot_of_rank(const int32_t *counts, long first, long last, int64_t rank, int64_t *before) {
+#if defined(__x86_64__)
+    if (!__atomic_load_n(&slot_of_rank_portable_only, __ATOMIC_RELAXED) && has_avx2()) {
+        return slot_of_rank_avx2(counts, first, last, rank, before);
+    }
+#endif
+    return slot_of_rank_portable(counts, first, last, rank, before);
+}
+
 long staysearch_first_in_range(const int64_t *values, long start, long count, int64_t lowest, int64_t highest) {
 #if defined(__x86_64__)
     if (has_avx2()) return first_avx2(values, start, count, lowest, highest);

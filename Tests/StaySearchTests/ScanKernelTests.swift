@@ -76,6 +76,40 @@ import Testing
         }
     }
 
+    /// The slot where a running count passes a rank, by both versions of the kernel, against a walk slot by
+    /// slot: mostly empty slots as price slots are, ranks before, inside and past the counts, walks of every
+    /// length around the kernel's 32-slot steps.
+    @Test(arguments: 0..<40)
+    func slotOfRankAgreesWithAWalk(seed: Int) {
+        var random = SeededGenerator(seed: UInt64(seed) + 3_000)
+        let counts: [Int32] = (0..<(seed * 37 % 301 + 1)).map { _ in
+            random.chance(0.7) ? 0 : Int32.random(in: 0...(random.chance(0.1) ? 100_000 : 5), using: &random)
+        }
+        let total = counts.reduce(0) { $0 + Int64($1) }
+        for portable in [false, true] {
+            staysearch_slot_of_rank_use_portable(portable ? 1 : 0)
+            defer { staysearch_slot_of_rank_use_portable(0) }
+            for _ in 0..<30 {
+                let first = Int.random(in: 0..<counts.count, using: &random)
+                let last = Int.random(in: (first - 1)..<counts.count, using: &random)
+                let start = random.chance(0.3) ? Int64.random(in: 0...50, using: &random) : 0
+                // Often exactly where a slot's count ends the running count, or one short of it (the edges of a step).
+                let end = Int.random(in: first...max(first, last), using: &random)
+                let edge = start + counts[first...end].reduce(0) { $0 + Int64($1) } - Int64.random(in: 0...1, using: &random)
+                let rank = random.chance(0.5) ? max(0, edge) : Int64.random(in: 0...(total + start + 2), using: &random)
+                var expectedSlot = first, expectedBefore = start
+                while expectedSlot <= last, expectedBefore + Int64(counts[expectedSlot]) <= rank {
+                    expectedBefore += Int64(counts[expectedSlot])
+                    expectedSlot += 1
+                }
+                var before = start
+                let slot = counts.withUnsafeBufferPointer { staysearch_slot_of_rank($0.baseAddress, first, last, rank, &before) }
+                #expect(slot == expectedSlot, "portable \(portable), slots \(first)...\(last), rank \(rank)")
+                #expect(before == expectedBefore, "portable \(portable)")
+            }
+        }
+    }
+
     @Test(arguments: [1, 2, 15, 16, 17, 100, 240, 241, 255])
     func verdictsAgreeWithATableLookup(classCount: Int) {
         var random = SeededGenerator(seed: UInt64(classCount))

@@ -28,6 +28,15 @@ void staysearch_pick_use_portable(int portable);
 /// when there is none.
 long staysearch_first_in_range(const int64_t *values, long start, long count, int64_t lowest, int64_t highest);
 
+/// Walks the counts `counts[first ... last]` (each at least 0, any 32 of them summing below 2^31) from a running
+/// count `*before`: returns the first slot whose count takes it past `rank` (`last + 1` when none does) and
+/// leaves in `*before` the running count before that slot. Where a median's rank falls among price slots.
+long staysearch_slot_of_rank(const int32_t *counts, long first, long last, int64_t rank, int64_t *before);
+
+/// Makes ``staysearch_slot_of_rank`` use its portable version (non-zero) or the fastest the processor has
+/// (zero, the default): for tests.
+void staysearch_slot_of_rank_use_portable(int portable);
+
 /// For the 64 rows whose stay rule classes are `classes[0 ..< 64]`, the bits of rows whose class is allowed:
 /// bit `class mod 8` of `allowed[class ÷ 8]` (32 bytes, 256 bits); the rows of class 255 (their rules are
 /// read run by run) go to `*check`.
