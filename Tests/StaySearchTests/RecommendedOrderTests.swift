@@ -149,15 +149,18 @@ import Testing
     }
     static let dearTierIndex = IndexBuilder.build(listings: dearTierListings, firstDay: Day(iso: "2024-07-01")!, dayCount: 10) { _ in [] }
 
-    /// Broad queries (the tier tells the page), narrow ones and a tier priced out of the page (scanned again),
-    /// one thread and two, against the reference's scores; both outcomes are seen.
+    /// Broad queries (the tier tells the page), narrow ones (too few tier matches: ranked from every match,
+    /// which the scan kept) and a tier priced out of the page (scanned again), one thread and two, against the
+    /// reference's scores; the three outcomes are seen.
     @Test func theUpperTierRanksAsEveryMatch() throws {
         let query = SearchQuery(adults: 1, sort: .recommended)
         #expect(Self.wholeUnitIndex.canRankRecommendedByTier(query, countsSlots: true))
         #expect(!Self.index.canRankRecommendedByTier(query, countsSlots: true) && !Self.wholeUnitIndex.canRankRecommendedByTier(query, countsSlots: false))
         let answered = TierOutcomes.shared.answered.load(ordering: .relaxed)
         let scannedAgain = TierOutcomes.shared.scannedAgain.load(ordering: .relaxed)
-        let ranges: [(Int64?, Int64?)] = [(nil, nil), (6_000, 25_000), (nil, 9_900), (39_900, 40_000), (20_000, 20_000), (nil, 2_100)]
+        let rankedFromEveryMatch = TierOutcomes.shared.rankedFromEveryMatch.load(ordering: .relaxed)
+        let ranges: [(Int64?, Int64?)] = [(nil, nil), (6_000, 25_000), (nil, 9_900), (39_900, 40_000), (20_000, 20_000), (nil, 2_100),
+                                          (15_000, 15_400), (8_000, 8_100), (30_000, 31_000)]
         for (name, listings, index) in [("whole units", Self.wholeUnitListings, Self.wholeUnitIndex),
                                         ("dear tier", Self.dearTierListings, Self.dearTierIndex)] {
             let data = TestDataset(listings: listings, nights: [])
@@ -183,5 +186,6 @@ import Testing
         }
         #expect(TierOutcomes.shared.answered.load(ordering: .relaxed) > answered)
         #expect(TierOutcomes.shared.scannedAgain.load(ordering: .relaxed) > scannedAgain)
+        #expect(TierOutcomes.shared.rankedFromEveryMatch.load(ordering: .relaxed) > rankedFromEveryMatch)
     }
 }

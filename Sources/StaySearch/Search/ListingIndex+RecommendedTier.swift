@@ -109,6 +109,32 @@ extension ListingIndex {
         return withExtendedLifetime(self) { ranked }
     }
 
+    /// The `recommended` page of `query` ranked from every match the scan's parts kept beside the tier
+    /// (``KeptMatches``: `counts[p]` by part `p`, from `p` × ``KeptMatches/everyCapacity``), or nil when a
+    /// part had more than it keeps. The parts' matches are moved side by side to the front (row order) and
+    /// ranked as a smaller scan's are, the median from the price slots the scan counted when they tell it.
+    func recommendedPageFromEveryMatch(_ query: SearchQuery, kept: KeptMatches, counts: [Int], outcome: ScanOutcome,
+                                       threads: Int) -> [RankedRow]? {
+        guard !counts.isEmpty, counts.allSatisfy({ $0 <= kept.everyCapacity }) else { return nil }
+        var count = 0
+        for (part, partCount) in counts.enumerated() {
+            let start = part * kept.everyCapacity
+            if start != count {
+                (kept.everyValues + count).update(from: kept.everyValues + start, count: partCount)
+                (kept.everyRows + count).update(from: kept.everyRows + start, count: partCount)
+            }
+            count += partCount
+        }
+        guard count == outcome.total else { return nil }
+        guard count > 0 else { return [] }
+        var sum: Int64 = 0, smallest = Int64.max, largest = Int64.min
+        staysearch_fold(kept.everyValues, count, &sum, &smallest, &largest)
+        let slots = ValueRowSlots(rows: kept.everyRows, checkIns: nil, capacity: count)
+        return recommendedPage(query, values: UnsafeBufferPointer(start: kept.everyValues, count: count), matches: count,
+                               bounds: smallest...largest, slots: slots, priceSlots: outcome.countedSlots, overlay: nil,
+                               hiddenRatings: nil, threads: threads)
+    }
+
     /// The positions below `count` (ascending) of the matches whose quality `qualities[i]` with the most their
     /// price `values[i]` can add reaches `needed` + pricePoints, the score the page needs (all of them when
     /// `needed` is `Int64.min`): the price part is at most pricePoints × (median − value) ÷ median, plus up to

@@ -100,10 +100,15 @@ extension ListingIndex {
         let keptValues = tier == nil ? nil : ScratchPool.shared.take(Int64.self, count: keptCapacity)
         let keptRows = tier == nil ? nil : ScratchPool.shared.take(Int32.self, count: keptCapacity)
         let keptQualities = tier == nil ? nil : ScratchPool.shared.take(Int32.self, count: keptCapacity)
+        // Each part's first matches of every row.
+        let everyValues = tier == nil ? nil : ScratchPool.shared.take(Int64.self, count: partCount * KeptMatches.everyCapacity)
+        let everyRows = tier == nil ? nil : ScratchPool.shared.take(Int32.self, count: partCount * KeptMatches.everyCapacity)
         defer {
             keptValues.map { ScratchPool.shared.giveBack($0) }
             keptRows.map { ScratchPool.shared.giveBack($0) }
             keptQualities.map { ScratchPool.shared.giveBack($0) }
+            everyValues.map { ScratchPool.shared.giveBack($0) }
+            everyRows.map { ScratchPool.shared.giveBack($0) }
         }
         // Room for every row that may match, when they are collected (a store per match, no array growth).
         let rowSlots = collectsRows ? ScratchPool.shared.take(Int32.self, count: rowCount) : nil
@@ -113,10 +118,13 @@ extension ListingIndex {
                 KeptMatches(tierWords: tier.words.withUnsafeBufferPointer { $0.baseAddress! },
                             tierRanks: tier.ranks.withUnsafeBufferPointer { $0.baseAddress! },
                             tierQualities: tier.qualities.withUnsafeBufferPointer { $0.baseAddress! }, threshold: tier.threshold,
-                            values: keptValues!.baseAddress!, rows: keptRows!.baseAddress!, qualities: keptQualities!.baseAddress!)
+                            values: keptValues!.baseAddress!, rows: keptRows!.baseAddress!, qualities: keptQualities!.baseAddress!,
+                            everyValues: everyValues!.baseAddress!, everyRows: everyRows!.baseAddress!)
             }
             var outcome: ScanOutcome
             var keptCount = 0
+            // How many matches of every row each part kept (past the capacity when they did not fit).
+            var everyCounts: [Int] = []
             if partCount > 1 {
                 // Parts scanned at once, every collector merged.
                 let parts = ScanParts(ranges: plan.ranges, rowCount: rowCount, count: partCount)
@@ -138,6 +146,7 @@ extension ListingIndex {
                         }
                         keptCount += scan.keptCount
                     }
+                    everyCounts = scans.map(\.everyCount)
                 }
             } else {
                 var scan = Scan(index: self, query: query, roomCode: plan.roomCode, filter: plan.filter, values: values,
@@ -145,17 +154,23 @@ extension ListingIndex {
                 scan.visit(plan.ranges)
                 outcome = ScanOutcome(scan, rowSlots: rowSlots)
                 keptCount = scan.keptCount
+                everyCounts = [scan.everyCount]
             }
             if let kept {
                 if keepsValues { outcome.gatherValues(in: values) }
                 let every = keepsValues ? UnsafeBufferPointer(rebasing: values[0..<outcome.valueCount]) : nil
-                guard let page = recommendedPageByTier(query, kept: kept, count: keptCount, outcome: outcome, values: every,
-                                                       threads: split.threads) else {
+                if let page = recommendedPageByTier(query, kept: kept, count: keptCount, outcome: outcome, values: every,
+                                                    threads: split.threads) {
+                    TierOutcomes.shared.answered.add(1, ordering: .relaxed)
+                    outcome.page = page
+                } else if let page = recommendedPageFromEveryMatch(query, kept: kept, counts: everyCounts, outcome: outcome,
+                                                                   threads: split.threads) {
+                    TierOutcomes.shared.rankedFromEveryMatch.add(1, ordering: .relaxed)
+                    outcome.page = page
+                } else {
                     TierOutcomes.shared.scannedAgain.add(1, ordering: .relaxed)
                     return try scanFrozen(query, split: split, collectsRows: collectsRows, byTier: false, use)
                 }
-                TierOutcomes.shared.answered.add(1, ordering: .relaxed)
-                outcome.page = page
             } else if let valueRows {
                 outcome.gatherValues(in: values)
                 let kept = UnsafeBufferPointer(rebasing: values[0..<outcome.valueCount])

@@ -75,6 +75,8 @@ struct Scan {
     let kept: KeptMatches?
     /// How many matches ``kept`` holds.
     var keptCount = 0
+    /// How many matches of every row ``kept`` holds (``KeptMatches/everyCapacity`` + 1 once they did not fit).
+    var everyCount = 0
 
     static let blockWords = 64
     /// The candidates a word of dense rows needs for its stays to be summed all 64 at once
@@ -400,6 +402,7 @@ struct Scan {
         valueSum += Int128(sum)
         if let slotCounts { priceSlots!.add(values, count: count, to: slotCounts) }
         let lowest = lowestValue, highest = highestValue
+        let totalBefore = tally.total
         if lowest <= tally.smallest, tally.largest <= highest {
             // Every value is in the price range.
             if let rowSlots { (rowSlots + tally.total).update(from: pending, count: count) }
@@ -413,6 +416,10 @@ struct Scan {
             tally.total = total
         } else {
             tally.total &+= staysearch_count_in_range(values, count, lowest, highest)
+        }
+        if let kept, everyCount <= kept.everyCapacity {
+            everyCount = kept.keepEvery(values, rows: pending, count: count, matches: tally.total &- totalBefore, lowest: lowest,
+                                        highest: highest, after: everyCount)
         }
         guard pageSize > 0 else { return }
         let columns = self.columns

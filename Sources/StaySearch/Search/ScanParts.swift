@@ -61,7 +61,7 @@ struct ScanParts {
             var scan = Scan(index: index, query: query, roomCode: roomCode, filter: filter, values: stretch,
                             rowSlots: sharedRows.buffer.map { $0.baseAddress! + starts[part] },
                             valueRows: valueRows?.advanced(by: starts[part]), slotTables: slotTables,
-                            kept: kept?.advanced(by: keptStarts[part]), part: part)
+                            kept: kept?.advanced(by: keptStarts[part], part: part), part: part)
             scan.visit(ranges[part])
             results.store(scan, at: part)
         }
