@@ -6,9 +6,10 @@ import StaySearchKernels
 /// price part adds (``ListingIndex/recommendedPageByTier(_:kept:count:outcome:values:threads:)``).
 ///
 /// Beside them, each part of the scan keeps its first ``everyCapacity`` matches of every row (value and
-/// row): when the tier cannot tell the page (too few tier matches for a page, as a city's query with narrow
-/// filters has, or a page too close to the tier's threshold) and the scan had no more matches than that,
-/// the page is ranked from these rather than from a second scan keeping every match.
+/// row) while its tier holds fewer than ``tierEnough`` matches: when the tier then cannot tell the page (too
+/// few tier matches for a page, as a city's query with narrow filters has, or a page too close to the
+/// tier's threshold) and the scan had no more matches than that, the page is ranked from these rather than
+/// from a second scan keeping every match.
 struct KeptMatches: @unchecked Sendable {
     /// The tier's rows as bits, their ranks by word and their qualities (``QualityTier``).
     let tierWords: UnsafePointer<UInt64>
@@ -22,6 +23,10 @@ struct KeptMatches: @unchecked Sendable {
     /// Where a part keeps its first matches of every row: their values and rows, ``everyCapacity`` of each.
     let everyValues: UnsafeMutablePointer<Int64>
     let everyRows: UnsafeMutablePointer<Int32>
+    /// The tier matches from which a part keeps no more matches of every row: four pages' worth. A tier
+    /// with as many rarely fails to tell the page, and a scan whose tier tells it had no use for them
+    /// (keeping them through a whole city's scan cost a narrow price range's queries up to 15 %).
+    let tierEnough: Int
 
     /// How many matches of every row a part keeps at most.
     static let everyCapacity = 4_096
@@ -32,7 +37,8 @@ struct KeptMatches: @unchecked Sendable {
     func advanced(by offset: Int, part: Int) -> KeptMatches {
         KeptMatches(tierWords: tierWords, tierRanks: tierRanks, tierQualities: tierQualities, threshold: threshold,
                     values: values + offset, rows: rows + offset, qualities: qualities + offset,
-                    everyValues: everyValues + part * everyCapacity, everyRows: everyRows + part * everyCapacity)
+                    everyValues: everyValues + part * everyCapacity, everyRows: everyRows + part * everyCapacity,
+                    tierEnough: tierEnough)
     }
 
     /// Keeps, after the `kept` matches of every row kept so far, the `matches` values of `values[0 ..< count]`

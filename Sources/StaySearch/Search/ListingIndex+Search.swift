@@ -119,7 +119,8 @@ extension ListingIndex {
                             tierRanks: tier.ranks.withUnsafeBufferPointer { $0.baseAddress! },
                             tierQualities: tier.qualities.withUnsafeBufferPointer { $0.baseAddress! }, threshold: tier.threshold,
                             values: keptValues!.baseAddress!, rows: keptRows!.baseAddress!, qualities: keptQualities!.baseAddress!,
-                            everyValues: everyValues!.baseAddress!, everyRows: everyRows!.baseAddress!)
+                            everyValues: everyValues!.baseAddress!, everyRows: everyRows!.baseAddress!,
+                            tierEnough: 4 * (query.offset + query.limit))
             }
             var outcome: ScanOutcome
             var keptCount = 0

@@ -418,8 +418,9 @@ struct Scan {
             tally.total &+= staysearch_count_in_range(values, count, lowest, highest)
         }
         if let kept, everyCount <= kept.everyCapacity {
-            everyCount = kept.keepEvery(values, rows: pending, count: count, matches: tally.total &- totalBefore, lowest: lowest,
-                                        highest: highest, after: everyCount)
+            everyCount = keptCount >= kept.tierEnough ? kept.everyCapacity + 1
+                : kept.keepEvery(values, rows: pending, count: count, matches: tally.total &- totalBefore, lowest: lowest,
+                                 highest: highest, after: everyCount)
         }
         guard pageSize > 0 else { return }
         let columns = self.columns
