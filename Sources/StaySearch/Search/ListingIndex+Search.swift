@@ -155,7 +155,7 @@ extension ListingIndex {
                 scan.visit(plan.ranges)
                 outcome = ScanOutcome(scan, rowSlots: rowSlots)
                 keptCount = scan.keptCount
-                everyCounts = [scan.everyCount]
+                if kept != nil { everyCounts = [scan.everyCount] }
             }
             if let kept {
                 if keepsValues { outcome.gatherValues(in: values) }
