@@ -37,6 +37,49 @@ import Testing
             #expect(tally.median(ofDay: day) == (held ? median : nil), "seed \(seed) day \(day)")
             let rank = Int.random(in: 0..<sorted.count, using: &random)
             #expect(CalendarTally.element(ofRank: rank, in: all[day]) == sorted[rank], "seed \(seed) day \(day)")
+            // Totals of several ranks: those of the sorted totals when each lies in the bracket, else none.
+            let ranks = (0..<Int.random(in: 1...3, using: &random)).map { _ in Int.random(in: 0..<sorted.count, using: &random) }
+            let allHeld = ranks.allSatisfy { sorted[$0] >= Int64(low[day]) * 100 && sorted[$0] <= Int64(high[day]) * 100 + 99 }
+            #expect(tally.totals(atRanks: ranks, ofDay: day) == (allHeld ? ranks.map { sorted[$0] } : nil), "seed \(seed) day \(day) ranks \(ranks)")
+        }
+    }
+
+    /// A sample counted by unit up to the slots' limit brackets the days as a sample keeping every total
+    /// does, and gives no brackets when a rank they need lies above the limit (the calendar then samples
+    /// again keeping everything): never with every total below it, always with every total above it.
+    @Test(arguments: 0..<30)
+    func aSampleCountedByUnitBracketsAsOneKeepingEverything(seed: Int) throws {
+        var random = SeededGenerator(seed: UInt64(seed) &* 313 + 7)
+        let days = Int.random(in: 1...6, using: &random)
+        let limit = Int64(CalendarTally.slotLimit) * 100
+        // Below the limit, above it, or across it.
+        let kind = seed % 3
+        let counted = CalendarTally(samplingFor: days), kept = CalendarTally(everythingFor: days)
+        for day in 0..<days {
+            for _ in 0..<Int.random(in: 0...400, using: &random) {
+                let total: Int64
+                switch kind {
+                case 0: total = Int64.random(in: 0..<limit, using: &random)
+                case 1: total = limit + Int64.random(in: 0...1_000_000, using: &random)
+                default: total = Int64.random(in: (limit - 50_000)...(limit + 50_000), using: &random)
+                }
+                let rounded = random.chance(0.7) ? total / 100 * 100 : total
+                counted.add(rounded, day: day)
+                kept.add(rounded, day: day)
+            }
+        }
+        let sampling = CalendarSampling(every: 1, minimumStays: random.pick([1, 64]), standardErrors: random.pick([0, 3]))
+        let expected = try #require(CalendarTally.brackets(from: kept, sampling: sampling))
+        let brackets = CalendarTally.brackets(from: counted, sampling: sampling)
+        let sampled = (0..<days).contains { Int(kept.counts[$0]) >= sampling.minimumStays }
+        switch kind {
+        case 0: #expect(brackets != nil, "seed \(seed)")
+        case 1: #expect((brackets == nil) == sampled, "seed \(seed)")
+        default: break
+        }
+        if let brackets {
+            #expect(brackets.bracketLow == expected.bracketLow && brackets.bracketHigh == expected.bracketHigh
+                    && brackets.cheapest == expected.cheapest, "seed \(seed)")
         }
     }
 }

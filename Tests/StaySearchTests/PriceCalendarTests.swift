@@ -134,6 +134,47 @@ import Testing
         #expect(weekdaysDiffer, "seed \(seed): the days' counts hardly differ")
     }
 
+    /// Stays dearer than the sample's unit counts reach (4,096 units: a week at $600 a night, three nights
+    /// at $1,400): the days whose median or margins lie above are sampled again keeping every total, and
+    /// every day is still its exact search — with most listings that dear, about half, and a few.
+    @Test(arguments: 0..<6)
+    func daysDearerThanTheSamplesCountsAreTheirExactSearches(seed: Int) throws {
+        var random = SeededGenerator(seed: UInt64(seed) &* 619 + 23)
+        let start = TestDataset.calendarStart
+        let dearShare = [0.9, 0.5, 0.1][seed % 3]
+        var listings: [ListingRecord] = []
+        var nights: [(listingID: Int64, night: CalendarNight)] = []
+        for id in Int64(1)...Int64(64 * 5 + 9) {
+            let dear = random.chance(dearShare)
+            listings.append(ListingRecord(id: id, name: "L\(id)", region: RegionPath(city: "Antwerp", neighbourhood: "Centrum"),
+                                          roomType: "Entire home/apt", accommodates: Int.random(in: 1...6, using: &random),
+                                          price: Money(major: 100)))
+            let daily = random.chance(0.3)
+            let price = (dear ? Int64.random(in: 1_300...6_000, using: &random) : Int64.random(in: 40...300, using: &random)) * 100
+            for offset in 0..<80 {
+                let nightly = daily ? price + Int64.random(in: -30...30, using: &random) * 100 : price
+                nights.append((id, CalendarNight(day: start.advanced(by: offset), isAvailable: random.chance(0.8),
+                                                 price: Money(minorUnits: random.chance(0.05) ? nightly + 55 : nightly))))
+            }
+        }
+        let data = TestDataset(listings: listings, nights: nights)
+        let index = data.makeIndex().index
+        for nights in [3, 7] {
+            var query = SearchQuery(region: nil, adults: 1 + seed % 2)
+            query.checkInFrom = start.advanced(by: 2)
+            query.checkInTo = start.advanced(by: 40)
+            query.windowNights = nights
+            for threads in [1, 2] {
+                let calendar = try index.priceCalendar(query, threads: threads)
+                let context = "seed \(seed), \(nights) nights, \(threads) threads"
+                Self.check(calendar, of: query, context: context + " (engine)") { q throws(QueryError) in ReferenceAnswer(try index.search(q)) }
+                Self.check(calendar, of: query, context: context + " (reference)") { q throws(QueryError) in
+                    try ReferenceSearch.search(q, in: data)
+                }
+            }
+        }
+    }
+
     /// The word-at-a-time totals have a portable version beside the AVX2 one: the same calendars, with the
     /// standard brackets and with brackets so narrow that lanes are packed and days tallied again.
     @Test(arguments: 0..<10)

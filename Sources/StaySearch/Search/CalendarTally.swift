@@ -52,6 +52,14 @@ final class CalendarTally: @unchecked Sendable {
         self.init(bracketLow: Array(repeating: 0, count: days), bracketHigh: Array(repeating: .max, count: days))
     }
 
+    /// A tally of `days` days for a sample (``brackets(from:sampling:threads:)``): each day's whole-unit totals
+    /// below ``slotLimit`` units counted by unit, the totals of cents among them kept, the others only
+    /// counted: counting by unit in the word-at-a-time kernel costs a sample less than keeping every total
+    /// one by one and selecting from them after (docs/performance.md, "The price calendar").
+    convenience init(samplingFor days: Int) {
+        self.init(bracketLow: Array(repeating: 0, count: days), bracketHigh: Array(repeating: Int32(CalendarTally.slotLimit - 1), count: days))
+    }
+
     /// A tally with the brackets of `brackets` (another tally's).
     convenience init(bracketsOf brackets: CalendarTally) {
         self.init(bracketLow: brackets.bracketLow, bracketHigh: brackets.bracketHigh, cheapest: brackets.cheapest)
@@ -59,25 +67,71 @@ final class CalendarTally: @unchecked Sendable {
 
     var days: Int { counts.count }
 
-    /// Brackets for each day from `sample` (a tally of `sampling`'s sample of the rows whose brackets hold
-    /// everything): the sample's median give or take `sampling`'s standard errors, and a cut above the
-    /// sample's cheapest 1/256 on every day.
+    /// Brackets for each day from `sample` (a tally of `sampling`'s sample of the rows, made with brackets
+    /// that hold every total or with ``init(samplingFor:)``'s): the sample's median give or take `sampling`'s
+    /// standard errors, and a cut above the sample's cheapest 1/256 on every day. Nil when a rank needed lies
+    /// outside the sample's own bracket (totals of more than ``slotLimit`` units: sample again holding
+    /// everything).
     /// The days are worked out on up to `threads` threads.
-    static func brackets(from sample: CalendarTally, sampling: CalendarSampling, threads: Int = 1) -> CalendarTally {
-        // Per day: its bracket and its cut (nil: the day wants every total as cheap).
-        let perDay = sample.eachDay(threads: threads) { day -> (low: Int32, high: Int32, cut: Int32?) in
-            guard sample.counts[day] > 0 else { return (0, .max, 0) }
-            let totals = sample.inside[day]
-            guard totals.count >= max(1, sampling.minimumStays) else { return (0, .max, nil) }
-            let count = totals.count
+    static func brackets(from sample: CalendarTally, sampling: CalendarSampling, threads: Int = 1) -> CalendarTally? {
+        // Per day: its bracket and its cut (nil: the day wants every total as cheap); nil when not known.
+        let perDay = sample.eachDay(threads: threads) { day -> (low: Int32, high: Int32, cut: Int32?)? in
+            let count = Int(sample.counts[day])
+            guard count > 0 else { return (0, .max, 0) }
+            guard count >= max(1, sampling.minimumStays) else { return (0, .max, nil) }
             let margin = sampling.standardErrors > 0 ? Int((sampling.standardErrors * Double(count).squareRoot() / 2).rounded(.up)) + 2 : 0
             let first = count / 2 - margin, last = count / 2 + margin
-            let values = elements(ofRanks: [count / 256, max(0, first), min(count - 1, last)], in: totals)
+            guard let values = sample.totals(atRanks: [count / 256, max(0, first), min(count - 1, last)], ofDay: day) else { return nil }
             return (first > 0 ? Int32(clamping: values[1] / 100) : 0, last < count - 1 ? Int32(clamping: (values[2] + 99) / 100) : .max,
                     Int32(clamping: (values[0] + 99) / 100))
         }
-        let cheapest = perDay.reduce(Int32(0)) { cut, day in day.cut.map { max(cut, $0) } ?? .max }
-        return CalendarTally(bracketLow: perDay.map(\.low), bracketHigh: perDay.map(\.high), cheapest: cheapest)
+        var known: [(low: Int32, high: Int32, cut: Int32?)] = []
+        for day in perDay {
+            guard let day else { return nil }
+            known.append(day)
+        }
+        let cheapest = known.reduce(Int32(0)) { cut, day in day.cut.map { max(cut, $0) } ?? .max }
+        return CalendarTally(bracketLow: known.map(\.low), bracketHigh: known.map(\.high), cheapest: cheapest)
+    }
+
+    /// The totals of ranks `ranks` (each 0 = least ..< the day's count) among day `day`'s stays, or nil when
+    /// one lies outside the day's bracket (its totals there are only counted).
+    /// - Complexity: O(*k*) for *k* totals kept in the bracket without unit counts; with them, up to the
+    ///   unit of the highest rank, plus O(*k* log *k*) for the totals of cents beside them.
+    func totals(atRanks ranks: [Int], ofDay day: Int) -> [Int64]? {
+        let below = Int(self.below[day]), totals = inside[day]
+        guard ranks.allSatisfy({ $0 >= below }) else { return nil }
+        guard !slots[day].isEmpty else {
+            guard ranks.allSatisfy({ $0 - below < totals.count }) else { return nil }
+            return CalendarTally.elements(ofRanks: ranks.map { $0 - below }, in: totals)
+        }
+        // Unit by unit: the whole-unit totals counted on it, then the totals of cents above it (each at least
+        // the unit and below the next), as in median(ofDay:).
+        let cents = totals.sorted()
+        let order = ranks.indices.sorted { ranks[$0] < ranks[$1] }
+        var found = [Int64](repeating: 0, count: ranks.count)
+        var next = 0, seen = below, centsSeen = 0
+        let first = Int64(bracketLow[day])
+        slots[day].withUnsafeBufferPointer { slots in
+            for offset in 0..<slots.count {
+                let unit = (first + Int64(offset)) * 100
+                seen += Int(slots[offset])
+                while next < order.count, ranks[order[next]] < seen {
+                    found[order[next]] = unit
+                    next += 1
+                }
+                while centsSeen < cents.count, cents[centsSeen] < unit + 100 {
+                    seen += 1
+                    while next < order.count, ranks[order[next]] < seen {
+                        found[order[next]] = cents[centsSeen]
+                        next += 1
+                    }
+                    centsSeen += 1
+                }
+                if next == order.count { break }
+            }
+        }
+        return next == order.count ? found : nil
     }
 
     /// Each day's median (``median(ofDay:)``), worked out on up to `threads` threads.

@@ -60,11 +60,16 @@ extension ListingIndex {
             }
             return tally
         }
-        // A sample of the rows brackets each day's median; the full tally then keeps only
-        // the totals inside the brackets, and a day whose median fell outside is tallied again whole.
-        let everything = CalendarTally(everythingFor: dayCount)
-        let sample = tally(everything, sampleEvery: max(1, sampling.every))
-        let totals = tally(CalendarTally.brackets(from: sample, sampling: sampling, threads: threads), sampleEvery: 1)
+        // A sample of the rows brackets each day's median (its totals counted by unit up to the slots' limit;
+        // kept one by one when a bracket lies above it); the full tally then keeps only the totals inside the
+        // brackets, and a day whose median fell outside is tallied again whole.
+        let every = max(1, sampling.every)
+        let brackets = CalendarTally.brackets(from: tally(CalendarTally(samplingFor: dayCount), sampleEvery: every), sampling: sampling,
+                                              threads: threads)
+            ?? CalendarTally.brackets(from: tally(CalendarTally(everythingFor: dayCount), sampleEvery: every), sampling: sampling,
+                                      threads: threads)
+            ?? CalendarTally(everythingFor: dayCount)
+        let totals = tally(brackets, sampleEvery: 1)
         var lowests = (0..<dayCount).map { totals.lowest(ofDay: $0) }
         var medians = totals.medians(threads: threads)
         let missed = (0..<dayCount).filter { totals.counts[$0] > 0 && (lowests[$0] == nil || medians[$0] == nil) }
