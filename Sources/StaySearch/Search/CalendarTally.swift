@@ -106,7 +106,7 @@ final class CalendarTally: @unchecked Sendable {
             return CalendarTally.elements(ofRanks: ranks.map { $0 - below }, in: totals)
         }
         // Unit by unit: the whole-unit totals counted on it, then the totals of cents above it (each at least
-        // the unit and below the next), as in median(ofDay:).
+        // the unit and below the next).
         let cents = totals.sorted()
         let order = ranks.indices.sorted { ranks[$0] < ranks[$1] }
         var found = [Int64](repeating: 0, count: ranks.count)
@@ -211,29 +211,7 @@ final class CalendarTally: @unchecked Sendable {
     func median(ofDay day: Int) -> Int64? {
         let count = Int(counts[day])
         guard count > 0 else { return nil }
-        var rank = (count - 1) / 2 - Int(below[day])
-        let totals = inside[day]
-        guard rank >= 0 else { return nil }
-        guard !slots[day].isEmpty else {
-            guard rank < totals.count else { return nil }
-            return CalendarTally.element(ofRank: rank, in: totals)
-        }
-        // Unit by unit: the whole-unit totals counted on it, then the totals of cents above it (each at least
-        // the unit and below the next).
-        let cents = totals.sorted()
-        var next = 0
-        let first = Int64(bracketLow[day])
-        for (offset, count) in slots[day].enumerated() {
-            let unit = (first + Int64(offset)) * 100
-            if rank < Int(count) { return unit }
-            rank -= Int(count)
-            while next < cents.count, cents[next] < unit + 100 {
-                if rank == 0 { return cents[next] }
-                rank -= 1
-                next += 1
-            }
-        }
-        return nil
+        return totals(atRanks: [(count - 1) / 2], ofDay: day)?[0]
     }
 
     /// The element of rank `rank` (0 = least) of `totals`.
