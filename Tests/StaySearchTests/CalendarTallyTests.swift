@@ -36,7 +36,7 @@ import Testing
             let held = median >= Int64(low[day]) * 100 && median <= Int64(high[day]) * 100 + 99
             #expect(tally.median(ofDay: day) == (held ? median : nil), "seed \(seed) day \(day)")
             let rank = Int.random(in: 0..<sorted.count, using: &random)
-            #expect(CalendarTally.element(ofRank: rank, in: all[day]) == sorted[rank], "seed \(seed) day \(day)")
+            #expect(CalendarTally.elements(ofRanks: [rank], in: all[day]) == [sorted[rank]], "seed \(seed) day \(day)")
             // Totals of several ranks: those of the sorted totals when each lies in the bracket, else none.
             let ranks = (0..<Int.random(in: 1...3, using: &random)).map { _ in Int.random(in: 0..<sorted.count, using: &random) }
             let allHeld = ranks.allSatisfy { sorted[$0] >= Int64(low[day]) * 100 && sorted[$0] <= Int64(high[day]) * 100 + 99 }

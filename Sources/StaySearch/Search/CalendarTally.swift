@@ -214,11 +214,6 @@ final class CalendarTally: @unchecked Sendable {
         return totals(atRanks: [(count - 1) / 2], ofDay: day)?[0]
     }
 
-    /// The element of rank `rank` (0 = least) of `totals`.
-    static func element(ofRank rank: Int, in totals: [Int64]) -> Int64 {
-        elements(ofRanks: [rank], in: totals)[0]
-    }
-
     /// The elements of ranks `ranks` (each 0 = least ..< count) of `totals`: counted by whole unit
     /// in one pass when the totals are whole units over a narrow range, else sorted.
     /// - Complexity: O(*n* + the range's width in units), or O(*n* log *n*).
