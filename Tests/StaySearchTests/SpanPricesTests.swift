@@ -1,4 +1,5 @@
 @testable import StaySearch
+import StaySearchKernels
 import StaySearchTestSupport
 import Testing
 
@@ -49,7 +50,8 @@ import Testing
     }
 
     /// Each row's bounds are the lowest and highest total of a stay's nights in a row, all priced, within the
-    /// span (whole units), as a scan of every stay of the span finds them — for stays of one night to the whole span.
+    /// span (whole units), as a scan of every stay of the span finds them — for stays of one night to the whole span,
+    /// by the kernels' fastest and portable versions.
     @Test(arguments: 0..<8)
     func boundsAreTheCheapestAndDearestStays(seed: Int) {
         let data = TestDataset.random(seed: UInt64(seed) + 9_300, maximumListings: 800)
@@ -62,7 +64,10 @@ import Testing
             let end = min(index.dayCount, start + Int.random(in: 1...40, using: &random))
             let span = end - start
             let stayNights = round == 0 ? span : Int.random(in: 1...min(span, 14), using: &random)
+            // Odd seeds take the kernels' portable versions.
+            staysearch_calendar_use_portable(Int32(seed % 2))
             let prices = SpanPrices(of: index, from: start, to: end, stayNights: stayNights)
+            staysearch_calendar_use_portable(0)
             for row in 0..<index.count where prices.prices[row] != SpanPrices.irregular {
                 nights.withUnsafeMutableBufferPointer { index.nightPrices.values(row: row, from: start, to: end, into: $0.baseAddress!) }
                 var low = Int32.max, high: Int32 = -1

@@ -63,8 +63,8 @@ uint64_t staysearch_int32_in_range(const int32_t *values, int32_t lowest, int32_
 void staysearch_stay_bounds(const uint16_t *codes, long stride, long count, long span, long nights, uint16_t limit,
                             int32_t *lows, int32_t *highs);
 
-/// Makes ``staysearch_calendar_word`` use its portable version (`1`) or the fastest the processor allows
-/// (`0`, the default): both give the same answers, and tests compare them.
+/// Makes ``staysearch_calendar_word`` and ``staysearch_stay_bounds`` use their portable versions (`1`) or the
+/// fastest the processor allows (`0`, the default): both give the same answers, and tests compare them.
 void staysearch_calendar_use_portable(int portable);
 
 /// The most check-ins ``staysearch_calendar_word`` takes at once.
