@@ -763,6 +763,45 @@ STAYSEARCH_AVX2 static inline void stay_bounds_night_avx2(const uint16_t *in, co
     }
 }
 
+/// ``stay_bounds_night_avx2`` for stays of at most 63 nights, without a count of missing nights: a night without a
+/// price adds 2^22 to the sum (more than 63 nights of the dearest price), so a stay is whole when its sum is below
+/// that; the lowest sum is then at least 2^22 when no stay is whole.
+STAYSEARCH_AVX2 static inline void stay_bounds_short_night_avx2(const uint16_t *in, const uint16_t *out, long width,
+                                                                uint16_t limit, int narrow, int32_t *sums, int32_t *low,
+                                                                int32_t *high) {
+    const int32_t gap = 1 << 22;
+    const __m256i limits = _mm256_set1_epi32((int32_t)limit - 1), gaps = _mm256_set1_epi32(gap), minusOne = _mm256_set1_epi32(-1);
+    long k = 0;
+    for (; k + 8 <= width; k += 8) {
+        __m256i code = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(in + k)));
+        __m256i sum = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(sums + k)),
+                                       _mm256_blendv_epi8(code, gaps, _mm256_cmpgt_epi32(code, limits)));
+        if (out) {
+            __m256i gone = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(out + k)));
+            sum = _mm256_sub_epi32(sum, _mm256_blendv_epi8(gone, gaps, _mm256_cmpgt_epi32(gone, limits)));
+        }
+        _mm256_storeu_si256((__m256i *)(sums + k), sum);
+        if (narrow) {
+            __m256i whole = _mm256_cmpgt_epi32(gaps, sum);
+            __m256i least = _mm256_loadu_si256((const __m256i *)(low + k)), most = _mm256_loadu_si256((const __m256i *)(high + k));
+            _mm256_storeu_si256((__m256i *)(low + k), _mm256_min_epi32(least, sum));
+            _mm256_storeu_si256((__m256i *)(high + k), _mm256_max_epi32(most, _mm256_blendv_epi8(minusOne, sum, whole)));
+        }
+    }
+    for (; k < width; k++) {
+        int32_t code = in[k];
+        sums[k] += code < limit ? code : gap;
+        if (out) {
+            int32_t gone = out[k];
+            sums[k] -= gone < limit ? gone : gap;
+        }
+        if (narrow) {
+            low[k] = sums[k] < low[k] ? sums[k] : low[k];
+            if (sums[k] < gap && sums[k] > high[k]) high[k] = sums[k];
+        }
+    }
+}
+
 /// ``staysearch_stay_bounds`` 8,192 rows at a time, a night of them in one pass: their running sums and bounds
 /// (128 KiB) stay in cache while the nights pass, and the piece of a stripe leaving the stay `nights` later is read
 /// again from cache. The four arrays lie 64 bytes apart beyond a multiple of 4 KiB, so that a store to one is not
@@ -786,10 +825,18 @@ STAYSEARCH_AVX2 static void stay_bounds_avx2(const uint16_t *codes, long stride,
             low[k] = INT32_MAX;
             high[k] = -1;
         }
+        const int isShort = nights <= 63;
         for (long night = 0; night < span; night++) {
             const uint16_t *in = codes + night * stride + first;
             const uint16_t *out = night >= nights ? codes + (night - nights) * stride + first : NULL;
-            stay_bounds_night_avx2(in, out, width, limit, night + 1 >= nights, sums, missing, low, high);
+            if (isShort) {
+                stay_bounds_short_night_avx2(in, out, width, limit, night + 1 >= nights, sums, low, high);
+            } else {
+                stay_bounds_night_avx2(in, out, width, limit, night + 1 >= nights, sums, missing, low, high);
+            }
+        }
+        if (isShort) {
+            for (long k = 0; k < width; k++) low[k] = low[k] >= (1 << 22) ? INT32_MAX : low[k];
         }
         memcpy(lows + first, low, sizeof(int32_t) * width);
         memcpy(highs + first, high, sizeof(int32_t) * width);
