@@ -1,8 +1,5 @@
 #include "StaySearchKernels.h"
 
-#include <stdlib.h>
-#include <string.h>
-
 #if defined(__x86_64__)
 #include <immintrin.h>
 #define STAYSEARCH_AVX2 __attribute__((target("avx2")))
@@ -548,14 +545,14 @@ STAYSEARCH_AVX2_BMI2 static void calendar_hold_avx2(staysearch_calendar_batch *b
     batch->count = k;
 }
 
-STAYSEARCH_AVX2_BMI2 static void calendar_word_avx2(const int32_t *constant, const int32_t *lowStay,
-                                                    const int32_t *highStay, const uint16_t *dense, long denseStride,
+STAYSEARCH_AVX2_BMI2 static void calendar_word_avx2(const int32_t *constant, const int32_t *lowNight,
+                                                    const int32_t *highNight, const uint16_t *dense, long denseStride,
                                                     const int32_t *matrix, long span, long nights, long checkIns,
                                                     const uint64_t *valid, int32_t lowest, int32_t highest,
                                                     const int32_t *bracketLow, const int32_t *bracketHigh, int32_t cheapest,
                                                     uint32_t *counts, uint32_t *below, int32_t *least, uint64_t *inBracket,
                                                     int32_t *totals, uint32_t *const *slots, staysearch_calendar_batch *batch) {
-    // Lanes whose every total lies outside every check-in's bracket (by their lowest and highest stay) are
+    // Lanes whose every total lies outside every check-in's bracket (by their lowest and highest night) are
     // settled for the whole word: counted by popcounts. Any other lane is totalled check-in by check-in,
     // eight lanes at a time, packed together first when that saves groups of eight.
     int32_t lowestBracket = INT32_MAX, highestBracket = INT32_MIN;
@@ -585,12 +582,13 @@ STAYSEARCH_AVX2_BMI2 static void calendar_word_avx2(const int32_t *constant, con
     int32_t fixedTotals[64];
     for (int group = 0; group < 8; group++) {
         __m256i fixed = _mm256_loadu_si256((const __m256i *)(constant + group * 8));
-        __m256i lowTotal = _mm256_loadu_si256((const __m256i *)(lowStay + group * 8));
-        __m256i highTotal = _mm256_loadu_si256((const __m256i *)(highStay + group * 8));
+        __m256i least8 = _mm256_loadu_si256((const __m256i *)(lowNight + group * 8));
+        __m256i most8 = _mm256_loadu_si256((const __m256i *)(highNight + group * 8));
         __m256i total = _mm256_mullo_epi32(fixed, nightCount);
+        __m256i lowTotal = _mm256_mullo_epi32(least8, nightCount), highTotal = _mm256_mullo_epi32(most8, nightCount);
         _mm256_storeu_si256((__m256i *)(fixedTotals + group * 8), total);
         uint64_t isConstant = STAYSEARCH_BITS(_mm256_cmpgt_epi32(fixed, minusOne));
-        uint64_t known = STAYSEARCH_BITS(_mm256_cmpgt_epi32(lowTotal, minusOne));
+        uint64_t known = STAYSEARCH_BITS(_mm256_cmpgt_epi32(least8, minusOne));
         uint64_t alwaysFits = STAYSEARCH_BITS(_mm256_andnot_si256(_mm256_cmpgt_epi32(highTotal, high), _mm256_cmpgt_epi32(lowTotal, low)));
         uint64_t neverFits = STAYSEARCH_BITS(_mm256_or_si256(_mm256_cmpgt_epi32(lowTotal, high), _mm256_cmpgt_epi32(_mm256_add_epi32(low, _mm256_set1_epi32(1)), highTotal)));
         uint64_t isBelow = STAYSEARCH_BITS(_mm256_cmpgt_epi32(underAll, highTotal));
@@ -675,190 +673,43 @@ unpacked:;
 }
 #endif
 
-/// Whether the calendar's kernels take their portable versions (``staysearch_calendar_use_portable``).
-static int calendar_portable = 0;
-
-/// The stays' bounds of `count` rows, `chunk` rows at a time, so that their running sums and bounds stay in
-/// cache while the nights pass, and the piece of a stripe leaving the stay `nights` later is read again from cache.
-static void stay_bounds_portable(const uint16_t *codes, long stride, long count, long span, long nights, uint16_t limit,
-                                 int32_t *lows, int32_t *highs) {
-    enum { chunk = 512 };
-    int32_t sums[chunk], missing[chunk];
-    for (long first = 0; first < count; first += chunk) {
-        const long width = count - first < chunk ? count - first : chunk;
-        int32_t *low = lows + first, *high = highs + first;
-        for (long k = 0; k < width; k++) {
-            sums[k] = 0;
-            missing[k] = 0;
-            low[k] = INT32_MAX;
-            high[k] = -1;
-        }
-        for (long night = 0; night < span; night++) {
-            const uint16_t *in = codes + night * stride + first;
-            const uint16_t *out = night >= nights ? codes + (night - nights) * stride + first : NULL;
-            for (long k = 0; k < width; k++) {
-                int32_t code = in[k];
-                int priced = code < limit;
-                sums[k] += priced ? code : 0;
-                missing[k] += !priced;
-                if (out) {
-                    int32_t gone = out[k];
-                    int wasPriced = gone < limit;
-                    sums[k] -= wasPriced ? gone : 0;
-                    missing[k] -= !wasPriced;
-                }
-                if (night + 1 >= nights && missing[k] == 0) {
-                    low[k] = sums[k] < low[k] ? sums[k] : low[k];
-                    high[k] = sums[k] > high[k] ? sums[k] : high[k];
-                }
-            }
-        }
-    }
-}
-
-#if defined(__x86_64__)
-/// One night of ``stay_bounds_avx2`` over `width` rows: the night `in` added to the running sums, the night `out`
-/// (when not NULL) taken away, and with `narrow` the bounds narrowed to the sums of stays without a missing night.
-STAYSEARCH_AVX2 static inline void stay_bounds_night_avx2(const uint16_t *in, const uint16_t *out, long width, uint16_t limit,
-                                                          int narrow, int32_t *sums, int32_t *missing, int32_t *low,
-                                                          int32_t *high) {
-    const __m256i limits = _mm256_set1_epi32(limit), ones = _mm256_set1_epi32(1), zero = _mm256_setzero_si256();
-    long k = 0;
-    for (; k + 8 <= width; k += 8) {
-        __m256i code = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(in + k)));
-        __m256i priced = _mm256_cmpgt_epi32(limits, code);
-        __m256i added = _mm256_and_si256(code, priced), unpriced = _mm256_andnot_si256(priced, ones);
-        if (out) {
-            __m256i gone = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(out + k)));
-            __m256i wasPriced = _mm256_cmpgt_epi32(limits, gone);
-            added = _mm256_sub_epi32(added, _mm256_and_si256(gone, wasPriced));
-            unpriced = _mm256_sub_epi32(unpriced, _mm256_andnot_si256(wasPriced, ones));
-        }
-        __m256i sum = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(sums + k)), added);
-        __m256i miss = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(missing + k)), unpriced);
-        _mm256_storeu_si256((__m256i *)(sums + k), sum);
-        _mm256_storeu_si256((__m256i *)(missing + k), miss);
-        if (narrow) {
-            __m256i whole = _mm256_cmpeq_epi32(miss, zero);
-            __m256i least = _mm256_loadu_si256((const __m256i *)(low + k)), most = _mm256_loadu_si256((const __m256i *)(high + k));
-            _mm256_storeu_si256((__m256i *)(low + k), _mm256_blendv_epi8(least, _mm256_min_epi32(least, sum), whole));
-            _mm256_storeu_si256((__m256i *)(high + k), _mm256_blendv_epi8(most, _mm256_max_epi32(most, sum), whole));
-        }
-    }
-    for (; k < width; k++) {
-        int32_t code = in[k];
+static void narrow_bounds_portable(const uint16_t *codes, long count, uint16_t limit, int32_t *lows, int32_t *highs) {
+    for (long k = 0; k < count; k++) {
+        int32_t code = codes[k];
         int priced = code < limit;
-        sums[k] += priced ? code : 0;
-        missing[k] += !priced;
-        if (out) {
-            int32_t gone = out[k];
-            int wasPriced = gone < limit;
-            sums[k] -= wasPriced ? gone : 0;
-            missing[k] -= !wasPriced;
-        }
-        if (narrow && missing[k] == 0) {
-            low[k] = sums[k] < low[k] ? sums[k] : low[k];
-            high[k] = sums[k] > high[k] ? sums[k] : high[k];
-        }
+        int32_t low = priced ? code : INT32_MAX, high = priced ? code : -1;
+        lows[k] = low < lows[k] ? low : lows[k];
+        highs[k] = high > highs[k] ? high : highs[k];
     }
 }
 
-/// ``stay_bounds_night_avx2`` for stays of at most 63 nights, without a count of missing nights: a night without a
-/// price adds 2^22 to the sum (more than 63 nights of the dearest price), so a stay is whole when its sum is below
-/// that; the lowest sum is then at least 2^22 when no stay is whole.
-STAYSEARCH_AVX2 static inline void stay_bounds_short_night_avx2(const uint16_t *in, const uint16_t *out, long width,
-                                                                uint16_t limit, int narrow, int32_t *sums, int32_t *low,
-                                                                int32_t *high) {
-    const int32_t gap = 1 << 22;
-    const __m256i limits = _mm256_set1_epi32((int32_t)limit - 1), gaps = _mm256_set1_epi32(gap), minusOne = _mm256_set1_epi32(-1);
-    long k = 0;
-    for (; k + 8 <= width; k += 8) {
-        __m256i code = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(in + k)));
-        __m256i sum = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(sums + k)),
-                                       _mm256_blendv_epi8(code, gaps, _mm256_cmpgt_epi32(code, limits)));
-        if (out) {
-            __m256i gone = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(out + k)));
-            sum = _mm256_sub_epi32(sum, _mm256_blendv_epi8(gone, gaps, _mm256_cmpgt_epi32(gone, limits)));
-        }
-        _mm256_storeu_si256((__m256i *)(sums + k), sum);
-        if (narrow) {
-            __m256i whole = _mm256_cmpgt_epi32(gaps, sum);
-            __m256i least = _mm256_loadu_si256((const __m256i *)(low + k)), most = _mm256_loadu_si256((const __m256i *)(high + k));
-            _mm256_storeu_si256((__m256i *)(low + k), _mm256_min_epi32(least, sum));
-            _mm256_storeu_si256((__m256i *)(high + k), _mm256_max_epi32(most, _mm256_blendv_epi8(minusOne, sum, whole)));
-        }
-    }
-    for (; k < width; k++) {
-        int32_t code = in[k];
-        sums[k] += code < limit ? code : gap;
-        if (out) {
-            int32_t gone = out[k];
-            sums[k] -= gone < limit ? gone : gap;
-        }
-        if (narrow) {
-            low[k] = sums[k] < low[k] ? sums[k] : low[k];
-            if (sums[k] < gap && sums[k] > high[k]) high[k] = sums[k];
-        }
-    }
-}
-
-/// ``staysearch_stay_bounds`` 8,192 rows at a time, a night of them in one pass: their running sums and bounds
-/// (128 KiB) stay in cache while the nights pass, and the piece of a stripe leaving the stay `nights` later is read
-/// again from cache. The four arrays lie 64 bytes apart beyond a multiple of 4 KiB, so that a store to one is not
-/// taken for a store to the address a load of another reads (4K aliasing: with them 4 KiB-aligned apart the bounds
-/// of a month at 1M took 4× the time of narrowing each night's bounds over every row; staggered, with the loops
-/// vectorized by the compiler alone, 2.6×; written with AVX2 in one pass a night, 1.6×).
-STAYSEARCH_AVX2 static void stay_bounds_avx2(const uint16_t *codes, long stride, long count, long span, long nights,
-                                             uint16_t limit, int32_t *lows, int32_t *highs) {
-    enum { chunk = 8192, gap = 16 };
-    int32_t *state = malloc(sizeof(int32_t) * (4 * chunk + 3 * gap));
-    if (!state) {
-        stay_bounds_portable(codes, stride, count, span, nights, limit, lows, highs);
-        return;
-    }
-    int32_t *sums = state, *missing = state + chunk + gap, *low = state + 2 * (chunk + gap), *high = state + 3 * (chunk + gap);
-    for (long first = 0; first < count; first += chunk) {
-        const long width = count - first < chunk ? count - first : chunk;
-        for (long k = 0; k < width; k++) {
-            sums[k] = 0;
-            missing[k] = 0;
-            low[k] = INT32_MAX;
-            high[k] = -1;
-        }
-        const int isShort = nights <= 63;
-        for (long night = 0; night < span; night++) {
-            const uint16_t *in = codes + night * stride + first;
-            const uint16_t *out = night >= nights ? codes + (night - nights) * stride + first : NULL;
-            if (isShort) {
-                stay_bounds_short_night_avx2(in, out, width, limit, night + 1 >= nights, sums, low, high);
-            } else {
-                stay_bounds_night_avx2(in, out, width, limit, night + 1 >= nights, sums, missing, low, high);
-            }
-        }
-        if (isShort) {
-            for (long k = 0; k < width; k++) low[k] = low[k] >= (1 << 22) ? INT32_MAX : low[k];
-        }
-        memcpy(lows + first, low, sizeof(int32_t) * width);
-        memcpy(highs + first, high, sizeof(int32_t) * width);
-    }
-    free(state);
-}
-#endif
-
-void staysearch_stay_bounds(const uint16_t *codes, long stride, long count, long span, long nights, uint16_t limit,
-                            int32_t *lows, int32_t *highs) {
 #if defined(__x86_64__)
-    if (!__atomic_load_n(&calendar_portable, __ATOMIC_RELAXED) && has_avx2()) {
-        stay_bounds_avx2(codes, stride, count, span, nights, limit, lows, highs);
+STAYSEARCH_AVX2 static void narrow_bounds_avx2(const uint16_t *codes, long count, uint16_t limit, int32_t *lows, int32_t *highs) {
+    for (long k = 0; k < count; k++) {
+        int32_t code = codes[k];
+        int priced = code < limit;
+        int32_t low = priced ? code : INT32_MAX, high = priced ? code : -1;
+        lows[k] = low < lows[k] ? low : lows[k];
+        highs[k] = high > highs[k] ? high : highs[k];
+    }
+}
+#endif
+
+void staysearch_narrow_bounds(const uint16_t *codes, long count, uint16_t limit, int32_t *lows, int32_t *highs) {
+#if defined(__x86_64__)
+    if (has_avx2()) {
+        narrow_bounds_avx2(codes, count, limit, lows, highs);
         return;
     }
 #endif
-    stay_bounds_portable(codes, stride, count, span, nights, limit, lows, highs);
+    narrow_bounds_portable(codes, count, limit, lows, highs);
 }
+
+static int calendar_portable = 0;
 
 void staysearch_calendar_use_portable(int portable) { __atomic_store_n(&calendar_portable, portable, __ATOMIC_RELAXED); }
 
-void staysearch_calendar_word(const int32_t *constant, const int32_t *lowStay, const int32_t *highStay,
+void staysearch_calendar_word(const int32_t *constant, const int32_t *lowNight, const int32_t *highNight,
                               const uint16_t *dense, long denseStride, const int32_t *matrix, long span, long nights,
                               long checkIns, const uint64_t *valid, int32_t lowest, int32_t highest,
                               const int32_t *bracketLow, const int32_t *bracketHigh, int32_t cheapest, uint32_t *counts,
@@ -866,7 +717,7 @@ void staysearch_calendar_word(const int32_t *constant, const int32_t *lowStay, c
                               staysearch_calendar_batch *batch) {
 #if defined(__x86_64__)
     if (!__atomic_load_n(&calendar_portable, __ATOMIC_RELAXED) && has_avx2_bmi2() && span <= STAYSEARCH_CALENDAR_SPAN) {
-        calendar_word_avx2(constant, lowStay, highStay, dense, denseStride, matrix, span, nights, checkIns, valid, lowest, highest, bracketLow,
+        calendar_word_avx2(constant, lowNight, highNight, dense, denseStride, matrix, span, nights, checkIns, valid, lowest, highest, bracketLow,
                            bracketHigh, cheapest, counts, below, least, inBracket, totals, slots, batch);
         return;
     }

@@ -44,12 +44,11 @@ import Testing
                 matrix[night * 64 + lane] = nightly[lane][night]
             }
         }
-        // Bounds of each lane's stays: exact, looser, or unknown.
-        let stays = (0..<64).map { Self.stayBounds(nightly[$0], nights: nights) }
+        // Bounds of each lane's nights: exact, looser, or unknown.
         let lows = (0..<64).map { lane -> Int32 in
-            seed % 11 == 3 ? -1 : max(0, stays[lane].low - (seed % 2 == 0 ? 0 : Int32.random(in: 0...3, using: &random) * Int32(nights)))
+            seed % 11 == 3 ? -1 : nightly[lane].min()! - (seed % 2 == 0 ? 0 : Int32.random(in: 0...3, using: &random))
         }
-        let highs = (0..<64).map { lane -> Int32 in lows[lane] < 0 ? -1 : stays[lane].high + (seed % 2 == 0 ? 0 : 2 * Int32(nights)) }
+        let highs = (0..<64).map { lane -> Int32 in lows[lane] < 0 ? -1 : nightly[lane].max()! + (seed % 2 == 0 ? 0 : 2) }
         let valid = (0..<checkIns).map { _ in UInt64.random(in: 0...UInt64.max, using: &random) & UInt64.random(in: 0...UInt64.max, using: &random) }
         let typical = Int32(nights) * 1_000
         let (lowest, highest): (Int32, Int32) = seed % 4 == 1 ? (typical / 2, typical * 3 / 2) : (0, Int32.max)
@@ -179,8 +178,7 @@ import Testing
                     matrix[night * 64 + lane] = nightly[lane][night]
                 }
             }
-            let lows = (0..<64).map { Self.stayBounds(nightly[$0], nights: nights).low }
-            let highs = (0..<64).map { Self.stayBounds(nightly[$0], nights: nights).high }
+            let lows = (0..<64).map { nightly[$0].min()! }, highs = (0..<64).map { nightly[$0].max()! }
             let valid = (0..<checkIns).map { _ in UInt64.random(in: 0...UInt64.max, using: &random) }
             for p in 0..<checkIns {
                 for lane in 0..<64 where valid[p] >> UInt64(lane) & 1 != 0 {
@@ -217,11 +215,5 @@ import Testing
         #expect(oneByOne == expected, "seed \(seed): word by word")
         #expect(batched == expected, "seed \(seed): held in a batch")
         #expect(expected.inside.contains { !$0.isEmpty }, "seed \(seed): no total in a bracket")
-    }
-
-    /// The lowest and highest total of `nights` nights in a row of `prices`.
-    static func stayBounds(_ prices: [Int32], nights: Int) -> (low: Int32, high: Int32) {
-        let totals = (0...(prices.count - nights)).map { prices[$0..<($0 + nights)].reduce(0, +) }
-        return (totals.min()!, totals.max()!)
     }
 }

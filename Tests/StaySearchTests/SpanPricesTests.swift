@@ -1,5 +1,4 @@
 @testable import StaySearch
-import StaySearchKernels
 import StaySearchTestSupport
 import Testing
 
@@ -15,14 +14,13 @@ import Testing
         for round in 0..<10 {
             let start = Int.random(in: 0..<(index.dayCount - 1), using: &random)
             let end = min(index.dayCount, start + Int.random(in: 1...40, using: &random))
-            let stayNights = Int.random(in: 1...(end - start), using: &random)
-            let every = SpanPrices(of: index, from: start, to: end, stayNights: stayNights)
+            let every = SpanPrices(of: index, from: start, to: end)
             let ranges = (0..<Int.random(in: 1...3, using: &random)).map { _ -> Range<Int> in
                 let low = Int.random(in: 0..<index.count, using: &random)
                 return low..<Int.random(in: low...min(index.count, low + 300), using: &random)
             }
-            let few = SpanPrices(of: index, from: start, to: end, stayNights: stayNights, rows: ranges)
-            let context = "seed \(seed) round \(round): \(start)..<\(end), \(stayNights) nights, rows \(ranges)"
+            let few = SpanPrices(of: index, from: start, to: end, rows: ranges)
+            let context = "seed \(seed) round \(round): \(start)..<\(end), rows \(ranges)"
             #expect(few.covers(ranges) && every.covers(ranges), "\(context)")
             let span = end - start
             for range in few.rows! {
@@ -45,42 +43,6 @@ import Testing
             // Rows past the covered words are not claimed.
             if let last = few.rows!.last, last.upperBound < index.count {
                 #expect(!few.covers([last.upperBound..<(last.upperBound + 1)]), "\(context)")
-            }
-        }
-    }
-
-    /// Each row's bounds are the lowest and highest total of a stay's nights in a row, all priced, within the
-    /// span (whole units), as a scan of every stay of the span finds them — for stays of one night to the whole span,
-    /// by the kernels' fastest and portable versions.
-    @Test(arguments: 0..<8)
-    func boundsAreTheCheapestAndDearestStays(seed: Int) {
-        let data = TestDataset.random(seed: UInt64(seed) + 9_300, maximumListings: 800)
-        let index = data.makeIndex().index
-        guard index.count > 0, index.dayCount > 1 else { return }
-        var random = SeededGenerator(seed: UInt64(seed) + 9_400)
-        var nights = [Int32](repeating: 0, count: index.dayCount)
-        for round in 0..<8 {
-            let start = Int.random(in: 0..<(index.dayCount - 1), using: &random)
-            let end = min(index.dayCount, start + Int.random(in: 1...40, using: &random))
-            let span = end - start
-            let stayNights = round == 0 ? span : Int.random(in: 1...min(span, 14), using: &random)
-            // Odd seeds take the kernels' portable versions.
-            staysearch_calendar_use_portable(Int32(seed % 2))
-            let prices = SpanPrices(of: index, from: start, to: end, stayNights: stayNights)
-            staysearch_calendar_use_portable(0)
-            for row in 0..<index.count where prices.prices[row] != SpanPrices.irregular {
-                nights.withUnsafeMutableBufferPointer { index.nightPrices.values(row: row, from: start, to: end, into: $0.baseAddress!) }
-                var low = Int32.max, high: Int32 = -1
-                for first in 0...(span - stayNights) {
-                    let stay = nights[first..<(first + stayNights)]
-                    guard stay.allSatisfy({ $0 >= 0 }) else { continue }
-                    let total = stay.reduce(Int32(0)) { $0 + $1 / 100 }
-                    low = min(low, total)
-                    high = max(high, total)
-                }
-                if high < 0 { (low, high) = (0, 0) }
-                #expect(prices.lows[row] == low && prices.highs[row] == high,
-                        "seed \(seed) round \(round): \(start)..<\(end), \(stayNights) nights, row \(row): \(prices.lows[row])...\(prices.highs[row]), expected \(low)...\(high)")
             }
         }
     }

@@ -29,7 +29,7 @@ public struct ListingIndex: Sendable {
     package let sampledHighPrice: Int64
     /// The prices without dates last worked out for a day after the first (``undatedPrices(from:)``).
     let undatedPriceCache = UndatedPriceCache()
-    /// The span prices the price calendar last used (``spanPrices(from:to:stayNights:rows:)``).
+    /// The span prices the price calendar last used (``spanPrices(from:to:rows:)``).
     let spanPriceCache = SpanPriceCache()
     /// Each row's quality part of the `recommended` score (``qualities(changedMeans:)``).
     let qualityCache = QualityCache()

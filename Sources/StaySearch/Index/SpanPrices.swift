@@ -1,7 +1,7 @@
 import StaySearchKernels
 
-/// How each row is priced over one span of nights (day offsets `start ..< end`) for stays of a number of nights,
-/// for the price calendar's word-at-a-time totals: a price that does not change over the span (whole units, ≤ ``largestUnits``),
+/// How each row is priced over one span of nights (day offsets `start ..< end`), for the price calendar's
+/// word-at-a-time totals: a price that does not change over the span (whole units, ≤ ``largestUnits``),
 /// dense prices read in place, nights of several runs copied here in whole units, or none of these.
 ///
 /// A calendar UI asks for the same month again and again; ``ListingIndex/spanPrices(from:to:rows:)`` works the
@@ -18,18 +18,13 @@ package struct SpanPrices: Sendable {
     /// The first and past-the-last day offset of the span.
     let start: Int
     let end: Int
-    /// The nights of a stay, which ``lows`` and ``highs`` bound.
-    let stayNights: Int
     /// Per row: its one price over the span in whole units, ``dense``, ``irregular``, or for a row of several
     /// runs whose nights are copied, −4 − *k*: its nights are ``nights``[*k* × span ..< (*k* + 1) × span].
     let prices: Column<Int32>
     /// The copied nights, in whole units (0 for a night without a price: it is never bookable).
     let nights: Column<Int32>
-    /// Per row: its lowest and highest total of ``stayNights`` priced nights in a row within the span (whole
-    /// units; both 0 without any such stay), or -1 for an ``irregular`` row. A stay's nights are all priced
-    /// when it can be booked, so every total the calendar counts lies between them; they are closer together
-    /// than the lowest and highest night × nights when prices follow the week (a Friday and Saturday
-    /// uplift is in every week-long stay).
+    /// Per row: its lowest and highest price a night over the span's priced nights (whole units; both 0
+    /// without any), or -1 for an ``irregular`` row.
     let lows: Column<Int32>
     let highs: Column<Int32>
 
@@ -37,15 +32,13 @@ package struct SpanPrices: Sendable {
     /// meaningful and are never read: a calendar reads whole words of its own ranges' rows.
     let rows: [Range<Int>]?
 
-    /// The span prices of `index`'s rows over `start ..< end` for stays of `stayNights` nights (at least 1):
-    /// of every row, or of the words (64 rows) that hold the rows of `rows` only.
+    /// The span prices of `index`'s rows over `start ..< end`: of every row, or of the words (64 rows)
+    /// that hold the rows of `rows` only.
     /// - Complexity: O(*rows* + *r* log *r*) for the rows of several runs, plus O(*end* − *start*) for
     ///   each row whose price changes in the span.
-    init(of index: ListingIndex, from start: Int, to end: Int, stayNights: Int, rows wanted: [Range<Int>]? = nil) {
-        precondition(stayNights >= 1, "a stay has at least one night")
+    init(of index: ListingIndex, from start: Int, to end: Int, rows wanted: [Range<Int>]? = nil) {
         self.start = start
         self.end = end
-        self.stayNights = stayNights
         let runs = index.nightPrices.runs
         let rowCount = index.count
         let rows = wanted.map { SpanPrices.words(holding: $0, rowCount: rowCount) }
@@ -64,8 +57,8 @@ package struct SpanPrices: Sendable {
             (highs + range.lowerBound).initialize(repeating: -1, count: range.count)
         }
         let span = max(0, end - start)
-        // Dense rows' bounds, over the dense prices of the span, from the least to the greatest dense rank
-        // of the covered rows.
+        // Dense rows' bounds, night by night over the dense prices (read in order), from the least to the
+        // greatest dense rank of the covered rows.
         let denseRows = index.nightPrices.denseRows, dense = index.nightPrices.dense.base
         var firstRank = Int.max, lastRank = -1
         if rows == nil {
@@ -86,9 +79,11 @@ package struct SpanPrices: Sendable {
             denseLows.deallocate()
             denseHighs.deallocate()
         }
-        if !ranks.isEmpty, end > start {
-            staysearch_stay_bounds(dense + (start &* denseRows &+ ranks.lowerBound), denseRows, ranks.count, end - start, stayNights,
-                                   NightPrices.unpricedCode, denseLows + ranks.lowerBound, denseHighs + ranks.lowerBound)
+        (denseLows + ranks.lowerBound).initialize(repeating: Int32.max, count: ranks.count)
+        (denseHighs + ranks.lowerBound).initialize(repeating: -1, count: ranks.count)
+        for night in start..<max(start, end) where !ranks.isEmpty {
+            staysearch_narrow_bounds(dense + (night &* denseRows &+ ranks.lowerBound), ranks.count, NightPrices.unpricedCode,
+                                     denseLows + ranks.lowerBound, denseHighs + ranks.lowerBound)
         }
         // One row's nights, and the same in whole units.
         let nightsOfRow = UnsafeMutableBufferPointer<Int32>.allocate(capacity: max(1, span))
@@ -112,19 +107,14 @@ package struct SpanPrices: Sendable {
                 let price = runs.values[run]
                 if runEnd >= end, price.patternIndex == nil {
                     prices[row] = SpanPrices.units(of: price) ?? SpanPrices.irregular
-                    if prices[row] >= 0 {
-                        let stay = span >= stayNights ? prices[row] &* Int32(stayNights) : 0
-                        (lows[row], highs[row]) = (stay, stay)
-                    }
+                    if prices[row] >= 0 { (lows[row], highs[row]) = (prices[row], prices[row]) }
                     continue
                 }
                 index.nightPrices.values(row: row, from: start, to: end, into: nightsOfRow.baseAddress!)
-                guard SpanPrices.wholeUnits(of: UnsafeBufferPointer(rebasing: nightsOfRow[0..<span]), into: unitsOfRow.baseAddress!)
-                else { continue }
+                guard let (low, high) = SpanPrices.wholeUnits(of: UnsafeBufferPointer(rebasing: nightsOfRow[0..<span]),
+                                                              into: unitsOfRow.baseAddress!) else { continue }
                 prices[row] = -4 - Int32(copied.count / span)
                 copied.append(contentsOf: UnsafeBufferPointer(rebasing: unitsOfRow[0..<span]))
-                let (low, high) = SpanPrices.stayBounds(nights: UnsafeBufferPointer(rebasing: nightsOfRow[0..<span]),
-                                                        units: unitsOfRow.baseAddress!, stayNights: stayNights)
                 (lows[row], highs[row]) = high < 0 ? (0, 0) : (low, high)
             }
         }
@@ -156,37 +146,20 @@ package struct SpanPrices: Sendable {
     }
 
     /// `nights` (minor units, negative for a night without a price) in whole units into `units`
-    /// (``units(of:)`` of each); false when one is not in whole units up to ``largestUnits``. No branch on a
-    /// night.
-    static func wholeUnits(of nights: UnsafeBufferPointer<Int32>, into units: UnsafeMutablePointer<Int32>) -> Bool {
-        var whole = true
+    /// (``units(of:)`` of each), with the lowest and highest of the priced ones (−1 for the highest when
+    /// none is priced); nil when one is not in whole units up to ``largestUnits``. No branch on a night.
+    static func wholeUnits(of nights: UnsafeBufferPointer<Int32>, into units: UnsafeMutablePointer<Int32>) -> (low: Int32, high: Int32)? {
+        var whole = true, low = Int32.max, high: Int32 = -1
         for night in 0..<nights.count {
             let price = nights[night]
             let priced = price >= 0
             let unit = priced ? price / 100 : 0
             whole = whole && (!priced || (unit &* 100 == price && unit <= largestUnits))
             units[night] = unit
+            low = priced && unit < low ? unit : low
+            high = priced && unit > high ? unit : high
         }
-        return whole
-    }
-
-    /// The lowest and highest total of `stayNights` nights in a row of `units` (whole units of `nights`, whose
-    /// negative entries have no price) whose nights all have a price; (`Int32.max`, −1) when none has.
-    static func stayBounds(nights: UnsafeBufferPointer<Int32>, units: UnsafePointer<Int32>, stayNights: Int) -> (low: Int32, high: Int32) {
-        var low = Int32.max, high: Int32 = -1, sum: Int32 = 0, missing = 0
-        for night in 0..<nights.count {
-            sum &+= units[night]
-            missing &+= nights[night] < 0 ? 1 : 0
-            if night >= stayNights {
-                sum &-= units[night &- stayNights]
-                missing &-= nights[night &- stayNights] < 0 ? 1 : 0
-            }
-            if night &+ 1 >= stayNights, missing == 0 {
-                low = min(low, sum)
-                high = max(high, sum)
-            }
-        }
-        return (low, high)
+        return whole ? (low, high) : nil
     }
     /// `price` (minor units) in whole units when it is whole and ≤ ``largestUnits``, else nil; a night without
     /// a price counts as 0 (it is never bookable).

@@ -146,7 +146,7 @@ extension ListingIndex {
         let spanStart = firstOffset + earliest, spanEnd = firstOffset + latest - 1 + nights
         let span = spanEnd - spanStart
         // The span prices of every row the plan visits (each part of the same query asks for the same).
-        let spanPrices = self.spanPrices(from: spanStart, to: spanEnd, stayNights: nights, rows: plan.ranges), spanNights = spanPrices.nights.base
+        let spanPrices = self.spanPrices(from: spanStart, to: spanEnd, rows: plan.ranges), spanNights = spanPrices.nights.base
         let columns = ScanColumns(self)
         let filter = plan.filter, guests = query.guests, roomCode = plan.roomCode
         let lowest = (query.minimumPrice?.minorUnits ?? 0) * Int64(nights)

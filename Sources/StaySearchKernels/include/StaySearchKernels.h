@@ -57,14 +57,12 @@ void staysearch_add_slots(const int64_t *values, long count, int32_t *counts, lo
 /// The rows among the 64 values from `values` that lie in `lowest ... highest`, as bits.
 uint64_t staysearch_int32_in_range(const int32_t *values, int32_t lowest, int32_t highest);
 
-/// For each of `count` rows k of day-major codes (`codes[n × stride + k]` its code on night *n*, codes from `limit`
-/// up meaning no price): `lows[k]` and `highs[k]` set to the lowest and highest sum of `nights` consecutive codes
-/// among the `span` nights, counting only the runs of `nights` priced nights (`INT32_MAX` and −1 when none is).
-void staysearch_stay_bounds(const uint16_t *codes, long stride, long count, long span, long nights, uint16_t limit,
-                            int32_t *lows, int32_t *highs);
+/// Narrows `lows[k]` and `highs[k]` to `codes[k]` for each k < `count` whose code is below `limit` (dense
+/// prices of one night: codes from `limit` on are nights without a price).
+void staysearch_narrow_bounds(const uint16_t *codes, long count, uint16_t limit, int32_t *lows, int32_t *highs);
 
-/// Makes ``staysearch_calendar_word`` and ``staysearch_stay_bounds`` use their portable versions (`1`) or the
-/// fastest the processor allows (`0`, the default): both give the same answers, and tests compare them.
+/// Makes ``staysearch_calendar_word`` use its portable version (`1`) or the fastest the processor allows
+/// (`0`, the default): both give the same answers, and tests compare them.
 void staysearch_calendar_use_portable(int portable);
 
 /// The most check-ins ``staysearch_calendar_word`` takes at once.
@@ -95,8 +93,8 @@ void staysearch_calendar_batch_reset(staysearch_calendar_batch *batch);
 ///
 /// A lane's price on night *n* of the `span` = `checkIns` + `nights` − 1 nights read is `constant[lane]` when
 /// that is not negative (a price that does not change over the span), else `dense[n × denseStride + lane]`
-/// when `dense` is not NULL, else `matrix[n × 64 + lane]`; `lowStay[lane]` and `highStay[lane]` bound its
-/// totals of `nights` priced nights in a row (-1 when unknown). For check-in *p* the lanes of `valid[p]` whose total
+/// when `dense` is not NULL, else `matrix[n × 64 + lane]`; `lowNight[lane]` and `highNight[lane]` bound its
+/// priced nights (-1 when unknown). For check-in *p* the lanes of `valid[p]` whose total
 /// lies in `lowest ... highest` are the stays found: their number is added to `counts[p]`, those below
 /// `bracketLow[p]` to `below[p]`, and the least of those of at most `cheapest` narrows `least[p]`; those in
 /// `bracketLow[p] ... bracketHigh[p]` are given by the bits of `inBracket[p]`, bit *k* for the total at
@@ -107,7 +105,7 @@ void staysearch_calendar_batch_reset(staysearch_calendar_batch *batch);
 /// `batch`, NULL or given only when every `slots[p]` is not NULL: the lanes to total may be held in it and
 /// their stays added at a later call or by ``staysearch_calendar_flush`` (`inBracket` is not written); every call
 /// with the same batch passes the same `span`, `nights`, `checkIns`, range, brackets, `cheapest` and outputs.
-void staysearch_calendar_word(const int32_t *constant, const int32_t *lowStay, const int32_t *highStay,
+void staysearch_calendar_word(const int32_t *constant, const int32_t *lowNight, const int32_t *highNight,
                               const uint16_t *dense, long denseStride, const int32_t *matrix, long span, long nights, long checkIns, const uint64_t *valid, int32_t lowest, int32_t highest,
                               const int32_t *bracketLow, const int32_t *bracketHigh, int32_t cheapest, uint32_t *counts,
                               uint32_t *below, int32_t *least, uint64_t *inBracket, int32_t *totals, uint32_t *const *slots,
