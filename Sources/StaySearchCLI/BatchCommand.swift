@@ -37,7 +37,14 @@ struct BatchCommand: ParsableCommand {
         let index = try data.loadSearchable(memory: indexMemory.memory)
         // What the recommended order reads of every row is worked out with the index, as `serve` does, rather
         // than inside the first such query's time.
-        if lines.contains(where: { (try? QueryReader.batchLine($0))?.query.sort == .recommended }) { index.prepareRecommendedOrder() }
+        let parsed = lines.compactMap { try? QueryReader.batchLine($0).query }
+        if parsed.contains(where: { $0.sort == .recommended }) { index.prepareRecommendedOrder() }
+        // So is the order of the prices without dates, for the guests and room types of the queries that need
+        // nothing else.
+        var seen = Set<String>()
+        index.prepareUndatedOrder(for: parsed.filter { query in
+            query.dependsOnlyOnPricesWithoutDates && seen.insert("\(query.guests) \(query.roomType ?? "")").inserted
+        })
         var output = ""
         for line in lines {
             output += answer(line, index: index)

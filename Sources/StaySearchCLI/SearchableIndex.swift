@@ -36,6 +36,17 @@ final class SearchableIndex {
         }
     }
 
+    /// Works out ahead the order of the prices without dates for those of `queries` it answers (today set by
+    /// ``clock``): searches without a region, dates or filters beyond guests and room type.
+    func prepareUndatedOrder(for queries: [SearchQuery]) {
+        let prepared = queries.map { (try? clock?.prepared($0)) ?? $0 }
+        if let frozen {
+            frozen.prepareUndatedOrder(for: prepared)
+        } else {
+            live!.prepareUndatedOrder(for: prepared)
+        }
+    }
+
     /// The price calendar of a query (today set by ``clock``).
     func priceCalendar(_ query: SearchQuery, threads: Int) throws(QueryError) -> PriceCalendar {
         var query = query

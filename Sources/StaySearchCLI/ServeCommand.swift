@@ -78,6 +78,13 @@ struct ServeCommand: ParsableCommand {
         let registry = SearchServer.bootstrapMetrics()
         let (service, replica, replicaJournal) = try follow.map { try makeReplica(following: $0) } ?? (try makeService(), nil, nil)
         service.live.prepareRecommendedOrder()
+        // A traveller's first search (no region, no dates, one or two adults) is answered from the order of
+        // the prices without dates: worked out now rather than in that search's time.
+        service.live.prepareUndatedOrder(for: [1, 2].map { adults in
+            var query = SearchQuery(adults: adults)
+            query.today = service.clock.today
+            return query
+        })
         let outcome = ServeOutcome()
         let done = DispatchSemaphore(value: 0)
         let host = self.host, port = self.port, origins = corsOrigin

@@ -105,6 +105,13 @@ public final class LiveIndex: @unchecked Sendable {
         lock.reading { index.prepareRecommendedOrder() }
     }
 
+    /// Works out ahead the order of the prices without dates for `queries` (see
+    /// ``ListingIndex/prepareUndatedOrder(for:)``), which answers searches without a region, dates or filters
+    /// beyond guests and room type: a server calls it once its index is loaded.
+    public func prepareUndatedOrder(for queries: [SearchQuery]) {
+        lock.reading { index.prepareUndatedOrder(for: queries) }
+    }
+
     /// The price calendar of `query` on the listings and calendars as they are now (see
     /// ``ListingIndex/priceCalendar(_:threads:)``); the days a rolling window added count as covered.
     public func priceCalendar(_ query: SearchQuery, threads: Int = 1) throws(QueryError) -> PriceCalendar {

@@ -138,6 +138,18 @@ public struct SearchQuery: Sendable, Equatable {
         return (checkIn.advanced(by: -shift)...checkIn.advanced(by: shift)).filter { $0 >= earliest }
     }
 
+    /// Whether the answer depends on nothing but the listings' prices without dates, the guests and the room
+    /// type: no region, no dates, no other filter, no facets, in price order (either way) or `recommended`
+    /// (whose nearness part then does not apply). An index answers such a search from the order of those
+    /// prices, without a scan.
+    public var dependsOnlyOnPricesWithoutDates: Bool {
+        region == nil && checkIn == nil && checkOut == nil && !isFlexible && checkInWeekdays.isEmpty
+            && (sort == .price || sort == .priceDescending || sort == .recommended)
+            && bedrooms == nil && beds == nil && bathroomHalves == nil
+            && propertyTypes.isEmpty && amenities.isEmpty && !instantBookableOnly && !superhostsOnly
+            && boundingBox == nil && near == nil && radiusKilometres == nil && facets.isEmpty
+    }
+
     /// Adults and children: the guests that count towards a listing's capacity.
     public var guests: Int { adults + children }
 

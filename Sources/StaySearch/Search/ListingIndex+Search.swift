@@ -25,11 +25,22 @@ extension ListingIndex {
     }
 
     /// Runs a query with at most `threads` parts of at least `minimumRowsPerPart` rows each, counting
-    /// price slots for the histogram from `minimumRowsForPriceSlots` rows (tests cut small data into parts
-    /// and count its slots with these).
+    /// price slots for the histogram from `minimumRowsForPriceSlots` rows, and answering a query that needs
+    /// nothing but the prices without dates from their order from `minimumRowsForUndatedOrder` rows (tests
+    /// cut small data into parts, count its slots and read its order with these).
     package func search(_ query: SearchQuery, threads: Int, minimumRowsPerPart: Int,
-                        minimumRowsForPriceSlots: Int = PriceSlotTables.minimumRows, live: LiveParts? = nil) throws(QueryError) -> SearchResult {
+                        minimumRowsForPriceSlots: Int = PriceSlotTables.minimumRows,
+                        minimumRowsForUndatedOrder: Int = ListingIndex.minimumRowsForUndatedOrder,
+                        live: LiveParts? = nil) throws(QueryError) -> SearchResult {
         try query.validate()
+        if live == nil, count >= minimumRowsForUndatedOrder, query.dependsOnlyOnPricesWithoutDates {
+            // Every row's price is fixed without dates: once their order is at hand, the answer is read off it.
+            let plan = try ScanPlan(query, index: self)
+            let prices = undatedPrices(from: query.today.map { firstDay.distance(to: $0) } ?? 0)
+            if let population = undatedPopulation(guests: query.guests, roomCode: plan.roomCode, prices: prices, ahead: false) {
+                return undatedResult(of: query, population: population)
+            }
+        }
         let facets = query.facets
         let split = PartSplit(threads: threads, minimumRowsPerPart: minimumRowsPerPart, minimumRowsForPriceSlots: minimumRowsForPriceSlots)
         var (result, matchedRows) = try scan(query, split: split, collectsRows: !facets.isEmpty, live: live) { outcome, values in
