@@ -20,7 +20,7 @@ extension ListingIndex {
             guard let plan = try? ScanPlan(query, index: self) else { continue }
             let prices = undatedPrices(from: query.today.map { firstDay.distance(to: $0) } ?? 0)
             _ = undatedPopulation(guests: query.guests, roomCode: plan.roomCode, prices: prices, ahead: true)
-            if query.sort == .recommended { _ = rowsByQuality() }
+            if query.sort == .recommended { _ = undatedQualityOrder(prices: prices) }
         }
     }
 
@@ -70,14 +70,11 @@ extension ListingIndex {
         return SearchResult(total: end - first, nights: nil, matches: matches, histogram: histogram)
     }
 
-    /// Every row by the quality part of the `recommended` score, highest first (worked out once and kept).
-    func rowsByQuality() -> [Int32] {
-        undatedOrderCache.rowsByQuality {
-            let qualities = qualities(changedMeans: [:])
-            // A quality is at least 0: its distance below 2^31 − 1 above the row orders the keys.
-            var keys = qualities.enumerated().map { row, quality in UInt64(UInt32(Int32.max - quality)) << 32 | UInt64(row) }
-            keys.sort()
-            return keys.map { Int32(truncatingIfNeeded: $0 & 0xFFFF_FFFF) }
+    /// Every row by the quality part of the `recommended` score, highest first, with `prices` (worked out once
+    /// per day of prices and kept).
+    func undatedQualityOrder(prices: UndatedPrices) -> UndatedQualityOrder {
+        undatedOrderCache.qualityOrder(dayOffset: prices.dayOffset) {
+            UndatedQualityOrder(of: self, qualities: qualities(changedMeans: [:]), prices: prices)
         }
     }
 
@@ -102,26 +99,21 @@ extension ListingIndex {
                     return
                 }
                 let lowest = query.minimumPrice?.minorUnits ?? 0, highest = query.maximumPrice?.minorUnits ?? Int64.max
-                let prices = undatedPrices(from: population.dayOffset)
+                let order = undatedQualityOrder(prices: undatedPrices(from: population.dayOffset))
                 let guests = population.guests, roomCode = population.roomCode
-                prices.prices.withUnsafeBufferPointer { values in
-                    prices.priced.withUnsafeBufferPointer { priced in
-                        storage.accommodates.withUnsafeBufferPointer { accommodates in
-                            storage.roomTypes.withUnsafeBufferPointer { roomTypes in
-                                for row in rowsByQuality() {
-                                    let row = Int(row)
-                                    let quality = Int64(qualities[row])
-                                    if let last = page.largestWhenFull, quality + RecommendedScore.pricePoints < -last.key { break }
-                                    guard priced[row >> 6] >> UInt64(row & 63) & 1 == 1, Int(accommodates[row]) >= guests,
-                                          roomCode < 0 || Int(roomTypes[row]) == roomCode else { continue }
-                                    let value = Int64(values[row])
-                                    guard value >= lowest, value <= highest else { continue }
-                                    let score = quality + RecommendedScore.price(value: value, median: median)
-                                    page.offer(RankedRow(key: -score, id: ids[row], row: Int32(row), value: value))
-                                }
-                            }
-                        }
-                    }
+                // The page's last score once it is full: a row scoring less cannot enter it.
+                var cutoff = Int64.min
+                for position in order.rows.indices {
+                    let quality = Int64(order.qualities[position])
+                    if quality + RecommendedScore.pricePoints < cutoff { break }
+                    let value = Int64(order.values[position])
+                    guard value >= 0, value >= lowest, value <= highest, Int(order.accommodates[position]) >= guests,
+                          roomCode < 0 || Int(order.roomTypes[position]) == roomCode else { continue }
+                    let score = quality + RecommendedScore.price(value: value, median: median)
+                    guard score >= cutoff else { continue }
+                    let row = Int(order.rows[position])
+                    page.offer(RankedRow(key: -score, id: ids[row], row: Int32(row), value: value))
+                    if let last = page.largestWhenFull { cutoff = -last.key }
                 }
             }
         }

@@ -1,8 +1,8 @@
 /// The ``UndatedOrder`` an index last worked out, and the few ``UndatedPopulation``s last asked of it,
 /// shared by every copy of the index and every thread searching it.
 ///
-/// Working out the order costs about a hundred scans (a sort of every priced row), a population about five
-/// (its rows gathered in the order): worth it for a service that answers the same kind of search again and
+/// Working out the order and a population takes about twenty scans' time (a sort of every priced row, then
+/// its rows gathered in that order): worth it for a service that answers the same kind of search again and
 /// again, not for one search. So a search finds a population here only when it was made ahead
 /// (``ListingIndex/prepareUndatedOrder(for:)``) or when the same guests, room type and day were asked for
 /// before; the first time, it is scanned.
@@ -17,14 +17,15 @@ final class UndatedOrderCache: @unchecked Sendable {
     private var populations: [UndatedPopulation] = []
     /// The day offset, guests and room code of populations asked for once and not made.
     private var askedOnce: Set<[Int]> = []
-    /// Every row, the highest quality part of the `recommended` score first.
-    private var qualityOrder: [Int32]?
+    /// Every row by quality, with the prices of one day.
+    private var qualityOrder: UndatedQualityOrder?
 
-    /// Every row by quality, highest first: from the cache, or made by `make` and kept.
-    func rowsByQuality(make: () -> [Int32]) -> [Int32] {
-        if let order = lock.reading({ qualityOrder }) { return order }
+    /// Every row by quality with the prices of day offset `dayOffset`: from the cache, or made by `make` and
+    /// kept (replacing another day's).
+    func qualityOrder(dayOffset: Int, make: () -> UndatedQualityOrder) -> UndatedQualityOrder {
+        if let order = lock.reading({ qualityOrder }), order.dayOffset == dayOffset { return order }
         return lock.writing {
-            if let qualityOrder { return qualityOrder }
+            if let qualityOrder, qualityOrder.dayOffset == dayOffset { return qualityOrder }
             let order = make()
             qualityOrder = order
             return order
