@@ -31,8 +31,9 @@ import Testing
     func twoThreadsRankAsOne(near: Bool) throws {
         var query = SearchQuery(adults: 1, sort: .recommended, limit: 30, offset: 5)
         if near { query.near = GeoPoint(latitude: 37.55, longitude: 127.03) }
-        let one = try Self.index.search(query, threads: 1)
-        let two = try Self.index.search(query, threads: 2)
+        // The scan's ranking (a search of nothing but prices without dates may be read off their order instead).
+        let one = try Self.index.search(query, threads: 1, minimumRowsPerPart: 32_768, minimumRowsForUndatedOrder: Int.max)
+        let two = try Self.index.search(query, threads: 2, minimumRowsPerPart: 32_768, minimumRowsForUndatedOrder: Int.max)
         #expect(one.total == 150_000)   // two parts of at least 65,536 values each
         #expect(one.matches.map(\.id) == two.matches.map(\.id) && one.matches.count == 30)
         // The page is in the order of the score as the reference computes it from the listings.
@@ -61,7 +62,7 @@ import Testing
                 let scores = ReferenceSearch.recommendedScores(matches, query: query, data: data)
                 let ranked = matches.map(\.listing.id).sorted { (-scores[$0]!, $0) < (-scores[$1]!, $1) }
                 for threads in [1, 2] {
-                    let got = try Self.index.search(query, threads: threads)
+                    let got = try Self.index.search(query, threads: threads, minimumRowsPerPart: 32_768, minimumRowsForUndatedOrder: Int.max)
                     #expect(got.total == matches.count)
                     #expect(got.matches.map(\.id) == Array(ranked.dropFirst(3).prefix(25)), "\(minimum)–\(maximum), near \(near), \(threads) threads")
                 }
@@ -95,8 +96,10 @@ import Testing
                 var byPrice = query
                 byPrice.sort = .price
                 for threads in [1, 2] {
-                    let got = try index.search(query, threads: threads, minimumRowsPerPart: 32_768, minimumRowsForPriceSlots: Int.max)
-                    let priced = try index.search(byPrice, threads: threads, minimumRowsPerPart: 32_768, minimumRowsForPriceSlots: Int.max)
+                    let got = try index.search(query, threads: threads, minimumRowsPerPart: 32_768, minimumRowsForPriceSlots: Int.max,
+                                               minimumRowsForUndatedOrder: Int.max)
+                    let priced = try index.search(byPrice, threads: threads, minimumRowsPerPart: 32_768, minimumRowsForPriceSlots: Int.max,
+                                               minimumRowsForUndatedOrder: Int.max)
                     let label = "\(region ?? "everywhere"), \(minimum.map(String.init) ?? "–")…\(maximum.map(String.init) ?? "–"), \(threads) threads"
                     #expect(got.total == matches.count, "\(label)")
                     #expect(got.matches.map(\.id) == Array(ranked.dropFirst(3).prefix(25)), "\(label)")
@@ -176,11 +179,17 @@ import Testing
                     let scores = ReferenceSearch.recommendedScores(matches, query: query, data: data)
                     let ranked = matches.map(\.listing.id).sorted { (-scores[$0]!, $0) < (-scores[$1]!, $1) }
                     for threads in [1, 2] {
-                        let got = try index.search(query, threads: threads)
+                        let got = try index.search(query, threads: threads, minimumRowsPerPart: 32_768, minimumRowsForUndatedOrder: Int.max)
                         #expect(got.total == matches.count)
                         #expect(got.matches.map(\.id) == Array(ranked.dropFirst(3).prefix(25)),
                                 "\(minimum ?? -1)–\(maximum ?? -1), \(adults) adults, \(threads) threads, \(name)")
                     }
+                    // Read off the order of the prices without dates: the same page.
+                    index.prepareUndatedOrder(for: [query])
+                    let read = try index.search(query, threads: 1)
+                    #expect(read.total == matches.count)
+                    #expect(read.matches.map(\.id) == Array(ranked.dropFirst(3).prefix(25)),
+                            "\(minimum ?? -1)–\(maximum ?? -1), \(adults) adults, from the order, \(name)")
                 }
             }
         }
