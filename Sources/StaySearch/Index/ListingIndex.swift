@@ -29,7 +29,7 @@ public struct ListingIndex: Sendable {
     package let sampledHighPrice: Int64
     /// The prices without dates last worked out for a day after the first (``undatedPrices(from:)``).
     let undatedPriceCache = UndatedPriceCache()
-    /// The order of the prices without dates and its populations last asked for (``undatedPopulation(guests:roomCode:prices:)``).
+    /// The order of the prices without dates and its populations last asked for (``undatedPopulation(guests:roomCode:prices:ahead:)``).
     let undatedOrderCache = UndatedOrderCache()
     /// The span prices the price calendar last used (``spanPrices(from:to:rows:)``).
     let spanPriceCache = SpanPriceCache()

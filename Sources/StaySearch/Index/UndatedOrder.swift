@@ -4,7 +4,7 @@
 /// A search without dates, region or filter beyond the guests and the room type depends on nothing but
 /// these prices, so its answer can be read off this order (``UndatedPopulation``) instead of scanning
 /// every row. It is worked out once per day of prices (``UndatedPrices/dayOffset``) and kept by the
-/// index (``ListingIndex/undatedPopulation(guests:roomCode:prices:)``).
+/// index (``ListingIndex/undatedPopulation(guests:roomCode:prices:ahead:)``).
 struct UndatedOrder: Sendable {
     /// The day offset of the prices it follows.
     let dayOffset: Int
