@@ -1,33 +1,51 @@
 extension ListingIndex {
-    /// The fewest rows a search must cover to be answered from the order of prices without dates: below
-    /// this a scan costs less than working out the order once.
+    /// The fewest rows a search must cover (its region's, or the index's) to be answered from the order of
+    /// prices without dates: below this a scan costs less than working out a population once.
     static let minimumRowsForUndatedOrder = 65_536
 
-    /// The rows of `guests` and `roomCode` in the order of `prices`, worked out once (the order once per day
-    /// of prices, each population in one pass over it) and kept for the next search: made now when `ahead`,
-    /// else only when asked for before (nil the first time; see ``UndatedOrderCache``).
-    func undatedPopulation(guests: Int, roomCode: Int, prices: UndatedPrices, ahead: Bool) -> UndatedPopulation? {
-        undatedOrderCache.population(dayOffset: prices.dayOffset, guests: guests, roomCode: roomCode, ahead: ahead,
-                                     makeOrder: { UndatedOrder(of: self, prices: prices) },
-                                     make: { UndatedPopulation(of: $0, in: self, prices: prices, guests: guests, roomCode: roomCode) })
+    /// The rows of `plan` (its region, room type) that take `guests`, in the order of `prices`, worked out
+    /// once (the order once per day of prices, each population in one pass over it) and kept for the next
+    /// search: made now when `ahead`, else in the background once worth it (nil until then; see
+    /// ``UndatedOrderCache``).
+    func undatedPopulation(guests: Int, plan: ScanPlan, prices: UndatedPrices, ahead: Bool) -> UndatedPopulation? {
+        let index = self, roomCode = plan.roomCode, ranges = plan.ranges
+        return undatedOrderCache.population(dayOffset: prices.dayOffset, guests: guests, roomCode: roomCode, ranges: ranges,
+                                            rowCount: count, ahead: ahead,
+                                            makeOrder: { UndatedOrder(of: index, prices: prices) },
+                                            make: { UndatedPopulation(of: $0, in: index, prices: prices, guests: guests,
+                                                                      roomCode: roomCode, ranges: ranges) })
     }
 
     /// Works out ahead the order of the prices without dates as of each query's today, and the rows of its
-    /// guests and room type, for those of `queries` it answers (``SearchQuery/dependsOnlyOnPricesWithoutDates``):
-    /// a server does this for a traveller's first search when it loads, `batch` for its queries.
+    /// region, guests and room type, for those of `queries` it answers (``SearchQuery/dependsOnlyOnPricesWithoutDates``,
+    /// over 65,536 rows or more): a server does this for a traveller's first search when it loads, `batch`
+    /// for its queries.
     public func prepareUndatedOrder(for queries: [SearchQuery]) {
+        prepareUndatedOrder(for: queries, minimumRowsForUndatedOrder: ListingIndex.minimumRowsForUndatedOrder)
+    }
+
+    /// Works out ahead the order of the prices without dates for those of `queries` covering
+    /// `minimumRowsForUndatedOrder` rows or more (tests pass 0).
+    package func prepareUndatedOrder(for queries: [SearchQuery], minimumRowsForUndatedOrder: Int) {
         for query in queries where query.dependsOnlyOnPricesWithoutDates {
-            guard let plan = try? ScanPlan(query, index: self) else { continue }
+            guard let plan = try? ScanPlan(query, index: self), plan.rowCount >= minimumRowsForUndatedOrder else { continue }
             let prices = undatedPrices(from: query.today.map { firstDay.distance(to: $0) } ?? 0)
-            _ = undatedPopulation(guests: query.guests, roomCode: plan.roomCode, prices: prices, ahead: true)
-            if query.sort == .recommended { _ = undatedQualityOrder(prices: prices) }
+            let population = undatedPopulation(guests: query.guests, plan: plan, prices: prices, ahead: true)
+            if query.sort == .recommended, let population {
+                if population.coversEveryRow {
+                    _ = undatedQualityOrder(prices: prices, ahead: true)
+                } else {
+                    _ = regionQualityOrder(of: population, ahead: true)
+                }
+            }
         }
     }
 
     /// The answer to `query` (validated, ``SearchQuery/dependsOnlyOnPricesWithoutDates``) read off `population` by binary
-    /// searches: the same as a scan's.
+    /// searches: the same as a scan's. Nil when its `recommended` page needs every row by quality and that is
+    /// not at hand yet (it is then made in the background).
     /// - Complexity: O(*b* log *n* + *k*) for *b* bins, *n* rows of the population and a page ending at *k*.
-    func undatedResult(of query: SearchQuery, population: UndatedPopulation) -> SearchResult {
+    func undatedResult(of query: SearchQuery, population: UndatedPopulation) -> SearchResult? {
         let count = population.values.count
         let value = { (position: Int) -> Int64 in Int64(population.values[position]) }
         let unit: Int64 = 100
@@ -61,7 +79,8 @@ extension ListingIndex {
         case .price:
             page = ascendingPage(first: first, end: end, offset: query.offset, limit: query.limit).map { (Int(population.rows[$0]), value($0)) }
         case .recommended:
-            page = recommendedPage(query, population: population, first: first, end: end)
+            guard let recommended = recommendedPage(query, population: population, first: first, end: end) else { return nil }
+            page = recommended
         default:
             page = descendingPage(population, first: first, end: end, offset: query.offset, limit: query.limit)
                 .map { (Int(population.rows[$0]), value($0)) }
@@ -70,11 +89,22 @@ extension ListingIndex {
         return SearchResult(total: end - first, nights: nil, matches: matches, histogram: histogram)
     }
 
+    /// The rows of a region's `population` by the quality part of the `recommended` score, highest first
+    /// (worked out once per population and kept with it): made now when `ahead`, else in the background (nil
+    /// until it is kept).
+    func regionQualityOrder(of population: UndatedPopulation, ahead: Bool) -> RegionQualityOrder? {
+        let index = self
+        return undatedOrderCache.regionQualityOrder(key: population.key, rowCount: count, ahead: ahead) {
+            RegionQualityOrder(of: population, qualities: index.qualities(changedMeans: [:]))
+        }
+    }
+
     /// Every row by the quality part of the `recommended` score, highest first, with `prices` (worked out once
-    /// per day of prices and kept).
-    func undatedQualityOrder(prices: UndatedPrices) -> UndatedQualityOrder {
-        undatedOrderCache.qualityOrder(dayOffset: prices.dayOffset) {
-            UndatedQualityOrder(of: self, qualities: qualities(changedMeans: [:]), prices: prices)
+    /// per day of prices and kept): made now when `ahead`, else in the background (nil until it is kept).
+    func undatedQualityOrder(prices: UndatedPrices, ahead: Bool) -> UndatedQualityOrder? {
+        let index = self
+        return undatedOrderCache.qualityOrder(dayOffset: prices.dayOffset, ahead: ahead) {
+            UndatedQualityOrder(of: index, qualities: index.qualities(changedMeans: [:]), prices: prices)
         }
     }
 
@@ -82,15 +112,38 @@ extension ListingIndex {
     /// scored with their price part against the matches' lower median. When the matches are many, rows are
     /// offered by quality, highest first, until the page is full and no row left could reach its last score
     /// (a price part adds at most 20 points); when they are few (under an eighth of the rows), every match is.
-    private func recommendedPage(_ query: SearchQuery, population: UndatedPopulation, first: Int, end: Int) -> [(row: Int, value: Int64)] {
+    /// Nil when the matches are many and the rows by quality are not at hand yet.
+    private func recommendedPage(_ query: SearchQuery, population: UndatedPopulation, first: Int, end: Int) -> [(row: Int, value: Int64)]? {
         let pageSize = query.offset + query.limit
         guard end > first, pageSize > 0 else { return [] }
+        // A region's rows by quality are its population's; every row's are the index's.
+        let isRegion = !population.coversEveryRow
+        let many = (end - first) * 8 >= (isRegion ? population.rows.count : count)
+        let order = many && !isRegion ? undatedQualityOrder(prices: undatedPrices(from: population.dayOffset), ahead: false) : nil
+        let regionOrder = many && isRegion ? regionQualityOrder(of: population, ahead: false) : nil
+        if many, order == nil, regionOrder == nil { return nil }
         let median = Int64(population.values[first + (end - first - 1) / 2])
         let qualities = qualities(changedMeans: [:])
         var page = BoundedHeap<RankedRow>(capacity: pageSize)
         qualities.withUnsafeBufferPointer { qualities in
             storage.ids.withUnsafeBufferPointer { ids in
-                if (end - first) * 8 < count {
+                if let regionOrder {
+                    let lowest = query.minimumPrice?.minorUnits ?? 0, highest = query.maximumPrice?.minorUnits ?? Int64.max
+                    var cutoff = Int64.min
+                    for position in regionOrder.rows.indices {
+                        let quality = Int64(regionOrder.qualities[position])
+                        if quality + RecommendedScore.pricePoints < cutoff { break }
+                        let value = Int64(regionOrder.values[position])
+                        guard value >= lowest, value <= highest else { continue }
+                        let score = quality + RecommendedScore.price(value: value, median: median)
+                        guard score >= cutoff else { continue }
+                        let row = Int(regionOrder.rows[position])
+                        page.offer(RankedRow(key: -score, id: ids[row], row: Int32(row), value: value))
+                        if let last = page.largestWhenFull { cutoff = -last.key }
+                    }
+                    return
+                }
+                guard let order else {
                     for position in first..<end {
                         let row = Int(population.rows[position]), value = Int64(population.values[position])
                         let score = Int64(qualities[row]) + RecommendedScore.price(value: value, median: median)
@@ -99,7 +152,6 @@ extension ListingIndex {
                     return
                 }
                 let lowest = query.minimumPrice?.minorUnits ?? 0, highest = query.maximumPrice?.minorUnits ?? Int64.max
-                let order = undatedQualityOrder(prices: undatedPrices(from: population.dayOffset))
                 let guests = population.guests, roomCode = population.roomCode
                 // The page's last score once it is full: a row scoring less cannot enter it.
                 var cutoff = Int64.min
