@@ -39,12 +39,11 @@ struct BatchCommand: ParsableCommand {
         // than inside the first such query's time.
         let parsed = lines.compactMap { try? QueryReader.batchLine($0).query }
         if parsed.contains(where: { $0.sort == .recommended }) { index.prepareRecommendedOrder() }
-        // So is the order of the prices without dates, for the regions, guests and room types of the queries
-        // that need nothing else (and, for those in the recommended order, the rows by quality).
+        // So is the order of the prices without dates, for the guests, room types and days of the queries that
+        // need nothing else (and, for those in the recommended order, every row by quality).
         var seen = Set<String>()
         index.prepareUndatedOrder(for: parsed.filter { query in
-            let key = [query.region ?? "", "\(query.guests)", query.roomType ?? "", query.today?.description ?? "",
-                       query.sort == .recommended ? "r" : ""]
+            let key = ["\(query.guests)", query.roomType ?? "", query.today?.description ?? "", query.sort == .recommended ? "r" : ""]
             return query.dependsOnlyOnPricesWithoutDates && seen.insert(key.joined(separator: "\u{1F}")).inserted
         })
         var output = ""

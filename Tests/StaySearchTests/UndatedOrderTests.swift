@@ -7,8 +7,7 @@ import Testing
 /// prices without dates: every answer the brute-force reference's and the scan's, field by field.
 @Suite struct UndatedOrderTests {
     /// 6,000 generated listings (15 % priced only by their nights, whole-dollar prices: many ties broken by
-    /// id), both pricing kinds, every listing, a city's or a neighbourhood's, today
-    /// before, on and past days of the calendar, guests from 1 to 9, each room
+    /// id), both pricing kinds, today before, on and past days of the calendar, guests from 1 to 9, each room
     /// type and a standard one the data lacks, price ranges, histogram ends, 1 to 1,000 bins, pages in both
     /// price orders past their first ties, and the `recommended` order (its page from rows by quality, or from
     /// every match when they are few).
@@ -23,14 +22,10 @@ import Testing
         let index = synthetic.makeIndex()
         var random = SeededGenerator(seed: 17)
         let roomTypes: [String?] = [nil, nil, "Entire home/apt", "Private room", "Shared room", "Hotel room"]
-        // No region, a city, a neighbourhood (a few ranges of rows, or one).
-        let regions: [String?] = [nil, nil, nil, synthetic.listings[0].region.city, synthetic.listings[4_000].region.city,
-                                  synthetic.listings[10].region.neighbourhood, synthetic.listings[5_000].region.neighbourhood]
         for queryNumber in 0..<60 {
             var query = SearchQuery(adults: random.pick([1, 1, 2, 2, 3, 4, 9]))
             query.children = random.pick([0, 0, 0, 1])
             query.roomType = random.pick(roomTypes)
-            query.region = random.pick(regions)
             query.sort = [SortOrder.price, .recommended, .priceDescending, .price, .recommended][queryNumber % 5]
             query.today = random.pick([nil, synthetic.firstDay.advanced(by: -3), synthetic.firstDay,
                                        synthetic.firstDay.advanced(by: 12), synthetic.firstDay.advanced(by: 39),
@@ -49,7 +44,7 @@ import Testing
             let scanned = try index.search(query, threads: 1, minimumRowsPerPart: 1_000, minimumRowsForUndatedOrder: Int.max)
             // Half the populations are made ahead; the others in the background once asked for a second time
             // (and a `recommended` page of many matches its rows by quality once asked with its population).
-            if queryNumber % 2 == 0 { index.prepareUndatedOrder(for: [query], minimumRowsForUndatedOrder: 0) }
+            if queryNumber % 2 == 0 { index.prepareUndatedOrder(for: [query]) }
             for _ in 0..<(queryNumber % 2 == 0 ? 1 : 3) {
                 let read = try index.search(query, threads: 1, minimumRowsPerPart: 1_000, minimumRowsForUndatedOrder: 0)
                 #expect(ReferenceAnswer(read) == want, "query \(queryNumber): \(query)")
@@ -57,20 +52,11 @@ import Testing
                 index.undatedOrderCache.waitForBackgroundWork()
             }
             let dayOffset = max(0, query.today.map { synthetic.firstDay.distance(to: $0) } ?? 0)
-            let plan = try ScanPlan(query, index: index)
-            #expect(index.undatedOrderCache.holds(dayOffset: dayOffset, guests: query.guests, roomCode: plan.roomCode, ranges: plan.ranges),
-                    "query \(queryNumber)")
+            let roomCode = query.roomType.map { index.roomTypeNames.firstIndex(of: $0) ?? 256 } ?? -1
+            #expect(index.undatedOrderCache.holds(dayOffset: dayOffset, guests: query.guests, roomCode: roomCode), "query \(queryNumber)")
             if query.sort == .recommended, query.limit > 0 {
-                if query.region == nil {
-                    #expect(index.undatedOrderCache.holdsQualityOrder(dayOffset: dayOffset) || scanned.total * 8 < index.count,
-                            "query \(queryNumber)")
-                } else {
-                    let key = UndatedPopulation.key(dayOffset: dayOffset, guests: query.guests, roomCode: plan.roomCode, ranges: plan.ranges)
-                    let population = try #require(index.undatedPopulation(guests: query.guests, plan: plan,
-                                                                          prices: index.undatedPrices(from: dayOffset), ahead: false))
-                    #expect(index.undatedOrderCache.holdsRegionQualityOrder(key: key) || scanned.total * 8 < population.rows.count,
-                            "query \(queryNumber)")
-                }
+                #expect(index.undatedOrderCache.holdsQualityOrder(dayOffset: dayOffset) || scanned.total * 8 < index.count,
+                        "query \(queryNumber)")
             }
         }
     }
@@ -93,7 +79,7 @@ import Testing
                     query.limit = 30
                     let read = try index.search(query, threads: 1, minimumRowsPerPart: 1_000, minimumRowsForUndatedOrder: 0)
                     index.undatedOrderCache.waitForBackgroundWork()
-                    #expect(index.undatedOrderCache.holds(dayOffset: today, guests: adults, roomCode: -1, ranges: [0..<index.count]) == (round == 1),
+                    #expect(index.undatedOrderCache.holds(dayOffset: today, guests: adults, roomCode: -1) == (round == 1),
                             "today +\(today), \(adults) adults, round \(round)")
                     if round == 0 {
                         let scanned = try index.search(query, threads: 1, minimumRowsPerPart: 1_000, minimumRowsForUndatedOrder: Int.max)
@@ -122,9 +108,9 @@ import Testing
             query.sort = sort
             return query
         }
-        index.prepareUndatedOrder(for: [query(adults: 1, day: 3), query(adults: 2, day: 3, sort: .recommended)], minimumRowsForUndatedOrder: 0)
-        #expect(index.undatedOrderCache.holds(dayOffset: 3, guests: 1, roomCode: -1, ranges: [0..<index.count]))
-        #expect(index.undatedOrderCache.holds(dayOffset: 3, guests: 2, roomCode: -1, ranges: [0..<index.count]))
+        index.prepareUndatedOrder(for: [query(adults: 1, day: 3), query(adults: 2, day: 3, sort: .recommended)])
+        #expect(index.undatedOrderCache.holds(dayOffset: 3, guests: 1, roomCode: -1))
+        #expect(index.undatedOrderCache.holds(dayOffset: 3, guests: 2, roomCode: -1))
         #expect(index.undatedOrderCache.holdsQualityOrder(dayOffset: 3))
         for adults in [2, 1, 5] {
             let next = query(adults: adults, day: 4, sort: adults == 2 ? .recommended : .price)
@@ -133,7 +119,7 @@ import Testing
                 let read = try index.search(next, threads: 1, minimumRowsPerPart: 1_000, minimumRowsForUndatedOrder: 0)
                 #expect(read == scanned, "\(adults) adults, search \(round + 1)")
                 index.undatedOrderCache.waitForBackgroundWork()
-                #expect(index.undatedOrderCache.holds(dayOffset: 4, guests: adults, roomCode: -1, ranges: [0..<index.count]) == (adults != 5 || round > 0),
+                #expect(index.undatedOrderCache.holds(dayOffset: 4, guests: adults, roomCode: -1) == (adults != 5 || round > 0),
                         "\(adults) adults, after search \(round + 1)")
             }
         }
@@ -148,11 +134,10 @@ import Testing
         #expect(plain.dependsOnlyOnPricesWithoutDates)
         plain.sort = .priceDescending
         #expect(plain.dependsOnlyOnPricesWithoutDates)
-        plain.region = synthetic.listings[0].region.city
-        #expect(plain.dependsOnlyOnPricesWithoutDates)
-        plain.region = nil
         var others: [SearchQuery] = []
-        var query = SearchQuery(checkIn: synthetic.firstDay, checkOut: synthetic.firstDay.advanced(by: 2))
+        var query = SearchQuery(region: synthetic.listings[0].region.city)
+        others.append(query)
+        query = SearchQuery(checkIn: synthetic.firstDay, checkOut: synthetic.firstDay.advanced(by: 2))
         others.append(query)
         plain.sort = .recommended
         #expect(plain.dependsOnlyOnPricesWithoutDates)

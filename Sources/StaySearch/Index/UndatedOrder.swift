@@ -1,9 +1,9 @@
 /// Every row with a price without dates, in the order a search without dates lists them by price: price
 /// ascending, then listing id ascending (then row, should two rows share an id).
 ///
-/// A search without dates or filter beyond the region, the guests and the room type depends on nothing but
+/// A search without dates, region or filter beyond the guests and the room type depends on nothing but
 /// these prices, so its answer can be read off this order (``UndatedPopulation``) instead of scanning
-/// the rows. It is worked out once per day of prices (``UndatedPrices/dayOffset``) and kept by the
+/// every row. It is worked out once per day of prices (``UndatedPrices/dayOffset``) and kept by the
 /// index (``ListingIndex/undatedPopulation(guests:roomCode:prices:ahead:)``).
 struct UndatedOrder: Sendable {
     /// The day offset of the prices it follows.

@@ -138,12 +138,12 @@ public struct SearchQuery: Sendable, Equatable {
         return (checkIn.advanced(by: -shift)...checkIn.advanced(by: shift)).filter { $0 >= earliest }
     }
 
-    /// Whether the answer depends on nothing but the listings' prices without dates, the region, the guests
-    /// and the room type: no dates, no other filter, no facets, in price order (either way) or `recommended`
-    /// (whose nearness part then does not apply). An index answers such a search over many rows from the
-    /// order of those prices, without a scan.
+    /// Whether the answer depends on nothing but the listings' prices without dates, the guests and the room
+    /// type: no region, no dates, no other filter, no facets, in price order (either way) or `recommended`
+    /// (whose nearness part then does not apply). An index answers such a search from the order of those
+    /// prices, without a scan.
     public var dependsOnlyOnPricesWithoutDates: Bool {
-        checkIn == nil && checkOut == nil && !isFlexible && checkInWeekdays.isEmpty
+        region == nil && checkIn == nil && checkOut == nil && !isFlexible && checkInWeekdays.isEmpty
             && (sort == .price || sort == .priceDescending || sort == .recommended)
             && bedrooms == nil && beds == nil && bathroomHalves == nil
             && propertyTypes.isEmpty && amenities.isEmpty && !instantBookableOnly && !superhostsOnly

@@ -33,11 +33,11 @@ extension ListingIndex {
                         minimumRowsForUndatedOrder: Int = ListingIndex.minimumRowsForUndatedOrder,
                         live: LiveParts? = nil) throws(QueryError) -> SearchResult {
         try query.validate()
-        if live == nil, query.dependsOnlyOnPricesWithoutDates, case let plan = try ScanPlan(query, index: self),
-           plan.rowCount >= minimumRowsForUndatedOrder {
+        if live == nil, count >= minimumRowsForUndatedOrder, query.dependsOnlyOnPricesWithoutDates {
             // Every row's price is fixed without dates: once their order is at hand, the answer is read off it.
+            let plan = try ScanPlan(query, index: self)
             let prices = undatedPrices(from: query.today.map { firstDay.distance(to: $0) } ?? 0)
-            if let population = undatedPopulation(guests: query.guests, plan: plan, prices: prices, ahead: false),
+            if let population = undatedPopulation(guests: query.guests, roomCode: plan.roomCode, prices: prices, ahead: false),
                let result = undatedResult(of: query, population: population) {
                 return result
             }

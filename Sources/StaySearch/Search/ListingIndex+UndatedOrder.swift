@@ -1,43 +1,27 @@
 extension ListingIndex {
-    /// The fewest rows a search must cover (its region's, or the index's) to be answered from the order of
-    /// prices without dates: below this a scan costs less than working out a population once.
+    /// The fewest rows a search must cover to be answered from the order of prices without dates: below
+    /// this a scan costs less than working out the order once.
     static let minimumRowsForUndatedOrder = 65_536
 
-    /// The rows of `plan` (its region, room type) that take `guests`, in the order of `prices`, worked out
-    /// once (the order once per day of prices, each population in one pass over it) and kept for the next
-    /// search: made now when `ahead`, else in the background once worth it (nil until then; see
-    /// ``UndatedOrderCache``).
-    func undatedPopulation(guests: Int, plan: ScanPlan, prices: UndatedPrices, ahead: Bool) -> UndatedPopulation? {
-        let index = self, roomCode = plan.roomCode, ranges = plan.ranges
-        return undatedOrderCache.population(dayOffset: prices.dayOffset, guests: guests, roomCode: roomCode, ranges: ranges,
-                                            rowCount: count, ahead: ahead,
+    /// The rows of `guests` and `roomCode` in the order of `prices`, worked out once (the order once per day
+    /// of prices, each population in one pass over it) and kept for the next search: made now when `ahead`,
+    /// else in the background once worth it (nil until then; see ``UndatedOrderCache``).
+    func undatedPopulation(guests: Int, roomCode: Int, prices: UndatedPrices, ahead: Bool) -> UndatedPopulation? {
+        let index = self
+        return undatedOrderCache.population(dayOffset: prices.dayOffset, guests: guests, roomCode: roomCode, ahead: ahead,
                                             makeOrder: { UndatedOrder(of: index, prices: prices) },
-                                            make: { UndatedPopulation(of: $0, in: index, prices: prices, guests: guests,
-                                                                      roomCode: roomCode, ranges: ranges) })
+                                            make: { UndatedPopulation(of: $0, in: index, prices: prices, guests: guests, roomCode: roomCode) })
     }
 
     /// Works out ahead the order of the prices without dates as of each query's today, and the rows of its
-    /// region, guests and room type, for those of `queries` it answers (``SearchQuery/dependsOnlyOnPricesWithoutDates``,
-    /// over 65,536 rows or more): a server does this for a traveller's first search when it loads, `batch`
-    /// for its queries.
+    /// guests and room type, for those of `queries` it answers (``SearchQuery/dependsOnlyOnPricesWithoutDates``):
+    /// a server does this for a traveller's first search when it loads, `batch` for its queries.
     public func prepareUndatedOrder(for queries: [SearchQuery]) {
-        prepareUndatedOrder(for: queries, minimumRowsForUndatedOrder: ListingIndex.minimumRowsForUndatedOrder)
-    }
-
-    /// Works out ahead the order of the prices without dates for those of `queries` covering
-    /// `minimumRowsForUndatedOrder` rows or more (tests pass 0).
-    package func prepareUndatedOrder(for queries: [SearchQuery], minimumRowsForUndatedOrder: Int) {
         for query in queries where query.dependsOnlyOnPricesWithoutDates {
-            guard let plan = try? ScanPlan(query, index: self), plan.rowCount >= minimumRowsForUndatedOrder else { continue }
+            guard let plan = try? ScanPlan(query, index: self) else { continue }
             let prices = undatedPrices(from: query.today.map { firstDay.distance(to: $0) } ?? 0)
-            let population = undatedPopulation(guests: query.guests, plan: plan, prices: prices, ahead: true)
-            if query.sort == .recommended, let population {
-                if population.coversEveryRow {
-                    _ = undatedQualityOrder(prices: prices, ahead: true)
-                } else {
-                    _ = regionQualityOrder(of: population, ahead: true)
-                }
-            }
+            _ = undatedPopulation(guests: query.guests, roomCode: plan.roomCode, prices: prices, ahead: true)
+            if query.sort == .recommended { _ = undatedQualityOrder(prices: prices, ahead: true) }
         }
     }
 
@@ -89,16 +73,6 @@ extension ListingIndex {
         return SearchResult(total: end - first, nights: nil, matches: matches, histogram: histogram)
     }
 
-    /// The rows of a region's `population` by the quality part of the `recommended` score, highest first
-    /// (worked out once per population and kept with it): made now when `ahead`, else in the background (nil
-    /// until it is kept).
-    func regionQualityOrder(of population: UndatedPopulation, ahead: Bool) -> RegionQualityOrder? {
-        let index = self
-        return undatedOrderCache.regionQualityOrder(key: population.key, rowCount: count, ahead: ahead) {
-            RegionQualityOrder(of: population, qualities: index.qualities(changedMeans: [:]))
-        }
-    }
-
     /// Every row by the quality part of the `recommended` score, highest first, with `prices` (worked out once
     /// per day of prices and kept): made now when `ahead`, else in the background (nil until it is kept).
     func undatedQualityOrder(prices: UndatedPrices, ahead: Bool) -> UndatedQualityOrder? {
@@ -116,33 +90,14 @@ extension ListingIndex {
     private func recommendedPage(_ query: SearchQuery, population: UndatedPopulation, first: Int, end: Int) -> [(row: Int, value: Int64)]? {
         let pageSize = query.offset + query.limit
         guard end > first, pageSize > 0 else { return [] }
-        // A region's rows by quality are its population's; every row's are the index's.
-        let isRegion = !population.coversEveryRow
-        let many = (end - first) * 8 >= (isRegion ? population.rows.count : count)
-        let order = many && !isRegion ? undatedQualityOrder(prices: undatedPrices(from: population.dayOffset), ahead: false) : nil
-        let regionOrder = many && isRegion ? regionQualityOrder(of: population, ahead: false) : nil
-        if many, order == nil, regionOrder == nil { return nil }
+        let many = (end - first) * 8 >= count
+        let order = many ? undatedQualityOrder(prices: undatedPrices(from: population.dayOffset), ahead: false) : nil
+        if many, order == nil { return nil }
         let median = Int64(population.values[first + (end - first - 1) / 2])
         let qualities = qualities(changedMeans: [:])
         var page = BoundedHeap<RankedRow>(capacity: pageSize)
         qualities.withUnsafeBufferPointer { qualities in
             storage.ids.withUnsafeBufferPointer { ids in
-                if let regionOrder {
-                    let lowest = query.minimumPrice?.minorUnits ?? 0, highest = query.maximumPrice?.minorUnits ?? Int64.max
-                    var cutoff = Int64.min
-                    for position in regionOrder.rows.indices {
-                        let quality = Int64(regionOrder.qualities[position])
-                        if quality + RecommendedScore.pricePoints < cutoff { break }
-                        let value = Int64(regionOrder.values[position])
-                        guard value >= lowest, value <= highest else { continue }
-                        let score = quality + RecommendedScore.price(value: value, median: median)
-                        guard score >= cutoff else { continue }
-                        let row = Int(regionOrder.rows[position])
-                        page.offer(RankedRow(key: -score, id: ids[row], row: Int32(row), value: value))
-                        if let last = page.largestWhenFull { cutoff = -last.key }
-                    }
-                    return
-                }
                 guard let order else {
                     for position in first..<end {
                         let row = Int(population.rows[position]), value = Int64(population.values[position])
