@@ -731,6 +731,14 @@ void staysearch_calendar_word(const int32_t *constant, const int32_t *lowNight, 
                            bracketHigh, cheapest, counts, below, least, inBracket, totals, slots);
 }
 
+void staysearch_touch_stripes(const void *first, long stride, long count, long bytes) {
+    // One load a cache line, stripe after stripe: runs the hardware prefetcher follows.
+    const char *stripe = (const char *)first;
+    for (long k = 0; k < count; k++, stripe += stride) {
+        for (long at = 0; at < bytes; at += 64) (void)*(const volatile uint8_t *)(stripe + at);
+    }
+}
+
 void staysearch_calendar_batch_reset(staysearch_calendar_batch *batch) { __builtin_memset(batch, 0, sizeof *batch); }
 
 void staysearch_calendar_flush(staysearch_calendar_batch *batch, long span, long nights, long checkIns, int32_t lowest,

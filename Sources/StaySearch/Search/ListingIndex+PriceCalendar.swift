@@ -1,6 +1,10 @@
 import StaySearchKernels
 
 extension ListingIndex {
+    /// Words of rows whose nights a whole calendar pass on one thread reads stripe after stripe at a time:
+    /// 256 words of dense prices are 32 KiB a night.
+    static let calendarBlockWords = 256
+
     /// The price calendar of `query` (docs/query-semantics.md, "Price calendar"): for each check-in day
     /// from `checkInFrom` to `checkInTo` (at most 62 days), the stays of `windowNights` nights that the
     /// exact search of that check-in finds — region, guests, filters, price range, availability and stay
@@ -111,7 +115,7 @@ extension ListingIndex {
         let split = ScanParts(ranges: plan.ranges, rowCount: plan.rowCount, count: parts)
         if split.count == 1 {
             tallyStays(query, plan: plan, ranges: plan.ranges, from: from, days: days, nights: nights, sampleEvery: sampleEvery,
-                       into: tally)
+                       readsBlocksFirst: sampleEvery == 1, into: tally)
             return
         }
         let results = PartResults<CalendarTally>(count: split.count)
@@ -119,20 +123,24 @@ extension ListingIndex {
         ParallelPasses.run(parts: split.count) { part in
             let mine = CalendarTally(bracketLow: bracketLow, bracketHigh: bracketHigh, cheapest: cheapest)
             self.tallyStays(query, plan: plan, ranges: split.ranges[part], from: from, days: days, nights: nights,
-                            sampleEvery: sampleEvery, into: mine)
+                            sampleEvery: sampleEvery, readsBlocksFirst: false, into: mine)
             results.store(mine, at: part)
         }
         for part in results.values { tally.merge(part) }
     }
 
     /// ``tallyStays(_:plan:from:days:nights:threads:sampleEvery:into:)`` over `ranges` on this thread.
+    /// With `readsBlocksFirst`, each block of ``calendarBlockWords`` words has its nights' bit sets and dense
+    /// prices read stripe after stripe before its words read them (a whole pass on one thread, as a server's
+    /// calendar: day by day, 1M listings, every listing 0.89–0.93× the time; on two threads a city's calendar
+    /// took 1.1–1.2× the time, docs/performance.md).
     ///
     /// Word by word: the candidates (guests, room type, filters), each check-in's bookable ones (the AND of
     /// its nights), then the rows whose nights read in whole units — one price over the span, or dense day
     /// by day, or copied — are totalled for every check-in at once by ``staysearch_calendar_word`` (AVX2);
     /// the few others (prices of cents, rules read run by run) stay by stay.
     private func tallyStays(_ query: SearchQuery, plan: ScanPlan, ranges: [Range<Int>], from: Day, days: Int, nights: Int,
-                            sampleEvery: Int, into tally: CalendarTally) {
+                            sampleEvery: Int, readsBlocksFirst: Bool, into tally: CalendarTally) {
         // The check-ins (positions in the range) whose every night lies in this index's own calendar,
         // from today on.
         let firstOffset = firstDay.distance(to: from)
@@ -218,6 +226,16 @@ extension ListingIndex {
                 // The next word's nights are one stream a day, in the bit sets and in the dense prices: more
                 // streams than the hardware prefetcher follows. Asked for now, they arrive while this word is
                 // totalled.
+                if readsBlocksFirst, word == range.lowerBound >> 6 || word % Self.calendarBlockWords == 0 {
+                    // A month's nights read a word at a time are 30-odd streams together, which the memory
+                    // delivers at a third of its bandwidth (Benchmarks/roofline/stripes.c).
+                    let end = min(lastWord + 1, (word / Self.calendarBlockWords + 1) * Self.calendarBlockWords)
+                    staysearch_touch_stripes(bookable + (spanStart &* wordsPerDay &+ word), wordsPerDay &* 8, span, (end - word) &* 8)
+                    if let rank = runs.values[Int(runs.offsets[word << 6])].denseIndex {
+                        let rows = min((end - word) &* 64, denseRows - rank)
+                        staysearch_touch_stripes(dense + (spanStart &* denseRows &+ rank), denseRows &* 2, span, rows &* 2)
+                    }
+                }
                 let next = word &+ sampleEvery
                 if next <= lastWord {
                     // A line of a day's bit set holds eight words.

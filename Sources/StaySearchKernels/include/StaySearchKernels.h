@@ -158,6 +158,12 @@ void staysearch_dense_word_cheapest_use_portable(int portable);
 /// stream a day, more streams than the hardware prefetcher follows.
 void staysearch_prefetch_stripes(const void *first, long stride, long count, long lines);
 
+/// Reads `bytes` from each of `count` stripes, the first at `first` and each `stride` bytes after the last,
+/// one stripe after another: a block of a day-major table brought into cache in runs the hardware prefetcher
+/// follows, before it is read a word of rows at a time (a month's 30-odd stripes read together run at a
+/// third of the memory's bandwidth).
+void staysearch_touch_stripes(const void *first, long stride, long count, long bytes);
+
 /// Keeps the upper tier's matches of a word of 64 rows (see `KeptMatches`): for each row of `candidates` that is
 /// also in `tierWord`, in row order, whose value — the candidates' values were written in row order from `written`
 /// — lies in `lowest ... highest`: its value, its row (`firstRow` + its bit) and its quality (`tierQualities[k]` for
