@@ -132,8 +132,8 @@ extension ListingIndex {
     /// ``tallyStays(_:plan:from:days:nights:threads:sampleEvery:into:)`` over `ranges` on this thread.
     /// With `readsBlocksFirst`, each block of ``calendarBlockWords`` words has its nights' bit sets and dense
     /// prices read stripe after stripe before its words read them (a whole pass on one thread, as a server's
-    /// calendar: day by day, 1M listings, every listing 0.89–0.93× the time; on two threads a city's calendar
-    /// took 1.1–1.2× the time, docs/performance.md).
+    /// calendar: day by day, 1M listings, every listing 0.89–0.93× the time; on two threads no gain was
+    /// measured beyond the runs' drift, docs/performance.md).
     ///
     /// Word by word: the candidates (guests, room type, filters), each check-in's bookable ones (the AND of
     /// its nights), then the rows whose nights read in whole units — one price over the span, or dense day
