@@ -41,6 +41,42 @@ import Testing
         }
     }
 
+    /// Long stays (10 to 60 nights) over 12,500 generated listings with dynamic and calibrated prices: where
+    /// a block's day-by-day rows have their stays summed all at once (16 nights and more, candidates enough)
+    /// and where they are summed row by row (few candidates: many guests, a price range); every region and
+    /// one city, one thread and two: every answer the reference's.
+    @Test(arguments: SyntheticDataset.Pricing.allCases)
+    func longStaysAgreeWithTheReference(pricing: SyntheticDataset.Pricing) throws {
+        let synthetic = SyntheticDataset(listingCount: 12_500, seed: 23, dayCount: 100, pricing: pricing)
+        var nights: [(listingID: Int64, night: CalendarNight)] = []
+        for (position, listing) in synthetic.listings.enumerated() {
+            nights.append(contentsOf: synthetic.calendar(ofListingAt: position).map { (listing.id, $0) })
+        }
+        let data = TestDataset(listings: synthetic.listings, nights: nights)
+        let index = synthetic.makeIndex()
+        if pricing == .dynamic { #expect(index.nightPrices.denseRows > index.count * 9 / 10) }
+        var random = SeededGenerator(seed: 17)
+        var found = 0
+        for queryNumber in 0..<16 {
+            var query = SearchQuery(region: queryNumber % 4 == 1 ? synthetic.listings[0].region.city : nil,
+                                    adults: queryNumber % 4 == 3 ? 8 : random.pick([1, 2]))
+            let length = [10, 16, 17, 21, 28, 30, 45, 60][queryNumber % 8]
+            let checkIn = Int.random(in: 0...(100 - length), using: &random)
+            query.checkIn = synthetic.firstDay.advanced(by: checkIn)
+            query.checkOut = synthetic.firstDay.advanced(by: checkIn + length)
+            if queryNumber % 5 == 2 { query.maximumPrice = Money(major: random.pick([80, 150])) }
+            query.sort = [SortOrder.price, .priceDescending, .rating, .recommended][queryNumber % 4]
+            query.limit = random.pick([5, 20])
+            let want = try ReferenceSearch.search(query, in: data)
+            found += want.total
+            for threads in [1, 2] {
+                let got = ReferenceAnswer(try index.search(query, threads: threads, minimumRowsPerPart: 1_000))
+                #expect(got == want, "query \(queryNumber), \(threads) threads: \(query)")
+            }
+        }
+        #expect(found > 1_000, "the long stays found too few listings to test")
+    }
+
     /// Flexible dates over consecutive check-ins (± days and windows, with and without weekdays) on generated
     /// listings whose words are all day-by-day rows, where each row's cheapest stay is worked out a word at a
     /// time, and on calibrated ones: every answer the reference's, one thread and two.

@@ -297,6 +297,32 @@ import Testing
         staysearch_dense_totals_use_portable(0)
     }
 
+    /// A block's stays summed eight nights at a time over every row, both versions, against a loop over each
+    /// row's nights: any number of rows (whole groups of sixteen and a tail), any stride, 1 to 365 nights.
+    @Test(arguments: 0..<30)
+    func denseBlockTotalsAgreeWithALoop(seed: Int) {
+        var random = SeededGenerator(seed: UInt64(seed) + 12_500)
+        let count = seed == 0 ? 4_096 : Int.random(in: 1...300, using: &random)
+        let stride = count + Int.random(in: 0...50, using: &random)
+        let nights = seed == 0 ? 365 : random.pick([1, 7, 8, 9, 16, 17, Int.random(in: 1...70, using: &random)])
+        let offset = Int.random(in: 0...(stride - count), using: &random)
+        let codes: [UInt16] = (0..<(stride * nights)).map { _ in
+            random.chance(0.05) ? random.pick([0xFFFF, 0xFFFE, 0]) : UInt16.random(in: 0...2_000, using: &random)
+        }
+        var expected = [Int32](repeating: 0, count: count)
+        for row in 0..<count {
+            for night in 0..<nights { expected[row] += Int32(codes[night * stride + offset + row]) }
+        }
+        for portable in [true, false] {
+            staysearch_dense_totals_use_portable(portable ? 1 : 0)
+            var totals = [Int32](repeating: -1, count: count + 1)
+            codes.withUnsafeBufferPointer { staysearch_dense_block_totals($0.baseAddress! + offset, stride, nights, count, &totals) }
+            #expect(Array(totals.prefix(count)) == expected, "seed \(seed), portable \(portable)")
+            #expect(totals[count] == -1, "seed \(seed), portable \(portable): written past the rows")
+        }
+        staysearch_dense_totals_use_portable(0)
+    }
+
     /// A word's cheapest stays over consecutive check-ins, both versions, against the definition: each lane's
     /// least total among its allowed check-ins, the earliest of equal ones (ties made likely by codes of 0 and 1).
     @Test(arguments: 0..<40)

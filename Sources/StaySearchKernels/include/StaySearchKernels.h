@@ -137,9 +137,15 @@ void staysearch_candidates_use_portable(int portable);
 /// of `codes[n × stride + lane]` (codes of whole units; at most 365 nights of 65,535 fit an `int32_t`).
 void staysearch_dense_totals(const uint16_t *codes, long stride, long nights, int32_t *totals);
 
-/// Makes ``staysearch_dense_totals`` use its portable version (non-zero) or the fastest the processor has (zero, the
-/// default): for tests.
+/// Makes ``staysearch_dense_totals`` and ``staysearch_dense_block_totals`` use their portable versions (non-zero) or the
+/// fastest the processor has (zero, the default): for tests.
 void staysearch_dense_totals_use_portable(int portable);
+
+/// Sums `nights` nights of `count` adjacent dense rows of a day-major table into `totals` (as
+/// ``staysearch_dense_totals``, `totals[k]` for k < `count`), eight nights at a time over every row: a long
+/// stay's nights read as at most eight streams together, which the hardware prefetcher follows, instead of
+/// one stream a night.
+void staysearch_dense_block_totals(const uint16_t *codes, long stride, long nights, long count, int32_t *totals);
 
 /// Flexible dates over consecutive check-ins, for a word of 64 adjacent dense rows (`codes`: day-major whole-unit
 /// codes from the first check-in's day, lane k the word's row k; `stride` codes a day): for each lane of `lanes`, its
