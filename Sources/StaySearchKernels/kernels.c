@@ -346,11 +346,24 @@ uint64_t staysearch_bytes_equal(const uint8_t *bytes, int value) {
 }
 #endif
 
+/// A dense row's price on a night: the difference of its running sums after and before it (modulo 2^16,
+/// as they are kept), from `sums` at the night's stripe.
+static inline int32_t dense_night(const uint16_t *sums, long stride) { return (uint16_t)(sums[stride] - sums[0]); }
+
+#if defined(__x86_64__)
+/// Eight adjacent dense rows' prices on a night, widened to 32 bits: the two stripes of running sums around
+/// it (from `sums`) subtracted in 16 bits.
+STAYSEARCH_AVX2 static inline __m256i dense_nights8(const uint16_t *sums, long stride) {
+    __m128i before = _mm_loadu_si128((const __m128i *)sums), after = _mm_loadu_si128((const __m128i *)(sums + stride));
+    return _mm256_cvtepu16_epi32(_mm_sub_epi16(after, before));
+}
+#endif
+
 /// A lane's price on night `night` (see staysearch_calendar_word).
 static inline int32_t calendar_price(const int32_t *constant, const uint16_t *dense, long denseStride, const int32_t *matrix,
                                      long night, int lane) {
     if (constant[lane] >= 0) return constant[lane];
-    return dense ? (int32_t)dense[night * denseStride + lane] : matrix[night * 64 + lane];
+    return dense ? dense_night(dense + night * denseStride + lane, denseStride) : matrix[night * 64 + lane];
 }
 
 static void calendar_word_portable(const int32_t *constant, const uint16_t *dense, long denseStride, const int32_t *matrix,
@@ -433,7 +446,7 @@ STAYSEARCH_AVX2_BMI2 static void calendar_groups_avx2(const int32_t *constant, c
         __m256i total = _mm256_mullo_epi32(fixed, nightCount);
         if (!allConstant) {
             for (long n = 0; n < span; n++) {
-                __m256i varying = dense ? _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(dense + n * denseStride + lane)))
+                __m256i varying = dense ? dense_nights8(dense + n * denseStride + lane, denseStride)
                                         : _mm256_loadu_si256((const __m256i *)(matrix + n * matrixStride + lane));
                 prices[n] = _mm256_blendv_epi8(varying, fixed, isConstant);
             }
@@ -530,7 +543,7 @@ STAYSEARCH_AVX2_BMI2 static void calendar_hold_avx2(staysearch_calendar_batch *b
             if (dense) {
                 const uint16_t *from = dense + group * 8;
                 for (long n = 0; n < span; n++, from += denseStride, to += 72) {
-                    __m256i nightPrices = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)from));
+                    __m256i nightPrices = dense_nights8(from, denseStride);
                     _mm256_storeu_si256((__m256i *)to, _mm256_permutevar8x32_epi32(nightPrices, move));
                 }
             } else {
@@ -654,7 +667,7 @@ STAYSEARCH_AVX2_BMI2 static void calendar_word_avx2(const int32_t *constant, con
                 for (int group = 0; group < 8; group++) {
                     if (!((totalled >> (group * 8)) & 0xFF)) continue;
                     __m256i nightPrices = dense
-                        ? _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(dense + n * denseStride + group * 8)))
+                        ? dense_nights8(dense + n * denseStride + group * 8, denseStride)
                         : _mm256_loadu_si256((const __m256i *)(matrix + n * 64 + group * 8));
                     _mm256_storeu_si256((__m256i *)(row + offsets[group]), _mm256_permutevar8x32_epi32(nightPrices, moves[group]));
                 }
@@ -673,36 +686,34 @@ unpacked:;
 }
 #endif
 
-static void narrow_bounds_portable(const uint16_t *codes, long count, uint16_t limit, int32_t *lows, int32_t *highs) {
+static void narrow_bounds_portable(const uint16_t *sums, long stride, long count, int32_t *lows, int32_t *highs) {
     for (long k = 0; k < count; k++) {
-        int32_t code = codes[k];
-        int priced = code < limit;
-        int32_t low = priced ? code : INT32_MAX, high = priced ? code : -1;
-        lows[k] = low < lows[k] ? low : lows[k];
-        highs[k] = high > highs[k] ? high : highs[k];
+        int32_t price = dense_night(sums + k, stride);
+        lows[k] = price < lows[k] ? price : lows[k];
+        highs[k] = price > highs[k] ? price : highs[k];
     }
 }
 
 #if defined(__x86_64__)
-STAYSEARCH_AVX2 static void narrow_bounds_avx2(const uint16_t *codes, long count, uint16_t limit, int32_t *lows, int32_t *highs) {
-    for (long k = 0; k < count; k++) {
-        int32_t code = codes[k];
-        int priced = code < limit;
-        int32_t low = priced ? code : INT32_MAX, high = priced ? code : -1;
-        lows[k] = low < lows[k] ? low : lows[k];
-        highs[k] = high > highs[k] ? high : highs[k];
+STAYSEARCH_AVX2 static void narrow_bounds_avx2(const uint16_t *sums, long stride, long count, int32_t *lows, int32_t *highs) {
+    long k = 0;
+    for (; k + 8 <= count; k += 8) {
+        __m256i prices = dense_nights8(sums + k, stride);
+        _mm256_storeu_si256((__m256i *)(lows + k), _mm256_min_epi32(prices, _mm256_loadu_si256((const __m256i *)(lows + k))));
+        _mm256_storeu_si256((__m256i *)(highs + k), _mm256_max_epi32(prices, _mm256_loadu_si256((const __m256i *)(highs + k))));
     }
+    narrow_bounds_portable(sums + k, stride, count - k, lows + k, highs + k);
 }
 #endif
 
-void staysearch_narrow_bounds(const uint16_t *codes, long count, uint16_t limit, int32_t *lows, int32_t *highs) {
+void staysearch_narrow_bounds(const uint16_t *sums, long stride, long count, int32_t *lows, int32_t *highs) {
 #if defined(__x86_64__)
     if (has_avx2()) {
-        narrow_bounds_avx2(codes, count, limit, lows, highs);
+        narrow_bounds_avx2(sums, stride, count, lows, highs);
         return;
     }
 #endif
-    narrow_bounds_portable(codes, count, limit, lows, highs);
+    narrow_bounds_portable(sums, stride, count, lows, highs);
 }
 
 static int calendar_portable = 0;
@@ -879,104 +890,23 @@ long staysearch_quality_candidates(const int64_t *values, const int32_t *rows, l
                                        positions);
 }
 
-static int dense_totals_portable_only = 0;
-
-void staysearch_dense_totals_use_portable(int portable) { __atomic_store_n(&dense_totals_portable_only, portable, __ATOMIC_RELAXED); }
-
-static void dense_totals_portable(const uint16_t *codes, long stride, long nights, int32_t *totals) {
-    for (int lane = 0; lane < 64; lane++) totals[lane] = 0;
-    for (long n = 0; n < nights; n++, codes += stride) {
-        for (int lane = 0; lane < 64; lane++) totals[lane] += codes[lane];
-    }
-}
-
-#if defined(__x86_64__)
-/// Eight running sums of eight lanes each, in registers: a night is eight 16-byte loads widened and added.
-STAYSEARCH_AVX2 static void dense_totals_avx2(const uint16_t *codes, long stride, long nights, int32_t *totals) {
-    __m256i sums[8];
-    for (int group = 0; group < 8; group++) sums[group] = _mm256_setzero_si256();
-    for (long n = 0; n < nights; n++, codes += stride) {
-        for (int group = 0; group < 8; group++) {
-            __m256i night = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(codes + group * 8)));
-            sums[group] = _mm256_add_epi32(sums[group], night);
-        }
-    }
-    for (int group = 0; group < 8; group++) _mm256_storeu_si256((__m256i *)(totals + group * 8), sums[group]);
-}
-#endif
-
-void staysearch_dense_totals(const uint16_t *codes, long stride, long nights, int32_t *totals) {
-#if defined(__x86_64__)
-    if (!__atomic_load_n(&dense_totals_portable_only, __ATOMIC_RELAXED) && has_avx2()) {
-        dense_totals_avx2(codes, stride, nights, totals);
-        return;
-    }
-#endif
-    dense_totals_portable(codes, stride, nights, totals);
-}
-
-static void dense_block_totals_portable(const uint16_t *codes, long stride, long nights, long count, int32_t *totals) {
-    for (long k = 0; k < count; k++) totals[k] = 0;
-    for (long first = 0; first < nights; first += 8) {
-        const long last = first + 8 < nights ? first + 8 : nights;
-        for (long n = first; n < last; n++) {
-            const uint16_t *night = codes + n * stride;
-            for (long k = 0; k < count; k++) totals[k] += night[k];
-        }
-    }
-}
-
-#if defined(__x86_64__)
-/// Sixteen rows a step: their sums loaded (after the first eight nights), up to eight nights widened and
-/// added, stored.
-STAYSEARCH_AVX2 static void dense_block_totals_avx2(const uint16_t *codes, long stride, long nights, long count, int32_t *totals) {
-    const long whole = count & ~15L;
-    for (long first = 0; first < nights; first += 8) {
-        const long last = first + 8 < nights ? first + 8 : nights;
-        for (long k = 0; k < whole; k += 16) {
-            __m256i low = first == 0 ? _mm256_setzero_si256() : _mm256_loadu_si256((const __m256i *)(totals + k));
-            __m256i high = first == 0 ? _mm256_setzero_si256() : _mm256_loadu_si256((const __m256i *)(totals + k + 8));
-            const uint16_t *night = codes + first * stride + k;
-            for (long n = first; n < last; n++, night += stride) {
-                low = _mm256_add_epi32(low, _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)night)));
-                high = _mm256_add_epi32(high, _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(night + 8))));
-            }
-            _mm256_storeu_si256((__m256i *)(totals + k), low);
-            _mm256_storeu_si256((__m256i *)(totals + k + 8), high);
-        }
-    }
-    if (whole < count) dense_block_totals_portable(codes + whole, stride, nights, count - whole, totals + whole);
-}
-#endif
-
-void staysearch_dense_block_totals(const uint16_t *codes, long stride, long nights, long count, int32_t *totals) {
-#if defined(__x86_64__)
-    if (!__atomic_load_n(&dense_totals_portable_only, __ATOMIC_RELAXED) && has_avx2()) {
-        dense_block_totals_avx2(codes, stride, nights, count, totals);
-        return;
-    }
-#endif
-    dense_block_totals_portable(codes, stride, nights, count, totals);
-}
-
 static int dense_word_cheapest_portable_only = 0;
 
 void staysearch_dense_word_cheapest_use_portable(int portable) {
     __atomic_store_n(&dense_word_cheapest_portable_only, portable, __ATOMIC_RELAXED);
 }
 
-static void dense_word_cheapest_portable(const uint16_t *codes, long stride, long nights, long checkIns, const uint64_t *allowed,
+static void dense_word_cheapest_portable(const uint16_t *sums, long stride, long nights, long checkIns, const uint64_t *allowed,
                                          uint64_t lanes, int32_t *units, int32_t *checkIn) {
     for (; lanes; lanes &= lanes - 1) {
         int lane = __builtin_ctzll(lanes);
-        int32_t sum = 0, best = INT32_MAX, bestK = 0;
-        for (long n = 0; n < nights; n++) sum += codes[n * stride + lane];
+        int32_t best = INT32_MAX, bestK = 0;
         for (long k = 0; k < checkIns; k++) {
+            int32_t sum = (uint16_t)(sums[(k + nights) * stride + lane] - sums[k * stride + lane]);
             if ((allowed[lane] >> k & 1) && sum < best) {
                 best = sum;
                 bestK = (int32_t)k;
             }
-            if (k + 1 < checkIns) sum += (int32_t)codes[(k + nights) * stride + lane] - (int32_t)codes[k * stride + lane];
         }
         units[lane] = best;
         checkIn[lane] = bestK;
@@ -984,34 +914,29 @@ static void dense_word_cheapest_portable(const uint16_t *codes, long stride, lon
 }
 
 #if defined(__x86_64__)
-/// Group by group of eight lanes: the first stay summed, then slid a check-in at a time, each allowed stay
-/// cheaper than the best so far taken by blends (strictly cheaper: the earliest of equal totals stays).
-STAYSEARCH_AVX2 static void dense_word_cheapest_avx2(const uint16_t *codes, long stride, long nights, long checkIns,
+/// Group by group of eight lanes: each check-in's stay the difference of the running sums at its ends,
+/// each allowed stay cheaper than the best so far taken by blends (strictly cheaper: the earliest of equal
+/// totals stays).
+STAYSEARCH_AVX2 static void dense_word_cheapest_avx2(const uint16_t *sums, long stride, long nights, long checkIns,
                                                      const uint64_t *allowed, uint64_t lanes, int32_t *units, int32_t *checkIn) {
     const __m256i lowHalves = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
+    const long ends = nights * stride;
     for (int group = 0; group < 8; group++) {
         if (!((lanes >> (group * 8)) & 0xFF)) continue;
-        const uint16_t *column = codes + group * 8;
+        const uint16_t *column = sums + group * 8;
         // The eight lanes' allowed check-ins (fewer than 32: the low half of each mask).
         __m256i first = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(allowed + group * 8)), lowHalves);
         __m256i second = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(allowed + group * 8 + 4)), lowHalves);
         __m256i masks = _mm256_permute2x128_si256(first, second, 0x20);
-        __m256i sum = _mm256_setzero_si256();
-        for (long n = 0; n < nights; n++) {
-            sum = _mm256_add_epi32(sum, _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(column + n * stride))));
-        }
         __m256i best = _mm256_set1_epi32(INT32_MAX), bestK = _mm256_setzero_si256();
         for (long k = 0; k < checkIns; k++) {
+            const uint16_t *before = column + k * stride;
+            __m256i sum = dense_nights8(before, ends);
             __m256i bit = _mm256_set1_epi32((int32_t)(1u << k));
             __m256i isAllowed = _mm256_cmpeq_epi32(_mm256_and_si256(masks, bit), bit);
             __m256i better = _mm256_and_si256(isAllowed, _mm256_cmpgt_epi32(best, sum));
             best = _mm256_blendv_epi8(best, sum, better);
             bestK = _mm256_blendv_epi8(bestK, _mm256_set1_epi32((int32_t)k), better);
-            if (k + 1 < checkIns) {
-                __m256i entering = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(column + (k + nights) * stride)));
-                __m256i leaving = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(column + k * stride)));
-                sum = _mm256_sub_epi32(_mm256_add_epi32(sum, entering), leaving);
-            }
         }
         _mm256_storeu_si256((__m256i *)(units + group * 8), best);
         _mm256_storeu_si256((__m256i *)(checkIn + group * 8), bestK);
@@ -1019,15 +944,15 @@ STAYSEARCH_AVX2 static void dense_word_cheapest_avx2(const uint16_t *codes, long
 }
 #endif
 
-void staysearch_dense_word_cheapest(const uint16_t *codes, long stride, long nights, long checkIns, const uint64_t *allowed,
+void staysearch_dense_word_cheapest(const uint16_t *sums, long stride, long nights, long checkIns, const uint64_t *allowed,
                                     uint64_t lanes, int32_t *units, int32_t *checkIn) {
 #if defined(__x86_64__)
     if (!__atomic_load_n(&dense_word_cheapest_portable_only, __ATOMIC_RELAXED) && checkIns <= 31 && has_avx2()) {
-        dense_word_cheapest_avx2(codes, stride, nights, checkIns, allowed, lanes, units, checkIn);
+        dense_word_cheapest_avx2(sums, stride, nights, checkIns, allowed, lanes, units, checkIn);
         return;
     }
 #endif
-    dense_word_cheapest_portable(codes, stride, nights, checkIns, allowed, lanes, units, checkIn);
+    dense_word_cheapest_portable(sums, stride, nights, checkIns, allowed, lanes, units, checkIn);
 }
 
 void staysearch_prefetch_stripes(const void *first, long stride, long count, long lines) {

@@ -125,10 +125,10 @@ private func expectSameAnswers(_ original: ListingIndex, _ loaded: ListingIndex,
         bytes[0] = UInt8(ascii: "X")
         expectRefused(write(bytes), saying: "does not start with the staysearch index signature")
         bytes = Self.saved.bytes
-        bytes[8] = 5      // format version 5
-        expectRefused(write(bytes), saying: "written in format 5 by a newer staysearch; this one reads format 4")
-        bytes[8] = 3      // format version 3: no recent review counts nor region aliases yet
-        expectRefused(write(bytes), saying: "written in format 3 by an older staysearch; this one reads format 4: make it again with 'staysearch import'")
+        bytes[8] = 6      // format version 6
+        expectRefused(write(bytes), saying: "written in format 6 by a newer staysearch; this one reads format 5")
+        bytes[8] = 4      // format version 4: day-by-day prices as codes, not running sums
+        expectRefused(write(bytes), saying: "written in format 4 by an older staysearch; this one reads format 5: make it again with 'staysearch import'")
     }
 
     @Test func filesThatAreNotIndexesAreRefused() {

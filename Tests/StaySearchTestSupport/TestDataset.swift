@@ -66,6 +66,9 @@ public struct TestDataset: Sendable {
         }
 
         var nights: [(Int64, CalendarNight)] = []
+        // Which daily-priced listings have a price every night of their calendar, without a gap (stored
+        // densely; the others are runs): drawn apart, so the rest of a seed's data stays as it was.
+        var flavours = SeededGenerator(seed: seed ^ 0xDA11_5EED)
         for listing in listings {
             let start = Int.random(in: -2...4, using: &random)
             let length = random.chance(0.1) ? 0 : Int.random(in: 1...calendarLength, using: &random)
@@ -75,13 +78,18 @@ public struct TestDataset: Sendable {
             // now and then with cents (which must stay runs).
             let daily = !weekly && random.chance(0.2)
             let dailyCents = random.chance(0.3)
+            let unbroken = flavours.chance(0.5)
             let weekendExtra = Int64(random.pick([500, 2_500, 2_550]))
             var price = random.pick(prices)
             var minimum: Int32? = random.pick([nil, 1, 2])
             for offset in start..<(start + length) {
-                if random.chance(weekly ? 0.01 : 0.05) { continue }       // a gap in the calendar
+                if random.chance(weekly ? 0.01 : 0.05), !(daily && unbroken) { continue }   // a gap in the calendar
                 if daily {
-                    price = random.chance(0.05) ? nil : Int64.random(in: 1...400, using: &random) * 100 + (dailyCents && random.chance(0.1) ? 1 : 0)
+                    if random.chance(0.05) {
+                        price = unbroken ? Int64.random(in: 1...400, using: &flavours) * 100 : nil
+                    } else {
+                        price = Int64.random(in: 1...400, using: &random) * 100 + (dailyCents && random.chance(0.1) ? 1 : 0)
+                    }
                 } else if !constantPrice, random.chance(weekly ? 0.03 : 0.2) {
                     price = random.pick(prices)
                 }

@@ -36,11 +36,11 @@ import Testing
             }
         }
         let denseStride = 64 + 7
-        var dense = [UInt16](repeating: 0, count: span * denseStride)
+        var dense = [UInt16](repeating: 65_500, count: (span + 1) * denseStride)
         var matrix = [Int32](repeating: 0, count: span * 64)
         for lane in 0..<64 where constant[lane] < 0 {
             for night in 0..<span {
-                dense[night * denseStride + lane] = UInt16(nightly[lane][night])
+                dense[(night + 1) * denseStride + lane] = dense[night * denseStride + lane] &+ UInt16(nightly[lane][night])
                 matrix[night * 64 + lane] = nightly[lane][night]
             }
         }
@@ -170,11 +170,11 @@ import Testing
                 }
             }
             let denseStride = 64 + 5
-            var dense = [UInt16](repeating: 0, count: span * denseStride)
+            var dense = [UInt16](repeating: 65_500, count: (span + 1) * denseStride)
             var matrix = [Int32](repeating: 0, count: span * 64)
             for lane in 0..<64 where constant[lane] < 0 {
                 for night in 0..<span {
-                    dense[night * denseStride + lane] = UInt16(nightly[lane][night])
+                    dense[(night + 1) * denseStride + lane] = dense[night * denseStride + lane] &+ UInt16(nightly[lane][night])
                     matrix[night * 64 + lane] = nightly[lane][night]
                 }
             }

@@ -273,58 +273,28 @@ import Testing
         }
     }
 
-    /// A word's stays summed all 64 rows at once, both versions, against a loop over each row's nights: any
-    /// stride, 1 to 365 nights, codes up to 65,535 (so that a year of the dearest sums past 2^24).
+    /// One night's prices of adjacent dense rows, the difference of two stripes of running sums modulo 2^16,
+    /// narrowing each row's bounds: against a loop, any count (whole groups of eight and a tail), sums that
+    /// wrap past 65,535.
     @Test(arguments: 0..<30)
-    func denseWordTotalsAgreeWithALoop(seed: Int) {
+    func denseNightBoundsAgreeWithALoop(seed: Int) {
         var random = SeededGenerator(seed: UInt64(seed) + 12_000)
-        let stride = 64 + Int.random(in: 0...200, using: &random)
-        let nights = seed == 0 ? 365 : random.pick([1, 2, 3, 7, Int.random(in: 1...40, using: &random)])
-        let offset = Int.random(in: 0...(stride - 64), using: &random)
-        let codes: [UInt16] = (0..<(stride * nights)).map { _ in
-            seed == 0 || random.chance(0.05) ? random.pick([0xFFFF, 0xFFFE, 0]) : UInt16.random(in: 0...2_000, using: &random)
-        }
-        var expected = [Int32](repeating: 0, count: 64)
-        for lane in 0..<64 {
-            for night in 0..<nights { expected[lane] += Int32(codes[night * stride + offset + lane]) }
-        }
-        for portable in [true, false] {
-            staysearch_dense_totals_use_portable(portable ? 1 : 0)
-            var totals = [Int32](repeating: -1, count: 64)
-            codes.withUnsafeBufferPointer { staysearch_dense_totals($0.baseAddress! + offset, stride, nights, &totals) }
-            #expect(totals == expected, "seed \(seed), portable \(portable)")
-        }
-        staysearch_dense_totals_use_portable(0)
-    }
-
-    /// A block's stays summed eight nights at a time over every row, both versions, against a loop over each
-    /// row's nights: any number of rows (whole groups of sixteen and a tail), any stride, 1 to 365 nights.
-    @Test(arguments: 0..<30)
-    func denseBlockTotalsAgreeWithALoop(seed: Int) {
-        var random = SeededGenerator(seed: UInt64(seed) + 12_500)
-        let count = seed == 0 ? 4_096 : Int.random(in: 1...300, using: &random)
+        let count = Int.random(in: 1...300, using: &random)
         let stride = count + Int.random(in: 0...50, using: &random)
-        let nights = seed == 0 ? 365 : random.pick([1, 7, 8, 9, 16, 17, Int.random(in: 1...70, using: &random)])
-        let offset = Int.random(in: 0...(stride - count), using: &random)
-        let codes: [UInt16] = (0..<(stride * nights)).map { _ in
-            random.chance(0.05) ? random.pick([0xFFFF, 0xFFFE, 0]) : UInt16.random(in: 0...2_000, using: &random)
-        }
-        var expected = [Int32](repeating: 0, count: count)
-        for row in 0..<count {
-            for night in 0..<nights { expected[row] += Int32(codes[night * stride + offset + row]) }
-        }
-        for portable in [true, false] {
-            staysearch_dense_totals_use_portable(portable ? 1 : 0)
-            var totals = [Int32](repeating: -1, count: count + 1)
-            codes.withUnsafeBufferPointer { staysearch_dense_block_totals($0.baseAddress! + offset, stride, nights, count, &totals) }
-            #expect(Array(totals.prefix(count)) == expected, "seed \(seed), portable \(portable)")
-            #expect(totals[count] == -1, "seed \(seed), portable \(portable): written past the rows")
-        }
-        staysearch_dense_totals_use_portable(0)
+        let prices = (0..<count).map { _ in UInt16.random(in: 0...(seed % 2 == 0 ? 65_535 : 2_000), using: &random) }
+        let before = (0..<stride).map { _ in UInt16.random(in: 0...UInt16.max, using: &random) }
+        var sums = before
+        for k in 0..<stride { sums.append(k < count ? before[k] &+ prices[k] : 0) }
+        var lows = (0..<count).map { _ in Int32.random(in: 0...70_000, using: &random) }
+        var highs = (0..<count).map { _ in Int32.random(in: -1...70_000, using: &random) }
+        let expectedLows = zip(lows, prices).map { min($0, Int32($1)) }, expectedHighs = zip(highs, prices).map { max($0, Int32($1)) }
+        sums.withUnsafeBufferPointer { staysearch_narrow_bounds($0.baseAddress!, stride, count, &lows, &highs) }
+        #expect(lows == expectedLows && highs == expectedHighs, "seed \(seed)")
     }
 
-    /// A word's cheapest stays over consecutive check-ins, both versions, against the definition: each lane's
-    /// least total among its allowed check-ins, the earliest of equal ones (ties made likely by codes of 0 and 1).
+    /// A word's cheapest stays over consecutive check-ins from running sums, both versions, against the
+    /// definition: each lane's least total among its allowed check-ins, the earliest of equal ones (ties made
+    /// likely by nights of 0 and 1).
     @Test(arguments: 0..<40)
     func denseWordCheapestStaysAgreeWithTheDefinition(seed: Int) {
         var random = SeededGenerator(seed: UInt64(seed) + 13_000)
@@ -333,8 +303,12 @@ import Testing
         let checkIns = seed % 5 == 0 ? 31 : Int.random(in: 1...31, using: &random)
         let offset = Int.random(in: 0...(stride - 64), using: &random)
         let codes: [UInt16] = (0..<(stride * (checkIns + nights))).map { _ in
-            seed % 3 == 0 ? UInt16.random(in: 0...1, using: &random)
-                : random.chance(0.05) ? random.pick([0xFFFF, 0xFFFE]) : UInt16.random(in: 0...3_000, using: &random)
+            seed % 3 == 0 ? UInt16.random(in: 0...1, using: &random) : UInt16.random(in: 0...2_000, using: &random)
+        }
+        // The running sums of those nights, from any start: they wrap past 65,535 (a stay stays below it).
+        var sums = (0..<stride).map { _ in UInt16.random(in: 0...UInt16.max, using: &random) }
+        for day in 0..<(checkIns + nights) {
+            for row in 0..<stride { sums.append(sums[day * stride + row] &+ codes[day * stride + row]) }
         }
         let allowed: [UInt64] = (0..<64).map { _ in
             random.chance(0.1) ? 0 : UInt64.random(in: 1...UInt64.max, using: &random) & ((1 << UInt64(checkIns)) - 1)
@@ -343,7 +317,7 @@ import Testing
         for portable in [true, false] {
             staysearch_dense_word_cheapest_use_portable(portable ? 1 : 0)
             var units = [Int32](repeating: -7, count: 64), picked = [Int32](repeating: -7, count: 64)
-            codes.withUnsafeBufferPointer {
+            sums.withUnsafeBufferPointer {
                 staysearch_dense_word_cheapest($0.baseAddress! + offset, stride, nights, checkIns, allowed, lanes, &units, &picked)
             }
             for lane in 0..<64 where lanes >> UInt64(lane) & 1 == 1 {

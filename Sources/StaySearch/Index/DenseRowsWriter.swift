@@ -1,12 +1,12 @@
-/// Collects the day-by-day price codes of dense rows as they come, row after row, and lays them out
-/// day-major at the end (see ``NightPrices``) with little more memory than the result: rows wait in
+/// Collects the values of dense rows (a day-by-day price row's running sums: see ``NightPrices``) as they
+/// come, row after row, and lays them out day-major at the end (see ``NightPrices``) with little more memory than the result: rows wait in
 /// row-major chunks, and each chunk is freed as soon as it is copied into place.
 ///
 /// Given a ``SpillStore``, each full chunk goes to the store instead of waiting in memory, and the
 /// day-major table is written there and mapped: the rows never take memory of their own beyond a few
 /// chunks, however many there are.
 struct DenseRowsWriter {
-    let dayCount: Int
+    let valuesPerRow: Int
     /// Where full chunks go, or nil to keep them in memory.
     private let store: (any SpillStore)?
     /// Full chunks of ``rowsPerChunk`` rows each: in memory (empty once spilled), and where each was
@@ -29,17 +29,17 @@ struct DenseRowsWriter {
     /// Chunks laid out together when the table is written to a store: 8, day stripes of 64 KiB a write.
     let chunksPerGroup: Int
 
-    init(dayCount: Int, store: (any SpillStore)? = nil, rowsPerChunk: Int = 4_096, chunksPerGroup: Int = 8) {
-        self.dayCount = dayCount
+    init(valuesPerRow: Int, store: (any SpillStore)? = nil, rowsPerChunk: Int = 4_096, chunksPerGroup: Int = 8) {
+        self.valuesPerRow = valuesPerRow
         self.store = store
         self.rowsPerChunk = rowsPerChunk
         self.chunksPerGroup = chunksPerGroup
     }
 
-    /// Appends the next dense row: `dayCount` codes, day 0 first.
+    /// Appends the next dense row: `valuesPerRow` values, day 0 first.
     mutating func append(_ codes: [UInt16]) {
-        precondition(codes.count == dayCount, "a dense row is one code a day")
-        if current.isEmpty { current.reserveCapacity(rowsPerChunk * dayCount) }
+        precondition(codes.count == valuesPerRow, "a dense row is one value a day and one more")
+        if current.isEmpty { current.reserveCapacity(rowsPerChunk * valuesPerRow) }
         current.append(contentsOf: codes)
         rowCount += 1
         if rowCount % rowsPerChunk == 0 { closeChunk() }
@@ -48,7 +48,7 @@ struct DenseRowsWriter {
     /// Moves the chunk being filled to the full ones, spilled when there is a store.
     private mutating func closeChunk() {
         guard !current.isEmpty else { return }
-        chunkRowCounts.append(current.count / dayCount)
+        chunkRowCounts.append(current.count / valuesPerRow)
         if let store, spillFailure == nil {
             do {
                 let offset = try current.withUnsafeBytes { try store.append($0) }
@@ -71,7 +71,7 @@ struct DenseRowsWriter {
         precondition(store == nil, "a writer with a store finishes with finish(in:)")
         closeChunk()
         let rows = rowCount
-        let total = rows * dayCount
+        let total = rows * valuesPerRow
         guard total > 0 else {
             chunks = []
             return Column([])
@@ -82,7 +82,7 @@ struct DenseRowsWriter {
         for index in chunks.indices {
             let chunk = chunks[index]
             chunks[index] = []          // the last reference: the chunk is freed after this copy
-            let chunkRows = chunk.count / dayCount
+            let chunkRows = chunk.count / valuesPerRow
             chunk.withUnsafeBufferPointer { layOut($0, rowCount: chunkRows, into: target + firstRow, stride: rows) }
             firstRow += chunkRows
         }
@@ -90,13 +90,13 @@ struct DenseRowsWriter {
         return Column(owning: buffer, count: total)
     }
 
-    /// Copies `rowCount` rows of ``dayCount`` codes, row-major in `source`, day-major into `target`: day *d*
+    /// Copies `rowCount` rows of ``valuesPerRow`` codes, row-major in `source`, day-major into `target`: day *d*
     /// of row *k* at `target[d × stride + k]`.
     private func layOut(_ source: UnsafeBufferPointer<UInt16>, rowCount: Int, into target: UnsafeMutablePointer<UInt16>, stride: Int) {
         for row in 0..<rowCount {
             var position = row
-            for day in 0..<dayCount {
-                target[position] = source[row * dayCount + day]
+            for day in 0..<valuesPerRow {
+                target[position] = source[row * valuesPerRow + day]
                 position += stride
             }
         }
@@ -110,7 +110,7 @@ struct DenseRowsWriter {
         closeChunk()
         if let spillFailure { throw spillFailure }
         let rows = rowCount
-        let total = rows * dayCount
+        let total = rows * valuesPerRow
         guard total > 0 else {
             chunks = []
             return Column([])
@@ -118,8 +118,8 @@ struct DenseRowsWriter {
         let stride = MemoryLayout<UInt16>.stride
         let tableOffset = try store.reserve(byteCount: total * stride, alignment: 4096)
         let groupRows = rowsPerChunk * chunksPerGroup
-        var rowMajor = [UInt16](repeating: 0, count: groupRows * dayCount)
-        var dayMajor = [UInt16](repeating: 0, count: groupRows * dayCount)
+        var rowMajor = [UInt16](repeating: 0, count: groupRows * valuesPerRow)
+        var dayMajor = [UInt16](repeating: 0, count: groupRows * valuesPerRow)
         var firstRow = 0
         var chunk = 0
         while chunk < chunks.count {
@@ -128,9 +128,9 @@ struct DenseRowsWriter {
             let groupEnd = min(chunk + chunksPerGroup, chunks.count)
             for index in chunk..<groupEnd {
                 let chunkRows = chunkRowCounts[index]
-                let codes = chunkRows * dayCount
+                let codes = chunkRows * valuesPerRow
                 try rowMajor.withUnsafeMutableBufferPointer { buffer in
-                    let target = UnsafeMutableBufferPointer(rebasing: buffer[(groupRowCount * dayCount)..<(groupRowCount * dayCount + codes)])
+                    let target = UnsafeMutableBufferPointer(rebasing: buffer[(groupRowCount * valuesPerRow)..<(groupRowCount * valuesPerRow + codes)])
                     if spilledAt[index] >= 0 {
                         try store.read(into: UnsafeMutableRawBufferPointer(target), at: spilledAt[index])
                         store.discard(offset: spilledAt[index], byteCount: codes * stride)
@@ -146,7 +146,7 @@ struct DenseRowsWriter {
                 dayMajor.withUnsafeMutableBufferPointer { layOut(source, rowCount: groupRowCount, into: $0.baseAddress!, stride: groupRowCount) }
             }
             try dayMajor.withUnsafeBytes { bytes in
-                for day in 0..<dayCount {
+                for day in 0..<valuesPerRow {
                     let stripe = UnsafeRawBufferPointer(rebasing: bytes[(day * groupRowCount * stride)..<((day + 1) * groupRowCount * stride)])
                     try store.write(stripe, at: tableOffset + (day * rows + firstRow) * stride)
                 }

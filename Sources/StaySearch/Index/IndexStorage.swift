@@ -65,8 +65,13 @@ package struct IndexStorage: Sendable {
     package var priceRunStarts = Column<Int32>.empty
     package var priceRunValues = Column<Int32>.empty
     package var pricePatterns = Column<Int32>.empty
-    /// Day-by-day prices of the rows stored densely, day-major: `days × dense rows` codes (see ``NightPrices``).
+    /// Day-by-day prices of the rows stored densely as running sums, day-major: `(days + 1) × dense rows`
+    /// (see ``NightPrices``).
     package var densePrices = Column<UInt16>.empty
+    /// Per dense row, its days with a calendar row (see ``NightPrices/denseWindows``).
+    package var denseWindows = Column<UInt32>.empty
+    /// Per dense row, its dearest night in whole units (see ``NightPrices/denseMaxima``).
+    package var denseMaxima = Column<UInt16>.empty
     /// Stay rule runs: packed ``StayRule``s for a stay checking in on each day.
     package var ruleRunOffsets = Column<UInt32>.empty
     package var ruleRunStarts = Column<Int32>.empty

@@ -58,12 +58,18 @@ extension IndexStorage {
         try Self.checkRuns(ruleRuns, rows: rows, dayCount: shape.dayCount, what: "stay rule")
     }
 
-    /// Dense price rows: whole rows of `dayCount` codes, each referred to by one row whose only run it is.
+    /// Dense price rows: `dayCount + 1` running sums, a window inside the calendar and a dearest night each,
+    /// each row referred to by one row whose only run it is.
     private func checkDensePrices(rows: Int, dayCount: Int) throws(IndexCorruption) {
-        let denseRows = dayCount == 0 ? 0 : densePrices.count / dayCount
-        guard dayCount == 0 ? densePrices.count == 0 : densePrices.count % dayCount == 0 else {
+        let denseRows = denseWindows.count
+        guard densePrices.count == (denseRows == 0 ? 0 : (dayCount + 1) * denseRows), denseMaxima.count == denseRows,
+              denseRows == 0 || dayCount <= NightPrices.longestDenseCalendar else {
             throw IndexCorruption("the dense prices are not whole rows")
         }
+        let windowsFit = denseWindows.withUnsafeBufferPointer { windows in
+            windows.allSatisfy { $0 & 0xFFFF <= $0 >> 16 && Int($0 >> 16) <= dayCount }
+        }
+        guard windowsFit else { throw IndexCorruption("a dense price row's days lie outside the calendar") }
         var referred = 0
         let sound = priceRunValues.withUnsafeBufferPointer { values in
             priceRunOffsets.withUnsafeBufferPointer { offsets in

@@ -1,43 +1,77 @@
 /// Every listing's nightly price on every day of the calendar, stored the cheaper of two ways per row:
 /// as runs (``DayRuns``, for calendars that keep a price for weeks, the common case in Inside Airbnb's
-/// samples), or densely, one `UInt16` of whole units a day, for calendars whose price changes most days
-/// (professional hosts' pricing tools). A dense row has a single run whose value refers to its rank among
-/// the dense rows.
+/// samples), or densely, for calendars whose price changes most days (professional hosts' pricing tools).
+/// A dense row has a single run whose value refers to its rank among the dense rows.
 ///
-/// Dense values are day-major: day *d* of dense row *k* is `dense[d × denseRows + k]`. The scan visits
-/// candidates in row order, so the nights of a stay are read as a few sequential streams, not one cache
-/// miss per candidate.
+/// A dense row keeps its **running sums**: one `UInt16` a day and one more, the sum of its whole-unit
+/// prices before that day, modulo 2^16. A night's price is the difference of two neighbours, and a stay's
+/// total the difference of two sums whatever its length — exact whenever the stay costs less than 65,536
+/// units, which the row's dearest night (``denseMaxima``) times the nights tells.
+/// Its days with a calendar row are one stretch, its window (``denseWindows``), every night in it priced;
+/// the days outside have no calendar row (and add nothing to the sums). A row with an unpriced night or a
+/// gap inside its calendar is stored as runs.
+///
+/// The sums are day-major: the sum before day *d* of dense row *k* is `dense[d × denseRows + k]`, *d* in
+/// `0 ... dayCount`. The scan visits candidates in row order, so a stay's two stripes are read as two
+/// sequential streams, not one cache miss per candidate.
 ///
 /// Stored values: price in minor units, ``ListingIndex/unpricedNight`` or ``ListingIndex/noCalendarRow``.
 package struct NightPrices: Sendable {
     /// The runs of every row; a dense row's one run refers to its dense values.
     package let runs: DayRuns<Int32>
-    /// `dayCount × denseRows` values, day-major, in whole units, or ``unpricedCode`` / ``noRowCode``.
+    /// `(dayCount + 1) × denseRows` running sums, day-major, in whole units modulo 2^16.
     package let dense: Column<UInt16>
+    /// Per dense row, the days with a calendar row: the first in the low 16 bits, the end (exclusive)
+    /// in the high 16.
+    package let denseWindows: Column<UInt32>
+    /// Per dense row, its dearest night's price in whole units.
+    package let denseMaxima: Column<UInt16>
     /// How many rows are dense: the stride of ``dense``.
     package let denseRows: Int
 
-    /// The dense code of an unpriced night.
-    package static let unpricedCode: UInt16 = 0xFFFE
-    /// The dense code of a day without a calendar row.
-    package static let noRowCode: UInt16 = 0xFFFF
     /// The highest price a dense row can hold, in whole units.
-    package static let largestDenseUnits = 0xFFFD
+    package static let largestDenseUnits = 0xFFFF
+    /// The longest calendar whose rows can be dense (a window's ends are 16 bits).
+    package static let longestDenseCalendar = 0xFFFF
 
     /// Wraps the columns; the caller has checked them (``IndexStorage/checkInvariants(shape:)``).
-    package init(runs: DayRuns<Int32>, dense: Column<UInt16>, dayCount: Int) {
+    package init(runs: DayRuns<Int32>, dense: Column<UInt16>, windows: Column<UInt32>, maxima: Column<UInt16>, dayCount: Int) {
         self.runs = runs
         self.dense = dense
-        denseRows = dayCount == 0 ? 0 : dense.count / dayCount
+        denseWindows = windows
+        denseMaxima = maxima
+        denseRows = windows.count
+    }
+
+    /// Whether a stay of `nights` nights on the dense rows of ranks `ranks` costs less than 65,536 units
+    /// on each: then its total is the difference of two running sums.
+    @inline(__always)
+    package func sumsAreExact(ranks: ClosedRange<Int>, nights: Int) -> Bool {
+        let maxima = denseMaxima.base
+        var dearest: UInt16 = 0
+        for rank in ranks { dearest = max(dearest, maxima[rank]) }
+        return Int(dearest) &* nights <= 0xFFFF
+    }
+
+    /// Dense row `rank`'s price in whole units on day offset `day` inside its window.
+    @inline(__always)
+    func denseUnits(rank: Int, day: Int) -> Int32 {
+        let sums = dense.base + (day &* denseRows &+ rank)
+        return Int32(sums[denseRows] &- sums[0])
+    }
+
+    /// The stored value of dense row `rank` on day offset `day`.
+    private func denseValue(rank: Int, day: Int) -> Int32 {
+        let window = denseWindows[rank]
+        guard day >= Int(window & 0xFFFF), day < Int(window >> 16) else { return ListingIndex.noCalendarRow }
+        return denseUnits(rank: rank, day: day) * 100
     }
 
     /// The value of row `row` on day offset `dayOffset`.
     /// - Complexity: O(log *r*) for *r* runs of the row.
     package func value(row: Int, dayOffset: Int) -> Int32 {
         let first = Int(runs.offsets[row])
-        if let rank = runs.values[first].denseIndex {
-            return NightPrices.decode(dense[dayOffset * denseRows + rank])
-        }
+        if let rank = runs.values[first].denseIndex { return denseValue(rank: rank, day: dayOffset) }
         return runs.value(row: row, dayOffset: dayOffset)
     }
 
@@ -47,8 +81,7 @@ package struct NightPrices: Sendable {
     package func values(row: Int, from start: Int, to end: Int, into buffer: UnsafeMutablePointer<Int32>) {
         let first = Int(runs.offsets[row]), last = Int(runs.offsets[row + 1])
         if let rank = runs.values[first].denseIndex {
-            let dense = self.dense.base
-            for day in start..<end { buffer[day - start] = NightPrices.decode(dense[day * denseRows + rank]) }
+            for day in start..<end { buffer[day - start] = denseValue(rank: rank, day: day) }
             return
         }
         var run = runs.run(row: row, dayOffset: start)
@@ -75,55 +108,63 @@ package struct NightPrices: Sendable {
     /// Row `row`'s values on every day offset `0 ..< dayCount`.
     package func values(row: Int, dayCount: Int) -> [Int32] {
         if let rank = runs.values[Int(runs.offsets[row])].denseIndex {
-            return (0..<dayCount).map { NightPrices.decode(dense[$0 * denseRows + rank]) }
+            return (0..<dayCount).map { denseValue(rank: rank, day: $0) }
         }
         return runs.values(row: row, dayCount: dayCount)
     }
 
     /// The sum of row `row`'s prices over the day offsets `start ..< end`, valid when every night in it
     /// is priced.
-    /// - Complexity: O(*k*) for *k* nights when the row is dense, else O(log *r* + *k*) for *r* runs.
+    /// - Complexity: O(1) when the row is dense and the stay costs less than 65,536 units (else O(*k*) for
+    ///   *k* nights), O(log *r* + *k*) for *r* runs.
     @inline(__always)
     package func sum(row: Int, from start: Int, to end: Int) -> Int64 {
         let first = Int(runs.offsets[row])
         guard let rank = runs.values[first].denseIndex else {
             return runs.sum(row: row, from: start, to: end)
         }
-        // Read through the column's pointer: the caller's index keeps it alive (a closure here cost a
-        // retain and a release per call).
-        let dense = self.dense.base
+        return NightPrices.denseSum(sums: dense.base, stride: denseRows, rank: rank, from: start, to: end,
+                                    maximum: Int(denseMaxima.base[rank])) &* 100
+    }
+
+    /// Dense row `rank`'s whole units over the day offsets `start ..< end` from the running sums `sums`
+    /// (stride `stride`): the difference of two sums when the row's dearest night (`maximum`) times the
+    /// nights stays below 65,536, else the nights' differences added.
+    @inline(__always)
+    static func denseSum(sums: UnsafePointer<UInt16>, stride: Int, rank: Int, from start: Int, to end: Int, maximum: Int) -> Int64 {
+        let before = sums + (start &* stride &+ rank)
+        let nights = end &- start
+        if maximum &* nights <= 0xFFFF { return Int64(before[nights &* stride] &- before[0]) }
         var units: Int64 = 0
-        var position = start &* denseRows &+ rank
-        for _ in start..<end {
-            units &+= Int64(dense[position])
-            position &+= denseRows
+        var night = before
+        for _ in 0..<nights {
+            units &+= Int64(night[stride] &- night[0])
+            night += stride
         }
-        return units &* 100
+        return units
     }
 
-    /// A stored value from a dense code.
-    static func decode(_ code: UInt16) -> Int32 {
-        switch code {
-        case noRowCode: return ListingIndex.noCalendarRow
-        case unpricedCode: return ListingIndex.unpricedNight
-        default: return Int32(code) * 100
-        }
-    }
-
-    /// The dense codes of a row's values by day, or nil when a price is not whole units or is too high.
-    static func denseCodes(of days: [Int32]) -> [UInt16]? {
-        var codes: [UInt16] = []
-        codes.reserveCapacity(days.count)
-        for value in days {
-            switch value {
-            case ListingIndex.noCalendarRow: codes.append(noRowCode)
-            case ListingIndex.unpricedNight: codes.append(unpricedCode)
-            default:
+    /// A dense row for a row's values by day: its running sums (one more than the days), its window and
+    /// its highest price in whole units; nil when a price is not whole units or is too high, or when a
+    /// day inside its window has no price or no calendar row.
+    static func denseRow(of days: [Int32]) -> (sums: [UInt16], window: UInt32, maximum: UInt16)? {
+        guard days.count <= longestDenseCalendar else { return nil }
+        let firstDay = days.firstIndex { $0 != ListingIndex.noCalendarRow } ?? days.count
+        let endDay = (days.lastIndex { $0 != ListingIndex.noCalendarRow } ?? -1) + 1
+        var sums: [UInt16] = []
+        sums.reserveCapacity(days.count + 1)
+        var sum: UInt16 = 0, maximum: UInt16 = 0
+        sums.append(0)
+        for (day, value) in days.enumerated() {
+            if day >= firstDay && day < endDay {
                 guard value >= 0, value % 100 == 0, Int(value / 100) <= largestDenseUnits else { return nil }
-                codes.append(UInt16(value / 100))
+                let units = UInt16(value / 100)
+                sum &+= units
+                maximum = max(maximum, units)
             }
+            sums.append(sum)
         }
-        return codes
+        return (sums, UInt32(firstDay) | UInt32(max(firstDay, endDay)) << 16, maximum)
     }
 }
 

@@ -12,8 +12,11 @@ struct RowAssembler {
     var pricedWithoutDates: [UInt64]
     var basePrices: [Int32] = []
     var prices: RunsWriter<Int32>
-    /// The day-by-day prices of the rows stored densely (day-major in the index: see ``NightPrices``).
+    /// The day-by-day prices of the rows stored densely, as running sums (day-major in the index: see
+    /// ``NightPrices``), with each dense row's window and dearest night.
     var densePrices: DenseRowsWriter
+    private var denseWindows: [UInt32] = []
+    private var denseMaxima: [UInt16] = []
     var rules: RunsWriter<UInt32>
     /// One row's values by day, reused from row to row.
     private var dayPrices: [Int32] = []
@@ -29,7 +32,7 @@ struct RowAssembler {
         wordsPerDay = (rowCount + 63) / 64
         bookable = [UInt64](repeating: 0, count: dayCount * wordsPerDay)
         pricedWithoutDates = [UInt64](repeating: 0, count: wordsPerDay)
-        densePrices = DenseRowsWriter(dayCount: dayCount, store: store, rowsPerChunk: denseRowsPerChunk)
+        densePrices = DenseRowsWriter(valuesPerRow: dayCount + 1, store: store, rowsPerChunk: denseRowsPerChunk)
         basePrices.reserveCapacity(rowCount)
         let firstWeekday = Day(daysSinceEpoch: firstDay).weekdayFromMonday
         prices = RunsWriter(rowCount: rowCount, firstWeekday: firstWeekday)
@@ -132,11 +135,14 @@ struct RowAssembler {
     private mutating func appendPrices() {
         let plainRuns = RunsWriter<Int32>.plainRunCount(dayPrices)
         let denseSize = dayCount * 2
-        let codes = dayCount > 0 && plainRuns * 8 > denseSize ? NightPrices.denseCodes(of: dayPrices) : nil
-        let plan = prices.plan(dayPrices, plainRuns: plainRuns, within: codes == nil ? plainRuns * 8 : min(plainRuns * 8, denseSize + 1))
-        if let codes, plan.size > denseSize || plan.weeklySegmentCount > RowAssembler.mostWeeklySegments {
-            prices.appendSingleRun(.denseReference(densePrices.rowCount))
-            densePrices.append(codes)
+        let dense = dayCount > 0 && plainRuns * 8 > denseSize ? NightPrices.denseRow(of: dayPrices) : nil
+        let plan = prices.plan(dayPrices, plainRuns: plainRuns, within: dense == nil ? plainRuns * 8 : min(plainRuns * 8, denseSize + 1))
+        if let dense, plan.size > denseSize || plan.weeklySegmentCount > RowAssembler.mostWeeklySegments {
+            let rank = densePrices.rowCount
+            prices.appendSingleRun(.denseReference(rank))
+            densePrices.append(dense.sums)
+            denseWindows.append(dense.window)
+            denseMaxima.append(dense.maximum)
         } else {
             prices.appendRow(dayPrices, plan: plan)
         }
@@ -214,6 +220,8 @@ struct RowAssembler {
         storage.pricedWithoutDates = Column(pricedWithoutDates)
         (storage.priceRunOffsets, storage.priceRunStarts, storage.priceRunValues, storage.pricePatterns) = prices.finish()
         storage.densePrices = dense ?? densePrices.finish()
+        storage.denseWindows = Column(denseWindows)
+        storage.denseMaxima = Column(denseMaxima)
         (storage.ruleRunOffsets, storage.ruleRunStarts, storage.ruleRunValues, storage.rulePatterns) = rules.finish()
         let roomTypes = StringColumn(roomTypeNames)
         storage.roomTypeNameBytes = roomTypes.bytes

@@ -7,7 +7,7 @@ import StaySearchKernels
 /// A calendar UI asks for the same month again and again; ``ListingIndex/spanPrices(from:to:rows:)`` works the
 /// column out once per span and keeps it.
 package struct SpanPrices: Sendable {
-    /// A dense row (whole units ≤ 65,535 day by day, read from ``NightPrices/dense``).
+    /// A dense row (whole units ≤ 65,535 day by day, read from ``NightPrices/dense``'s running sums).
     static let dense: Int32 = -2
     /// A row with a price of cents or above ``largestUnits`` in the span: its stays are totalled one by one.
     static let irregular: Int32 = -3
@@ -57,8 +57,9 @@ package struct SpanPrices: Sendable {
             (highs + range.lowerBound).initialize(repeating: -1, count: range.count)
         }
         let span = max(0, end - start)
-        // Dense rows' bounds, night by night over the dense prices (read in order), from the least to the
-        // greatest dense rank of the covered rows.
+        // Dense rows' bounds, night by night over the dense prices (the differences of neighbouring running
+        // sums, read in order), from the least to the greatest dense rank of the covered rows. A night
+        // outside a row's window counts as 0: its bounds only widen (a row's stays never hold such a night).
         let denseRows = index.nightPrices.denseRows, dense = index.nightPrices.dense.base
         var firstRank = Int.max, lastRank = -1
         if rows == nil {
@@ -82,7 +83,7 @@ package struct SpanPrices: Sendable {
         (denseLows + ranks.lowerBound).initialize(repeating: Int32.max, count: ranks.count)
         (denseHighs + ranks.lowerBound).initialize(repeating: -1, count: ranks.count)
         for night in start..<max(start, end) where !ranks.isEmpty {
-            staysearch_narrow_bounds(dense + (night &* denseRows &+ ranks.lowerBound), ranks.count, NightPrices.unpricedCode,
+            staysearch_narrow_bounds(dense + (night &* denseRows &+ ranks.lowerBound), denseRows, ranks.count,
                                      denseLows + ranks.lowerBound, denseHighs + ranks.lowerBound)
         }
         // One row's nights, and the same in whole units.

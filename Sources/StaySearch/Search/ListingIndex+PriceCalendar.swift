@@ -233,7 +233,7 @@ extension ListingIndex {
                     staysearch_touch_stripes(bookable + (spanStart &* wordsPerDay &+ word), wordsPerDay &* 8, span, (end - word) &* 8)
                     if let rank = runs.values[Int(runs.offsets[word << 6])].denseIndex {
                         let rows = min((end - word) &* 64, denseRows - rank)
-                        staysearch_touch_stripes(dense + (spanStart &* denseRows &+ rank), denseRows &* 2, span, rows &* 2)
+                        staysearch_touch_stripes(dense + (spanStart &* denseRows &+ rank), denseRows &* 2, span &+ 1, rows &* 2)
                     }
                 }
                 let next = word &+ sampleEvery
@@ -241,7 +241,7 @@ extension ListingIndex {
                     // A line of a day's bit set holds eight words.
                     if next & 7 == 0 { staysearch_prefetch_stripes(bookable + (spanStart &* wordsPerDay &+ next), wordsPerDay &* 8, span, 1) }
                     if let rank = runs.values[Int(runs.offsets[next << 6])].denseIndex {
-                        staysearch_prefetch_stripes(dense + (spanStart &* denseRows &+ rank), denseRows &* 2, span, 3)
+                        staysearch_prefetch_stripes(dense + (spanStart &* denseRows &+ rank), denseRows &* 2, span &+ 1, 3)
                     }
                 }
                 var candidates: UInt64 = ~0
@@ -337,12 +337,12 @@ extension ListingIndex {
                                         let from = spanNights + Int(-4 - code) &* span
                                         for night in 0..<span { matrix[night &* 64 &+ bit] = from[night] }
                                     } else if let rank = runs.values[Int(runs.offsets[base + bit])].denseIndex {
-                                        // Dense codes are whole units (those of nights without a price are
-                                        // never bookable).
-                                        var code = dense + (spanStart &* denseRows &+ rank)
+                                        // Dense nights are whole units, each the difference of two running
+                                        // sums (a night without a calendar row is 0, and never bookable).
+                                        var sums = dense + (spanStart &* denseRows &+ rank)
                                         for night in 0..<span {
-                                            matrix[night &* 64 &+ bit] = Int32(code.pointee)
-                                            code += denseRows
+                                            matrix[night &* 64 &+ bit] = Int32(sums[denseRows] &- sums[0])
+                                            sums += denseRows
                                         }
                                     }
                                 }

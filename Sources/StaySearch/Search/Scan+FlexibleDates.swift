@@ -8,9 +8,9 @@ import StaySearchKernels
 ///   costs about span × log₂ *n* word operations instead of check-ins × *n*.
 /// - A candidate's bookable check-ins are a bit mask (at most 62 check-ins), narrowed by its stay rules
 ///   (a rule without runs or weekly patterns is decided once for every check-in).
-/// - A dense row's totals are a sliding sum over the span (add the night that enters, subtract the one
-///   that leaves) when that is fewer loads than summing each stay; a row with one price all year takes
-///   its earliest bookable check-in.
+/// - A dense row's total for each check-in is the difference of its running sums at the stay's ends (two
+///   loads a check-in whatever the stay's length); a row with one price all year takes its earliest
+///   bookable check-in.
 extension Scan {
     /// Puts into `stayBlocks` the rows bookable for each check-in's stay, and into `block` their union
     /// narrowed by the listing-detail bit sets.
@@ -108,12 +108,13 @@ extension Scan {
         // row's cheapest stay worked out at once, eight rows at a time.
         if checkInsAreConsecutive, kept.nonzeroBitCount >= Scan.denseWordCandidates, base &+ 64 <= columns.rowCount,
            let firstRank = columns.priceValues[Int(columns.priceOffsets[base])].denseIndex,
-           columns.priceValues[Int(columns.priceOffsets[base &+ 63])].denseIndex == firstRank &+ 63 {
-            let codes = columns.dense + (Int(checkIns[0]) &* columns.denseRows &+ firstRank)
+           columns.priceValues[Int(columns.priceOffsets[base &+ 63])].denseIndex == firstRank &+ 63,
+           index.nightPrices.sumsAreExact(ranks: firstRank...(firstRank &+ 63), nights: Int(nights)) {
+            let sums = columns.dense + (Int(checkIns[0]) &* columns.denseRows &+ firstRank)
             withUnsafeTemporaryAllocation(of: Int32.self, capacity: 128) { scratch in
                 let units = scratch.baseAddress!, picked = units + 64
                 rowCheckIns.withUnsafeBufferPointer { allowed in
-                    staysearch_dense_word_cheapest(codes, columns.denseRows, Int(nights), checkInCount, allowed.baseAddress!, kept, units, picked)
+                    staysearch_dense_word_cheapest(sums, columns.denseRows, Int(nights), checkInCount, allowed.baseAddress!, kept, units, picked)
                 }
                 while kept != 0 {
                     let bit = kept.trailingZeroBitCount
@@ -132,14 +133,13 @@ extension Scan {
         self.tally = tally
     }
 
-    /// Reads one price of the next word's dense rows on every day of the window, before this word's rows
-    /// are priced.
+    /// Reads one running sum of the next word's dense rows on every day of the window and its stays' ends,
+    /// before this word's rows are priced.
     ///
-    /// A window's sliding sums read each dense row's prices on every day of the span, a day-major stream
-    /// per day: 37 streams for a 31-day window of 7 nights, more than the hardware prefetcher follows, so
-    /// each new cache line was a miss waited on by the row that needed it. Read here, 64 rows ahead, the
-    /// misses of all the days are in flight at once, and the rows of the next word find their lines in
-    /// cache.
+    /// A window's stays read each dense row's sums on every check-in and every stay's end, a day-major
+    /// stream per day: up to 62 streams, more than the hardware prefetcher follows, so each new cache line
+    /// was a miss waited on by the row that needed it. Read here, 64 rows ahead, the misses of all the days
+    /// are in flight at once, and the rows of the next word find their lines in cache.
     private mutating func loadDensePricesAhead(ofWordAfter word: Int) {
         let next = (word &+ 1) &<< 6
         guard next < index.count, let rank = columns.priceValues[Int(columns.priceOffsets[next])].denseIndex else { return }
@@ -148,7 +148,7 @@ extension Scan {
         let end = Int(checkIns[checkIns.count &- 1]) &+ Int(nights)
         var code = columns.dense + (Int(checkIns[0]) &* denseRows)
         var loaded: UInt16 = 0
-        for _ in Int(checkIns[0])..<end {
+        for _ in Int(checkIns[0])...end {
             loaded ^= code[rank] ^ code[last]
             code += denseRows
         }
@@ -233,65 +233,32 @@ extension Scan {
         }
         let denseRows = columns.denseRows
         let dense = columns.dense
+        let maximum = Int(columns.denseMaxima[rank])
         // A stay not in `mask` gets the key Int64.max: all ones but the sign bit ORed in (keys are ≥ 0).
         @inline(__always) func key(_ units: Int64, _ k: Int) -> Int64 {
             let notAllowed = Int64((mask &>> UInt64(k)) & 1) &- 1          // 0 when allowed, −1 when not
             return (units &<< 6 | Int64(k)) | (notAllowed & Int64.max)
         }
-        // With consecutive check-ins (± days), every check-in is visited whatever the row's mask, and
-        // whether stays are summed one by one or slid is decided once per query: loops whose length, and
-        // a choice, that changed from row to row mispredicted about twice a row.
-        let highest = checkInsAreConsecutive ? checkIns.count &- 1 : 63 - mask.leadingZeroBitCount
-        let startDay = Int(checkIns[checkInsAreConsecutive ? 0 : lowest]), endDay = Int(checkIns[highest])
-        let sumsEachStay = checkInsAreConsecutive ? !slidesConsecutiveStays : mask.nonzeroBitCount &* nights <= endDay &- startDay &+ nights
-        if sumsEachStay {
-            var bits = checkInsAreConsecutive ? UInt64.max &>> UInt64(64 &- checkIns.count) : mask
+        // With consecutive check-ins (± days), every check-in is visited whatever the row's mask: a loop
+        // whose length changed from row to row mispredicted about twice a row.
+        var bits = checkInsAreConsecutive ? UInt64.max &>> UInt64(64 &- checkIns.count) : mask
+        if maximum &* nights <= 0xFFFF {
+            // Each stay the difference of the running sums at its ends.
             while bits != 0 {
                 let k = bits.trailingZeroBitCount
                 bits &= bits &- 1
-                var code = dense + (Int(checkIns[k]) &* denseRows &+ rank)
-                var units: Int64 = 0
-                for _ in 0..<nights {
-                    units &+= Int64(code.pointee)
-                    code += denseRows
-                }
+                let before = dense + (Int(checkIns[k]) &* denseRows &+ rank)
+                bestKey = min(bestKey, key(Int64(before[nights &* denseRows] &- before[0]), k))
+            }
+        } else {
+            while bits != 0 {
+                let k = bits.trailingZeroBitCount
+                bits &= bits &- 1
+                let checkIn = Int(checkIns[k])
+                let units = NightPrices.denseSum(sums: dense, stride: denseRows, rank: rank, from: checkIn, to: checkIn &+ nights,
+                                                 maximum: maximum)
                 bestKey = min(bestKey, key(units, k))
             }
-            return ((bestKey &>> 6) &* 100, Int(bestKey & 63))
-        }
-        // Many overlapping stays: one sliding sum from the first check-in to the last. Nights outside
-        // a bookable stay may hold the unpriced or no-row codes; they only enter sums of stays not compared.
-        var entering = dense + ((startDay &+ nights) &* denseRows &+ rank)
-        var leaving = dense + (startDay &* denseRows &+ rank)
-        var units: Int64 = 0
-        var code = leaving
-        for _ in 0..<nights {
-            units &+= Int64(code.pointee)
-            code += denseRows
-        }
-        if checkInsAreConsecutive {
-            // Check-in k is day startDay + k.
-            for k in 0..<highest {
-                bestKey = min(bestKey, key(units, k))
-                units &+= Int64(entering.pointee) &- Int64(leaving.pointee)
-                entering += denseRows
-                leaving += denseRows
-            }
-            bestKey = min(bestKey, key(units, highest))
-            return ((bestKey &>> 6) &* 100, Int(bestKey & 63))
-        }
-        var k = lowest
-        var day = startDay
-        while true {
-            if Int(checkIns[k]) == day {
-                bestKey = min(bestKey, key(units, k))
-                if k == highest { break }
-                k &+= 1
-            }
-            units &+= Int64(entering.pointee) &- Int64(leaving.pointee)
-            entering += denseRows
-            leaving += denseRows
-            day &+= 1
         }
         return ((bestKey &>> 6) &* 100, Int(bestKey & 63))
     }

@@ -27,9 +27,6 @@ struct Scan {
     var checkInsByWeekday: [UInt64] = []
     /// Flexible dates: whether the check-ins are consecutive days; scratch for each row's check-ins.
     var checkInsAreConsecutive = false
-    /// Flexible dates with consecutive check-ins: whether a dense row's stays are found by one sliding sum
-    /// over all the check-ins (rather than summed one by one), decided once for the query.
-    var slidesConsecutiveStays = false
     var rowCheckIns: [UInt64] = []
     /// Flexible dates: what ``loadDensePricesAhead(ofWordAfter:)`` read, kept so that its loads stay.
     var loadedAhead: UInt16 = 0
@@ -52,10 +49,6 @@ struct Scan {
     var pageCutoff = Int64.max
     /// How many of the values written have been counted by ``settle(pending:)``.
     var settledCount = 0
-    /// A long stay's totals (whole units) of the current block's dense rows, by rank from
-    /// ``blockFirstRank`` (``staysearch_dense_block_totals``), or nil when its rows are summed row by row.
-    private var blockStays: UnsafePointer<Int32>?
-    private var blockFirstRank = 0
     /// The rows of the index.
     let rowCount: Int
     var block: [UInt64]
@@ -83,21 +76,9 @@ struct Scan {
     var everyCount = 0
 
     static let blockWords = 64
-    /// The candidates a word of dense rows needs for its stays to be summed all 64 at once
-    /// (``staysearch_dense_totals``) rather than row by row: the word's sums cost about what five or six
-    /// rows' do.
+    /// The candidates a word of dense rows needs, with flexible dates, for every row's cheapest stay to be
+    /// worked out at once (``staysearch_dense_word_cheapest``) rather than row by row.
     static let denseWordCandidates = 8
-    /// The longest stay whose nights are summed a word at a time. Longer stays read more bytes of day
-    /// codes than the memory delivers in the time the row-by-row sums take (1M day-by-day listings, one
-    /// core, every listing, 8–14 nights: 1.04–1.10× the time a word at a time, 1–7 nights 0.89–0.95×).
-    static let denseWordNights = 7
-    /// The shortest stay whose nights a block's dense rows sum all at once before its words are priced,
-    /// eight nights at a time over the block (``staysearch_dense_block_totals``): a stay read a night at a
-    /// time is one stream a night, more than the hardware prefetcher follows past about 14.
-    static let blockStayNights = 16
-    /// The candidates a block's dense rows need (one in this many rows) for their stays to be summed all at
-    /// once: below it, the rows read row by row share few cache lines.
-    static let blockStayRowsPerCandidate = 32
 
     init(index: ListingIndex, query: SearchQuery, roomCode: Int, filter: ListingFilter, values: UnsafeMutableBufferPointer<Int64>,
          rowSlots: UnsafeMutablePointer<Int32>? = nil, valueRows: ValueRowSlots? = nil,
@@ -161,7 +142,6 @@ struct Scan {
             stayBlocks = [UInt64](repeating: 0, count: checkIns.count * Scan.blockWords)
             spanWords = [UInt64](repeating: 0, count: (Int(checkIns.last!) - stayStart + Int(nights)) * Scan.blockWords)
             checkInsAreConsecutive = Int(checkIns.last!) - Int(checkIns[0]) == checkIns.count - 1
-            slidesConsecutiveStays = checkIns.count * Int(nights) > checkIns.count - 1 + Int(nights)
             rowCheckIns = [UInt64](repeating: 0, count: 64)
             checkInsByWeekday = [UInt64](repeating: 0, count: 7)
             for (k, checkIn) in checkIns.enumerated() {
@@ -202,22 +182,16 @@ struct Scan {
                 if hasDates { fillStayVerdicts(verdicts) }
                 // The rows of a block's values until they are settled (16 KiB), then room for the price
                 // plans: one allocation a scan, as temporary allocations stay on the stack only up to 1 KiB.
-                // A long stay over dense rows: room for a block's totals after them.
                 let pendingCount = Scan.blockWords * 64
-                let sumsBlocks = hasDates && nights >= Int64(Scan.blockStayNights) && columns.denseRows > 0
-                let capacity = pendingCount + PricePlans.wordCount + (sumsBlocks ? pendingCount : 0)
-                withUnsafeTemporaryAllocation(of: Int32.self, capacity: capacity) { memory in
+                withUnsafeTemporaryAllocation(of: Int32.self, capacity: pendingCount + PricePlans.wordCount) { memory in
                     let pending = memory.baseAddress!
                     let plans = hasDates
                         ? PricePlans(shapes: index.priceShapes, from: stayStart, to: stayEnd,
                                      firstWeekday: index.nightPrices.runs.firstWeekday, memory: pending + pendingCount)
                         : nil
-                    let blockTotals = sumsBlocks ? pending + pendingCount + PricePlans.wordCount : nil
                     for range in ranges where !range.isEmpty {
-                        visit(range, stayVerdicts: UnsafePointer(verdicts.baseAddress!), classCheckIns: nil, pending: pending, plans: plans,
-                              blockTotals: blockTotals)
+                        visit(range, stayVerdicts: UnsafePointer(verdicts.baseAddress!), classCheckIns: nil, pending: pending, plans: plans)
                     }
-                    blockStays = nil
                 }
             }
         }
@@ -244,7 +218,7 @@ struct Scan {
     }
 
     private mutating func visit(_ range: Range<Int>, stayVerdicts: UnsafePointer<UInt8>, classCheckIns: UnsafePointer<UInt64>?,
-                                pending: UnsafeMutablePointer<Int32>?, plans: PricePlans?, blockTotals: UnsafeMutablePointer<Int32>? = nil) {
+                                pending: UnsafeMutablePointer<Int32>?, plans: PricePlans?) {
         let firstWord = range.lowerBound >> 6
         let endWord = (range.upperBound + 63) >> 6
         var word = firstWord
@@ -255,10 +229,6 @@ struct Scan {
             if word == firstWord { block[0] &= ~0 << UInt64(range.lowerBound & 63) }
             if blockEnd == endWord, range.upperBound & 63 != 0 {
                 block[blockEnd - word - 1] &= (1 << UInt64(range.upperBound & 63)) &- 1
-            }
-            if let blockTotals {
-                sumBlockStays(rows: max(range.lowerBound, word << 6)..<min(range.upperBound, blockEnd << 6), words: blockEnd - word,
-                              into: blockTotals)
             }
             for position in 0..<(blockEnd - word) where block[position] != 0 {
                 if isFlexible {
@@ -275,28 +245,6 @@ struct Scan {
             tally.blockSum = 0
             word = blockEnd
         }
-    }
-
-    /// For a long stay, sums the stays of the dense rows among `rows` (the current block's, its candidates
-    /// in the first `words` of ``block``) all at once when they have candidates enough, else leaves them to
-    /// be summed row by row. Ranks follow rows, so the block's dense rows are the ranks from its first dense
-    /// row's to its last's (each looked for among the block's first and last 64 rows).
-    private mutating func sumBlockStays(rows: Range<Int>, words: Int, into totals: UnsafeMutablePointer<Int32>) {
-        blockStays = nil
-        var candidates = 0
-        for position in 0..<words { candidates &+= block[position].nonzeroBitCount }
-        guard candidates &* Scan.blockStayRowsPerCandidate >= rows.count else { return }
-        let offsets = columns.priceOffsets, references = columns.priceValues
-        var first = rows.lowerBound
-        while first < min(rows.upperBound, rows.lowerBound &+ 64), references[Int(offsets[first])].denseIndex == nil { first &+= 1 }
-        var last = rows.upperBound &- 1
-        while last > max(first, rows.upperBound &- 65), references[Int(offsets[last])].denseIndex == nil { last &-= 1 }
-        guard first < rows.upperBound, first <= last, let firstRank = references[Int(offsets[first])].denseIndex,
-              let lastRank = references[Int(offsets[last])].denseIndex else { return }
-        staysearch_dense_block_totals(columns.dense + (stayStart &* columns.denseRows &+ firstRank), columns.denseRows, Int(nights),
-                                      lastRank &- firstRank &+ 1, totals)
-        blockStays = UnsafePointer(totals)
-        blockFirstRank = firstRank
     }
 
     /// Considers the candidates of one word for a stay: listing filters, the check-in day's stay rule,
@@ -357,8 +305,7 @@ struct Scan {
         guard bits != 0 else { return }
         let valueCount = tally.valueCount
         tally.valueCount &+= Scan.price(rows: bits, base: base, columns: columns, plans: plans, nights: nights,
-                                        from: stayStart, to: stayEnd, blockStays: blockStays, blockFirstRank: blockFirstRank,
-                                        into: valueBase + valueCount, rows: pending + (valueCount &- settledCount))
+                                        from: stayStart, to: stayEnd, into: valueBase + valueCount, rows: pending + (valueCount &- settledCount))
         if let kept {
             keptCount = kept.keep(word: word, candidates: bits, written: valueBase + valueCount, lowest: lowestValue,
                                   highest: highestValue, after: keptCount)
@@ -369,37 +316,17 @@ struct Scan {
     /// in row order; returns how many. A row whose price shape has one run holding the whole stay
     /// (`plans`, by shape) is priced from that run: one price all year, or a season's (callgrind, the
     /// no-region queries of the mix on 1M calibrated listings: rows whose price changes by season took
-    /// about 60 instructions each when their runs were searched); a dense row from its day codes, or from
-    /// `blockStays` (by rank from `blockFirstRank`) when the block's stays were summed at once; any other out
-    /// of line. Apart from the caller so that its few locals stay in registers (33 → 20
-    /// instructions a row with one price all year).
+    /// about 60 instructions each when their runs were searched); a dense row by the difference of its
+    /// running sums at the stay's ends, two loads whatever the stay's length (``NightPrices``); any other
+    /// out of line. Apart from the caller so that its few locals stay in registers (33 → 20 instructions a
+    /// row with one price all year).
     @inline(never)
     private static func price(rows bits: UInt64, base: Int, columns: ScanColumns, plans: PricePlans,
-                              nights: Int64, from stayStart: Int, to stayEnd: Int, blockStays: UnsafePointer<Int32>?, blockFirstRank: Int,
+                              nights: Int64, from stayStart: Int, to stayEnd: Int,
                               into values: UnsafeMutablePointer<Int64>, rows: UnsafeMutablePointer<Int32>) -> Int {
         let shapes = columns.priceShapes, offsets = columns.priceOffsets, references = columns.priceValues, byShape = plans.plans
-        let stride = columns.denseRows, codes = columns.dense + stayStart &* stride, nightCount = Int(nights)
-        // A whole word of dense rows (its first and last rows' ranks 63 apart: ranks follow rows) with
-        // candidates enough, on a stay short enough: the stays of all 64 summed at once, night after night
-        // across the word.
-        if bits.nonzeroBitCount >= Scan.denseWordCandidates, nightCount > 0, nightCount <= Scan.denseWordNights,
-           base &+ 64 <= columns.rowCount,
-           let firstRank = references[Int(offsets[base])].denseIndex,
-           references[Int(offsets[base &+ 63])].denseIndex == firstRank &+ 63 {
-            return withUnsafeTemporaryAllocation(of: Int32.self, capacity: 64) { totals in
-                let totals = totals.baseAddress!
-                staysearch_dense_totals(codes + firstRank, stride, nightCount, totals)
-                var bits = bits, written = 0
-                while bits != 0 {
-                    let bit = bits.trailingZeroBitCount
-                    bits &= bits &- 1
-                    values[written] = Int64(totals[bit]) &* 100
-                    rows[written] = Int32(truncatingIfNeeded: base &+ bit)
-                    written &+= 1
-                }
-                return written
-            }
-        }
+        let stride = columns.denseRows, before = columns.dense + stayStart &* stride, after = columns.dense + stayEnd &* stride
+        let maxima = columns.denseMaxima, nightCount = Int(nights)
         var bits = bits, written = 0
         while bits != 0 {
             let row = base &+ bits.trailingZeroBitCount
@@ -410,20 +337,15 @@ struct Scan {
             if plan >= 0 {
                 value = Int64(references[first &+ plan]) &* nights      // one run holds the stay
             } else if let rank = references[first].denseIndex {
-                if let blockStays {
-                    values[written] = Int64(blockStays[rank &- blockFirstRank]) &* 100
-                    rows[written] = Int32(truncatingIfNeeded: row)
-                    written &+= 1
-                    continue
+                // A price most days: the difference of the running sums at the stay's ends, exact when the
+                // row's dearest night times the nights is below 2^16.
+                let maximum = Int(maxima[rank])
+                if maximum &* nightCount <= 0xFFFF {
+                    value = Int64(after[rank] &- before[rank]) &* 100
+                } else {
+                    value = NightPrices.denseSum(sums: columns.dense, stride: stride, rank: rank, from: stayStart, to: stayEnd,
+                                                 maximum: maximum) &* 100
                 }
-                // A price most days: the stay's day codes, one row of the day-major table a night.
-                var code = codes + rank
-                var units: Int64 = 0
-                for _ in 0..<nightCount {
-                    units &+= Int64(code.pointee)
-                    code += stride
-                }
-                value = units &* 100
             } else if plan == Int(PricePlans.bySegments) {
                 value = columns.segmentsTotal(row: row, plans: plans)
             } else {

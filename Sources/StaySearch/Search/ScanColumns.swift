@@ -27,9 +27,11 @@ struct ScanColumns {
     let pricePatterns: UnsafePointer<Int32>
     /// The weekday of day offset 0, 0 = Monday: the slot of weekly patterns.
     let firstWeekday: Int
-    /// Day-major dense price codes, and the number of dense rows (their stride).
+    /// Day-major running sums of the dense price rows, the number of dense rows (their stride), and each
+    /// dense row's dearest night (``NightPrices``).
     let dense: UnsafePointer<UInt16>
     let denseRows: Int
+    let denseMaxima: UnsafePointer<UInt16>
     /// The index's rows.
     let rowCount: Int
 
@@ -57,6 +59,7 @@ struct ScanColumns {
         firstWeekday = index.nightPrices.runs.firstWeekday
         dense = storage.densePrices.base
         denseRows = index.nightPrices.denseRows
+        denseMaxima = storage.denseMaxima.base
         rowCount = index.count
     }
 

@@ -57,9 +57,10 @@ void staysearch_add_slots(const int64_t *values, long count, int32_t *counts, lo
 /// The rows among the 64 values from `values` that lie in `lowest ... highest`, as bits.
 uint64_t staysearch_int32_in_range(const int32_t *values, int32_t lowest, int32_t highest);
 
-/// Narrows `lows[k]` and `highs[k]` to `codes[k]` for each k < `count` whose code is below `limit` (dense
-/// prices of one night: codes from `limit` on are nights without a price).
-void staysearch_narrow_bounds(const uint16_t *codes, long count, uint16_t limit, int32_t *lows, int32_t *highs);
+/// Narrows `lows[k]` and `highs[k]` to the price of one night of `count` adjacent dense rows, for each k < `count`:
+/// the difference of their running sums `sums[stride + k]` − `sums[k]` modulo 2^16 (0 for a night without a
+/// calendar row).
+void staysearch_narrow_bounds(const uint16_t *sums, long stride, long count, int32_t *lows, int32_t *highs);
 
 /// Makes ``staysearch_calendar_word`` use its portable version (`1`) or the fastest the processor allows
 /// (`0`, the default): both give the same answers, and tests compare them.
@@ -92,8 +93,8 @@ void staysearch_calendar_batch_reset(staysearch_calendar_batch *batch);
 /// check-ins of `nights` nights, in whole units, and what the calendar keeps of them.
 ///
 /// A lane's price on night *n* of the `span` = `checkIns` + `nights` − 1 nights read is `constant[lane]` when
-/// that is not negative (a price that does not change over the span), else `dense[n × denseStride + lane]`
-/// when `dense` is not NULL, else `matrix[n × 64 + lane]`; `lowNight[lane]` and `highNight[lane]` bound its
+/// that is not negative (a price that does not change over the span), else the difference of dense running
+/// sums `dense[(n + 1) × denseStride + lane]` − `dense[n × denseStride + lane]` modulo 2^16 when `dense` is not NULL, else `matrix[n × 64 + lane]`; `lowNight[lane]` and `highNight[lane]` bound its
 /// priced nights (-1 when unknown). For check-in *p* the lanes of `valid[p]` whose total
 /// lies in `lowest ... highest` are the stays found: their number is added to `counts[p]`, those below
 /// `bracketLow[p]` to `below[p]`, and the least of those of at most `cheapest` narrows `least[p]`; those in
@@ -133,26 +134,13 @@ long staysearch_quality_candidates(const int64_t *values, const int32_t *rows, l
 /// (zero, the default): for tests.
 void staysearch_candidates_use_portable(int portable);
 
-/// Sums `nights` nights of 64 adjacent dense rows of a day-major table: `totals[lane]` = the sum over n < `nights`
-/// of `codes[n × stride + lane]` (codes of whole units; at most 365 nights of 65,535 fit an `int32_t`).
-void staysearch_dense_totals(const uint16_t *codes, long stride, long nights, int32_t *totals);
-
-/// Makes ``staysearch_dense_totals`` and ``staysearch_dense_block_totals`` use their portable versions (non-zero) or the
-/// fastest the processor has (zero, the default): for tests.
-void staysearch_dense_totals_use_portable(int portable);
-
-/// Sums `nights` nights of `count` adjacent dense rows of a day-major table into `totals` (as
-/// ``staysearch_dense_totals``, `totals[k]` for k < `count`), eight nights at a time over every row: a long
-/// stay's nights read as at most eight streams together, which the hardware prefetcher follows, instead of
-/// one stream a night.
-void staysearch_dense_block_totals(const uint16_t *codes, long stride, long nights, long count, int32_t *totals);
-
-/// Flexible dates over consecutive check-ins, for a word of 64 adjacent dense rows (`codes`: day-major whole-unit
-/// codes from the first check-in's day, lane k the word's row k; `stride` codes a day): for each lane of `lanes`, its
-/// cheapest stay of `nights` nights (at most 365) among the `checkIns` check-ins that `allowed[lane]` allows (bit k:
+/// Flexible dates over consecutive check-ins, for a word of 64 adjacent dense rows (`sums`: day-major running sums
+/// of whole units modulo 2^16 from the first check-in's day, lane k the word's row k; `stride` sums a day): for each
+/// lane of `lanes`, its cheapest stay of `nights` nights, the difference of the sums at its ends (the caller has
+/// checked that every such stay costs less than 65,536 units), among the `checkIns` check-ins that `allowed[lane]` allows (bit k:
 /// the stay from day k), the earliest of equal totals — `units[lane]` its total in whole units and `checkIn[lane]` its
 /// k (`units[lane]` INT32_MAX when none is allowed). Lanes outside `lanes` are not written.
-void staysearch_dense_word_cheapest(const uint16_t *codes, long stride, long nights, long checkIns, const uint64_t *allowed,
+void staysearch_dense_word_cheapest(const uint16_t *sums, long stride, long nights, long checkIns, const uint64_t *allowed,
                                     uint64_t lanes, int32_t *units, int32_t *checkIn);
 
 /// Makes ``staysearch_dense_word_cheapest`` use its portable version (non-zero) or the fastest the processor has

@@ -1,0 +1,107 @@
+import StaySearch
+import StaySearchTestSupport
+import Testing
+
+/// Day-by-day prices kept as running sums modulo 2^16: a night is the difference of two sums and a stay
+/// the difference of the sums at its ends, exact while it costs less than 65,536 units. Listings dear enough
+/// that long stays pass that (summed night by night), calendars that start late or end early (a dense row's window), and rows with a gap or an unpriced
+/// night (stored as runs) beside them: every night, search, flexible search and price calendar against the
+/// data and the brute-force reference.
+@Suite struct DenseRunningSumsTests {
+    /// 300 listings over 70 days: dear and cheap day-by-day prices in runs of ranks, some calendars shorter
+    /// than the index's, a few with gaps or unpriced nights.
+    static func dataset(seed: UInt64) -> TestDataset {
+        var random = SeededGenerator(seed: seed &* 7_919 &+ 3)
+        let start = TestDataset.calendarStart
+        var listings: [ListingRecord] = []
+        var nights: [(listingID: Int64, night: CalendarNight)] = []
+        for id in Int64(1)...300 {
+            // A listing with gaps or nights without a price has no price of its own either (else its nights
+            // without one would take it).
+            let broken = random.chance(0.1)
+            listings.append(ListingRecord(id: id, name: "L\(id)", region: RegionPath(city: random.pick(["Antwerp", "Reykjavík"]), neighbourhood: "Centrum"),
+                                          roomType: "Entire home/apt", accommodates: Int.random(in: 1...4, using: &random),
+                                          price: broken ? nil : Money(major: 90),
+                                          ratingHundredths: random.chance(0.8) ? Int32.random(in: 300...500, using: &random) : nil,
+                                          reviewCount: Int32.random(in: 0...200, using: &random)))
+            // Dear rows come in stretches of ranks.
+            let dear = (id / 128) % 2 == 1 && random.chance(0.7)
+            let first = random.chance(0.2) ? Int.random(in: 1...20, using: &random) : 0
+            let end = random.chance(0.2) ? Int.random(in: 45...69, using: &random) : 70
+            for offset in first..<end {
+                if broken, random.chance(0.05) { continue }                                     // a gap: runs
+                let units = dear ? Int64.random(in: 1_500...6_500, using: &random) : Int64.random(in: 20...400, using: &random)
+                let price = broken && random.chance(0.05) ? nil : Money(minorUnits: units * 100)    // unpriced: runs
+                nights.append((id, CalendarNight(day: start.advanced(by: offset), isAvailable: random.chance(0.85), price: price,
+                                                 minimumNights: random.pick([nil, 1, 2]), maximumNights: random.pick([nil, nil, 45]))))
+            }
+        }
+        return TestDataset(listings: listings, nights: nights)
+    }
+
+    @Test(arguments: 0..<4)
+    func everyNightIsTheDatasOwn(seed: Int) {
+        let data = Self.dataset(seed: UInt64(seed))
+        let index = data.makeIndex().index
+        #expect(index.nightPrices.denseRows > 200)
+        #expect(index.nightPrices.denseMaxima.array.contains { $0 >= 4_000 } && index.nightPrices.denseMaxima.array.contains { $0 <= 400 })
+        // Each listing's nights as given: a price in minor units, or -1 for a night without one.
+        var stored: [Int64: [Day: Int64]] = [:]
+        for (id, night) in data.nights { stored[id, default: [:]][night.day] = night.price?.minorUnits ?? -1 }
+        let start = TestDataset.calendarStart
+        for row in 0..<index.count {
+            let id = index.listing(atRow: row).id
+            for night in index.nights(ofRow: row, from: start.advanced(by: -2), to: start.advanced(by: 72)) {
+                switch stored[id]?[night.day] {
+                case nil: #expect(night.status == .outsideCalendar, "listing \(id) \(night.day)")
+                case -1: #expect(night.status == .unpriced, "listing \(id) \(night.day)")
+                case let price?: #expect(night.price?.minorUnits == price && night.status != .outsideCalendar, "listing \(id) \(night.day)")
+                }
+            }
+        }
+    }
+
+    @Test(arguments: 0..<4)
+    func staysOfAnyLengthAreTheReferences(seed: Int) throws {
+        let data = Self.dataset(seed: UInt64(seed))
+        let index = data.makeIndex().index
+        var random = SeededGenerator(seed: UInt64(seed) &+ 41)
+        var found = 0, dearStays = 0
+        for queryNumber in 0..<40 {
+            var query = SearchQuery(region: queryNumber % 3 == 1 ? "Antwerp" : nil, adults: random.pick([1, 2]))
+            let length = [1, 3, 7, 10, 14, 16, 21, 30, 45, 60][queryNumber % 10]
+            let checkIn = Int.random(in: -1...(70 - length), using: &random)
+            query.checkIn = TestDataset.calendarStart.advanced(by: checkIn)
+            query.checkOut = query.checkIn!.advanced(by: length)
+            if queryNumber % 7 == 3 { query.maximumPrice = Money(major: random.pick([300, 5_000])) }
+            if queryNumber % 4 == 2 { query.flexibleDays = random.pick([1, 3]) }
+            query.sort = [SortOrder.price, .priceDescending, .recommended, .rating][queryNumber % 4]
+            query.limit = random.pick([10, 50])
+            let want = try ReferenceSearch.search(query, in: data)
+            found += want.total
+            dearStays += want.totalPrices.compactMap { $0 }.filter { $0 >= 65_536 * 100 }.count
+            for threads in [1, 2] {
+                let got = ReferenceAnswer(try index.search(query, threads: threads, minimumRowsPerPart: 64))
+                #expect(got == want, "query \(queryNumber), \(threads) threads: \(query)")
+            }
+        }
+        #expect(found > 500)
+        #expect(dearStays > 5, "stays costing 65,536 units or more are tested")
+    }
+
+    @Test(arguments: 0..<4)
+    func priceCalendarsAreTheReferences(seed: Int) throws {
+        let data = Self.dataset(seed: UInt64(seed))
+        let index = data.makeIndex().index
+        for nights in [3, 14, 25] {
+            var query = SearchQuery(adults: 1)
+            query.checkInFrom = TestDataset.calendarStart.advanced(by: seed)
+            query.checkInTo = query.checkInFrom!.advanced(by: min(61, 70 - nights - seed))
+            query.windowNights = nights
+            let calendar = try index.priceCalendar(query, threads: seed % 2 + 1)
+            PriceCalendarTests.check(calendar, of: query, context: "seed \(seed), \(nights) nights") { q throws(QueryError) in
+                try ReferenceSearch.search(q, in: data)
+            }
+        }
+    }
+}
