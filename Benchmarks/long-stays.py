@@ -3,7 +3,7 @@
 
     python3 Benchmarks/long-stays.py [--listings 1000000] [--pricing calibrated|dynamic] [--index FILE]
                                      [--threads 1] [--rounds 3] [--nights 3,7,14,16,21,28,42,60]
-                                     [--against OTHER_BINARY]
+                                     [--against OTHER_BINARY [--against-index OTHER_FILE]]
 
 Generates the index (seed 1) into .build/ when none is given (with --index, --listings gives its size, for the
 time a row). For each number of nights, five check-ins
@@ -11,7 +11,9 @@ spread over the index's own calendar (asked of `staysearch serve`'s GET /v1/inde
 price, a page of 20; each round runs the whole query file once with `batch --threads N`. Prints, per number
 of nights, the median over its check-ins of each query's median `took_us` over the rounds (ms, and ns a
 row of the index) and the matches. With --against, the other build runs the same file after this one in
-every round (interleaved), its answers are checked equal, and the per-query ratios' median is printed.
+every round (interleaved), its answers are checked equal, and the per-query ratios' median is printed;
+--against-index gives it an index of its own (a build that reads another index format: the same listings
+made by its `generate`).
 """
 import argparse
 import datetime
@@ -60,6 +62,7 @@ def main():
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--nights", default="3,7,14,16,21,28,42,60")
     parser.add_argument("--against", help="another staysearch binary, run in turn with this one")
+    parser.add_argument("--against-index", help="the other binary's own index of the same listings (default: --index)")
     arguments = parser.parse_args()
     lengths = [int(n) for n in arguments.nights.split(",")]
     index = arguments.index or os.path.join(ROOT, f".build/long-stays-{arguments.pricing}-{arguments.listings}.ssx")
@@ -74,6 +77,7 @@ def main():
     queries = [{"checkin": str(day), "checkout": str(day + datetime.timedelta(days=n)), "adults": 2, "sort": "price", "limit": 20}
                for n in lengths for day in check_ins]
     binaries = [BIN] + ([arguments.against] if arguments.against else [])
+    indexes = {BIN: index, arguments.against: arguments.against_index or index}
     times = {binary: [] for binary in binaries}
     with tempfile.NamedTemporaryFile("w", suffix=".jsonl") as file:
         file.write("".join(json.dumps(q) + "\n" for q in queries))
@@ -81,7 +85,7 @@ def main():
         answers = {}
         for _ in range(arguments.rounds):
             for binary in binaries:
-                took, answers[binary] = run(binary, index, file.name, arguments.threads)
+                took, answers[binary] = run(binary, indexes[binary], file.name, arguments.threads)
                 times[binary].append(took)
     if arguments.against and answers[BIN] != answers[arguments.against]:
         sys.exit("long-stays: the two builds' answers differ")

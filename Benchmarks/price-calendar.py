@@ -2,7 +2,7 @@
 """The price calendar against one exact search, one core, through `staysearch serve`.
 
     python3 Benchmarks/price-calendar.py [--listings 1000000] [--pricing calibrated|dynamic] [--repeats 9]
-                                         [--against OTHER_BINARY]
+                                         [--index FILE] [--against OTHER_BINARY [--against-index OTHER_FILE]]
 
 Generates the index (seed 1) into .build/ if it is not there, serves it, and for a city (Antwerp) and every
 listing, 3 and 7 nights, 2 adults, asks GET /v1/price-calendar for the second month of the calendar and
@@ -15,6 +15,8 @@ the median `took_us` of the first asks (the span's prices worked out) and of the
 
 With --against, a second server of the other build serves the same index and every request is asked of both
 in turn (one at a time, so each has a core): both builds' figures from the same minutes, and their ratio.
+--against-index gives the other build an index of its own (a build that reads another index format: the same
+listings made by its `generate`); the days' answers of both are then checked equal.
 """
 import argparse
 import json
@@ -63,18 +65,20 @@ def main():
     parser.add_argument("--listings", type=int, default=1_000_000)
     parser.add_argument("--pricing", choices=["calibrated", "dynamic"], default="calibrated")
     parser.add_argument("--repeats", type=int, default=9)
+    parser.add_argument("--index", help="a saved index (default: generated into .build/)")
     parser.add_argument("--against", help="another staysearch binary, measured in turn with this one")
+    parser.add_argument("--against-index", help="the other binary's own index of the same listings (default: --index)")
     parser.add_argument("--new-spans", action="store_true", help="calendars of spans not asked before, then the same again")
     arguments = parser.parse_args()
-    index = os.path.join(ROOT, f".build/price-calendar-{arguments.pricing}-{arguments.listings}.ssx")
+    index = arguments.index or os.path.join(ROOT, f".build/price-calendar-{arguments.pricing}-{arguments.listings}.ssx")
     if not os.path.exists(index):
         subprocess.run([BIN, "generate", "--listings", str(arguments.listings), "--seed", "1", "--pricing", arguments.pricing,
                         "--output", index], check=True)
     binaries = [BIN] + ([arguments.against] if arguments.against else [])
     servers = []
     try:
-        for binary in binaries:
-            servers.append(serve(binary, index))
+        for binary, served in zip(binaries, [index, arguments.against_index or index]):
+            servers.append(serve(binary, served))
         bases = [base for _, base in servers]
         year, month, _ = map(int, get(bases[0], "/v1/index")["calendar"]["first"].split("-"))
         shown = f"{year}-{month + 1:02d}" if month < 12 else f"{year + 1}-01"
@@ -85,9 +89,12 @@ def main():
             for nights in [3, 7]:
                 query = (f"region={region}&" if region else "") + "adults=2"
                 asked = f"/v1/price-calendar?{query}&month={shown}&nights={nights}"
-                day = get(bases[0], asked)["days"][14]
+                days = get(bases[0], asked)["days"]
+                day = days[14]
                 for base in bases[1:]:
-                    get(base, asked)
+                    other = get(base, asked)["days"]
+                    if other != days:
+                        raise SystemExit(f"price-calendar: the builds' days differ for {asked}")
                 search = f"/v1/search?{query}&checkin={day['checkin']}&checkout={day['checkout']}"
                 calendars, searches = [[] for _ in bases], [[] for _ in bases]
                 for _ in range(arguments.repeats):

@@ -35,11 +35,12 @@ int main(int argc, char **argv) {
     int days = *(int32_t *)(f + 36); uint32_t sections = *(uint32_t *)(f + 40);
     const uint16_t *dense = 0; uint64_t count = 0;
     for (uint32_t e = 0; e < sections; e++) { uint8_t *b = f + 64 + 32 * e;
-        if (*(uint32_t *)b == 33) { dense = (const uint16_t *)(f + *(uint64_t *)(b + 8)); count = *(uint64_t *)(b + 16); } }
-    if (!dense || days < 100 || count / days < 64 * 4096) { fprintf(stderr, "%s: too few day-by-day prices (generate --pricing dynamic)\n", argv[1]); return 65; }
-    long stride = count / days, allWords = stride / 64;
+        if (*(uint32_t *)b == 59) { dense = (const uint16_t *)(f + *(uint64_t *)(b + 8)); count = *(uint64_t *)(b + 16); } }
+    if (!dense || days < 100 || count / (days + 1) < 64 * 4096) { fprintf(stderr, "%s: too few day-by-day prices (generate --pricing dynamic)\n", argv[1]); return 65; }
+    long stride = count / (days + 1), allWords = stride / 64;
     uint16_t *codes = malloc(2 * (size_t)days * stride);
-    memcpy(codes, dense, 2 * (size_t)days * stride);
+    // The index keeps running sums (section 59): each night's price is the difference of two neighbours.
+    for (long d = 0; d < days; d++) for (long k = 0; k < stride; k++) codes[d * stride + k] = dense[(d + 1) * stride + k] - dense[d * stride + k];
     const int start = 30;
     for (int nights = 3; nights <= 7; nights += 4) {
         const int span = CHECKINS + nights - 1;

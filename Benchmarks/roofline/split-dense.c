@@ -24,11 +24,12 @@ int main(int argc, char **argv) {
     int days = *(int32_t *)(f + 36); uint32_t sections = *(uint32_t *)(f + 40);
     uint16_t *dense = 0; uint64_t count = 0;
     for (uint32_t e = 0; e < sections; e++) { uint8_t *b = f + 64 + 32 * e;
-        if (*(uint32_t *)b == 33) { dense = (uint16_t *)(f + *(uint64_t *)(b + 8)); count = *(uint64_t *)(b + 16); } }
-    if (!dense || days <= 114 || count / days < 64) { fprintf(stderr, "%s: no day-by-day prices to sum (generate --pricing dynamic)\n", argv[1]); return 65; }
-    long rows = count / days, words = rows / 64; rows = words * 64;
+        if (*(uint32_t *)b == 59) { dense = (uint16_t *)(f + *(uint64_t *)(b + 8)); count = *(uint64_t *)(b + 16); } }
+    if (!dense || days <= 114 || count / (days + 1) < 64) { fprintf(stderr, "%s: no day-by-day prices to sum (generate --pricing dynamic)\n", argv[1]); return 65; }
+    long stride = count / (days + 1), rows = stride, words = rows / 64; rows = words * 64;
     uint16_t *A = malloc(sizeof(uint16_t) * days * rows);
-    for (long d = 0; d < days; d++) memcpy(A + d * rows, dense + d * (count / days), rows * 2);
+    // The index keeps running sums (section 59): each night's price is the difference of two neighbours.
+    for (long d = 0; d < days; d++) for (long r = 0; r < rows; r++) A[d * rows + r] = dense[(d + 1) * stride + r] - dense[d * stride + r];
     // Split layout.
     uint64_t *mask = calloc(words, 8); uint32_t *nbase = malloc(4 * (words + 1)), *wbase = malloc(4 * (words + 1));
     uint16_t *lowest = malloc(2 * rows); long narrow = 0;

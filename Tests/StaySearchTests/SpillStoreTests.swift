@@ -85,7 +85,7 @@ import Testing
         func map(offset: Int, byteCount: Int) throws -> (base: UnsafeRawPointer, owner: AnyObject) { try file.map(offset: offset, byteCount: byteCount) }
     }
 
-    @Test(arguments: [0, 2_000, 60_000])
+    @Test(arguments: [0, 2_000, 25_000])
     func aStoreThatFailsFailsTheBuildWithItsWords(room: Int) throws {
         let data = TestDataset.random(seed: 7_003, maximumListings: 160)
         var builder = IndexBuilder(spillingTo: try FullDisk(room: room), fragmentChunkSize: 40, denseRowsPerChunk: 1)
