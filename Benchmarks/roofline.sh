@@ -11,7 +11,8 @@
 #    least: the bit set of every night of the stay (rows / 8 bytes a night; without dates the priced-without-
 #    dates bits), the guests column (1 byte a row), the room type column when it filters (1 byte a row), and
 #    for each priced candidate (the histogram's count) its price: 4 bytes of run offset and 4 of value on a
-#    calibrated index, 4 + 2 × nights of dense day codes on a dynamic one (4 bytes without dates).
+#    calibrated index, on a dynamic one 4 of run offset, 2 + 2 of running sums at the stay's ends and 2 of the
+#    row's dearest night, whatever the stay's length (4 bytes without dates).
 #    Bound = bytes ÷ bandwidth; achieved ÷ bound is how far from the roof a query runs, ns a row its cost.
 #
 #   bash Benchmarks/roofline.sh [--pricing calibrated|dynamic] [--index FILE] [LISTINGS]   (default 1,000,000)
@@ -70,7 +71,7 @@ for threads, bandwidth in ((1, one), (2, two)):
         candidates = answer["histogram"]["count"]
         bits = listings / 8 * max(1, nights)
         columns = listings * (1 + (1 if "room_type" in q else 0))
-        price = 4 if nights == 0 else (8 if pricing == "calibrated" else 4 + 2 * nights)
+        price = 4 if nights == 0 else (8 if pricing == "calibrated" else 10)
         total = bits + columns + candidates * price
         needed.append(total)
         ratios.append(us * 1e-6 / (total / (bandwidth * 1e9)))

@@ -28,6 +28,9 @@ package struct NightPrices: Sendable {
     package let denseMaxima: Column<UInt16>
     /// How many rows are dense: the stride of ``dense``.
     package let denseRows: Int
+    /// The dearest night of all dense rows, in whole units (0 without dense rows): a stay whose nights times
+    /// it stay below 65,536 is exact on every row, without reading the row's own.
+    package let dearestDenseNight: Int
 
     /// The highest price a dense row can hold, in whole units.
     package static let largestDenseUnits = 0xFFFF
@@ -41,6 +44,7 @@ package struct NightPrices: Sendable {
         denseWindows = windows
         denseMaxima = maxima
         denseRows = windows.count
+        dearestDenseNight = maxima.withUnsafeBufferPointer { Int($0.max() ?? 0) }
     }
 
     /// Whether a stay of `nights` nights on the dense rows of ranks `ranks` costs less than 65,536 units

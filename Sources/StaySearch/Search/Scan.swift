@@ -327,6 +327,9 @@ struct Scan {
         let shapes = columns.priceShapes, offsets = columns.priceOffsets, references = columns.priceValues, byShape = plans.plans
         let stride = columns.denseRows, before = columns.dense + stayStart &* stride, after = columns.dense + stayEnd &* stride
         let maxima = columns.denseMaxima, nightCount = Int(nights)
+        // Whether every dense row's stay is exact as a difference of sums (the common case), so that no
+        // row's dearest night need be read.
+        let everyStayExact = columns.dearestDenseNight &* nightCount <= 0xFFFF
         var bits = bits, written = 0
         while bits != 0 {
             let row = base &+ bits.trailingZeroBitCount
@@ -338,13 +341,12 @@ struct Scan {
                 value = Int64(references[first &+ plan]) &* nights      // one run holds the stay
             } else if let rank = references[first].denseIndex {
                 // A price most days: the difference of the running sums at the stay's ends, exact when the
-                // row's dearest night times the nights is below 2^16.
-                let maximum = Int(maxima[rank])
-                if maximum &* nightCount <= 0xFFFF {
+                // row's dearest night (or every row's) times the nights is below 2^16.
+                if everyStayExact || Int(maxima[rank]) &* nightCount <= 0xFFFF {
                     value = Int64(after[rank] &- before[rank]) &* 100
                 } else {
                     value = NightPrices.denseSum(sums: columns.dense, stride: stride, rank: rank, from: stayStart, to: stayEnd,
-                                                 maximum: maximum) &* 100
+                                                 maximum: Int(maxima[rank])) &* 100
                 }
             } else if plan == Int(PricePlans.bySegments) {
                 value = columns.segmentsTotal(row: row, plans: plans)

@@ -32,6 +32,8 @@ struct ScanColumns {
     let dense: UnsafePointer<UInt16>
     let denseRows: Int
     let denseMaxima: UnsafePointer<UInt16>
+    /// The dearest night of all dense rows (``NightPrices/dearestDenseNight``).
+    let dearestDenseNight: Int
     /// The index's rows.
     let rowCount: Int
 
@@ -60,6 +62,7 @@ struct ScanColumns {
         dense = storage.densePrices.base
         denseRows = index.nightPrices.denseRows
         denseMaxima = storage.denseMaxima.base
+        dearestDenseNight = index.nightPrices.dearestDenseNight
         rowCount = index.count
     }
 
