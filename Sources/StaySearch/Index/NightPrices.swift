@@ -31,6 +31,11 @@ package struct NightPrices: Sendable {
     /// The dearest night of all dense rows, in whole units (0 without dense rows): a stay whose nights times
     /// it stay below 65,536 is exact on every row, without reading the row's own.
     package let dearestDenseNight: Int
+    /// The dearest night of each group of 64 dense rows (ranks 64g ..< 64g + 64), worked out when the index
+    /// is made or loaded: a stay exact on a whole group needs none of its rows' own.
+    package let denseGroupMaxima: Column<UInt16>
+    /// The dense rows of a group of ``denseGroupMaxima``: 2^6.
+    package static let denseGroupShift = 6
 
     /// The highest price a dense row can hold, in whole units.
     package static let largestDenseUnits = 0xFFFF
@@ -44,17 +49,12 @@ package struct NightPrices: Sendable {
         denseWindows = windows
         denseMaxima = maxima
         denseRows = windows.count
-        dearestDenseNight = maxima.withUnsafeBufferPointer { Int($0.max() ?? 0) }
-    }
-
-    /// Whether a stay of `nights` nights on the dense rows of ranks `ranks` costs less than 65,536 units
-    /// on each: then its total is the difference of two running sums.
-    @inline(__always)
-    package func sumsAreExact(ranks: ClosedRange<Int>, nights: Int) -> Bool {
-        let maxima = denseMaxima.base
-        var dearest: UInt16 = 0
-        for rank in ranks { dearest = max(dearest, maxima[rank]) }
-        return Int(dearest) &* nights <= 0xFFFF
+        denseGroupMaxima = maxima.withUnsafeBufferPointer { maxima in
+            Column(stride(from: 0, to: maxima.count, by: 1 << NightPrices.denseGroupShift).map { start in
+                maxima[start..<min(maxima.count, start + (1 << NightPrices.denseGroupShift))].max()!
+            })
+        }
+        dearestDenseNight = denseGroupMaxima.withUnsafeBufferPointer { Int($0.max() ?? 0) }
     }
 
     /// Dense row `rank`'s price in whole units on day offset `day` inside its window.

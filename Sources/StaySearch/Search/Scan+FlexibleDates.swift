@@ -109,7 +109,7 @@ extension Scan {
         if checkInsAreConsecutive, kept.nonzeroBitCount >= Scan.denseWordCandidates, base &+ 64 <= columns.rowCount,
            let firstRank = columns.priceValues[Int(columns.priceOffsets[base])].denseIndex,
            columns.priceValues[Int(columns.priceOffsets[base &+ 63])].denseIndex == firstRank &+ 63,
-           index.nightPrices.sumsAreExact(ranks: firstRank...(firstRank &+ 63), nights: Int(nights)) {
+           columns.staysAreExact(ranks: firstRank..<(firstRank &+ 64), nights: Int(nights)) {
             let sums = columns.dense + (Int(checkIns[0]) &* columns.denseRows &+ firstRank)
             withUnsafeTemporaryAllocation(of: Int32.self, capacity: 128) { scratch in
                 let units = scratch.baseAddress!, picked = units + 64
@@ -233,7 +233,6 @@ extension Scan {
         }
         let denseRows = columns.denseRows
         let dense = columns.dense
-        let maximum = Int(columns.denseMaxima[rank])
         // A stay not in `mask` gets the key Int64.max: all ones but the sign bit ORed in (keys are ≥ 0).
         @inline(__always) func key(_ units: Int64, _ k: Int) -> Int64 {
             let notAllowed = Int64((mask &>> UInt64(k)) & 1) &- 1          // 0 when allowed, −1 when not
@@ -242,8 +241,15 @@ extension Scan {
         // With consecutive check-ins (± days), every check-in is visited whatever the row's mask: a loop
         // whose length changed from row to row mispredicted about twice a row.
         var bits = checkInsAreConsecutive ? UInt64.max &>> UInt64(64 &- checkIns.count) : mask
-        if maximum &* nights <= 0xFFFF {
-            // Each stay the difference of the running sums at its ends.
+        if checkInsAreConsecutive, columns.staysAreExact(ranks: rank..<(rank &+ 1), nights: nights) {
+            // Each stay the difference of the running sums at its ends, check-in k on day checkIns[0] + k.
+            var before = dense + (Int(checkIns[0]) &* denseRows &+ rank)
+            let ends = nights &* denseRows
+            for k in 0..<checkIns.count {
+                bestKey = min(bestKey, key(Int64(before[ends] &- before[0]), k))
+                before += denseRows
+            }
+        } else if columns.staysAreExact(ranks: rank..<(rank &+ 1), nights: nights) {
             while bits != 0 {
                 let k = bits.trailingZeroBitCount
                 bits &= bits &- 1
@@ -256,7 +262,7 @@ extension Scan {
                 bits &= bits &- 1
                 let checkIn = Int(checkIns[k])
                 let units = NightPrices.denseSum(sums: dense, stride: denseRows, rank: rank, from: checkIn, to: checkIn &+ nights,
-                                                 maximum: maximum)
+                                                 maximum: Int(columns.denseMaxima[rank]))
                 bestKey = min(bestKey, key(units, k))
             }
         }

@@ -326,7 +326,7 @@ struct Scan {
                               into values: UnsafeMutablePointer<Int64>, rows: UnsafeMutablePointer<Int32>) -> Int {
         let shapes = columns.priceShapes, offsets = columns.priceOffsets, references = columns.priceValues, byShape = plans.plans
         let stride = columns.denseRows, before = columns.dense + stayStart &* stride, after = columns.dense + stayEnd &* stride
-        let maxima = columns.denseMaxima, nightCount = Int(nights)
+        let maxima = columns.denseMaxima, groupMaxima = columns.denseGroupMaxima, nightCount = Int(nights)
         // Whether every dense row's stay is exact as a difference of sums (the common case), so that no
         // row's dearest night need be read.
         let everyStayExact = columns.dearestDenseNight &* nightCount <= 0xFFFF
@@ -341,8 +341,10 @@ struct Scan {
                 value = Int64(references[first &+ plan]) &* nights      // one run holds the stay
             } else if let rank = references[first].denseIndex {
                 // A price most days: the difference of the running sums at the stay's ends, exact when the
-                // row's dearest night (or every row's) times the nights is below 2^16.
-                if everyStayExact || Int(maxima[rank]) &* nightCount <= 0xFFFF {
+                // dearest night of every row (or of the row's group of 64, or the row's) times the nights is
+                // below 2^16.
+                if everyStayExact || Int(groupMaxima[rank &>> NightPrices.denseGroupShift]) &* nightCount <= 0xFFFF
+                    || Int(maxima[rank]) &* nightCount <= 0xFFFF {
                     value = Int64(after[rank] &- before[rank]) &* 100
                 } else {
                     value = NightPrices.denseSum(sums: columns.dense, stride: stride, rank: rank, from: stayStart, to: stayEnd,

@@ -32,8 +32,9 @@ struct ScanColumns {
     let dense: UnsafePointer<UInt16>
     let denseRows: Int
     let denseMaxima: UnsafePointer<UInt16>
-    /// The dearest night of all dense rows (``NightPrices/dearestDenseNight``).
+    /// The dearest night of all dense rows, and of each group of 64 (``NightPrices/dearestDenseNight``).
     let dearestDenseNight: Int
+    let denseGroupMaxima: UnsafePointer<UInt16>
     /// The index's rows.
     let rowCount: Int
 
@@ -63,6 +64,7 @@ struct ScanColumns {
         denseRows = index.nightPrices.denseRows
         denseMaxima = storage.denseMaxima.base
         dearestDenseNight = index.nightPrices.dearestDenseNight
+        denseGroupMaxima = index.nightPrices.denseGroupMaxima.base
         rowCount = index.count
     }
 
@@ -76,6 +78,22 @@ struct ScanColumns {
             if starts[middle] <= target { low = middle } else { high = middle }
         }
         return low
+    }
+
+    /// Whether a stay of `nights` nights on each of the dense rows of ranks `ranks` (not empty) costs less
+    /// than 65,536 units, so that its total is the difference of two running sums: at once when every dense
+    /// row's is, else by the groups of 64 holding them, else by the rows' own dearest nights.
+    @inline(__always)
+    func staysAreExact(ranks: Range<Int>, nights: Int) -> Bool {
+        if dearestDenseNight &* nights <= 0xFFFF { return true }
+        var dearest: UInt16 = 0
+        for group in (ranks.lowerBound &>> NightPrices.denseGroupShift)...((ranks.upperBound &- 1) &>> NightPrices.denseGroupShift) {
+            dearest = max(dearest, denseGroupMaxima[group])
+        }
+        if Int(dearest) &* nights <= 0xFFFF { return true }
+        dearest = 0
+        for rank in ranks { dearest = max(dearest, denseMaxima[rank]) }
+        return Int(dearest) &* nights <= 0xFFFF
     }
 
     /// The sum of the prices of a row priced by runs (not densely), over the day offsets `start ..< end`,
