@@ -1,6 +1,6 @@
 /// Collects the values of dense rows (a day-by-day price row's running sums: see ``NightPrices``) as they
-/// come, row after row, and lays them out day-major at the end (see ``NightPrices``) with little more memory than the result: rows wait in
-/// row-major chunks, and each chunk is freed as soon as it is copied into place.
+/// come, row after row, and lays them out day-major at the end with little more memory than the result:
+/// rows wait in row-major chunks, and each chunk is freed as soon as it is copied into place.
 ///
 /// Given a ``SpillStore``, each full chunk goes to the store instead of waiting in memory, and the
 /// day-major table is written there and mapped: the rows never take memory of their own beyond a few

@@ -110,7 +110,7 @@ public struct ListingIndex: Sendable {
         nightPrices = NightPrices(
             runs: DayRuns(offsets: storage.priceRunOffsets, starts: storage.priceRunStarts, values: storage.priceRunValues,
                           patterns: storage.pricePatterns, firstWeekday: firstWeekday),
-            dense: storage.densePrices, windows: storage.denseWindows, maxima: storage.denseMaxima, dayCount: shape.dayCount)
+            dense: storage.densePrices, windows: storage.denseWindows, maxima: storage.denseMaxima)
         stayRules = DayRuns(offsets: storage.ruleRunOffsets, starts: storage.ruleRunStarts, values: storage.ruleRunValues,
                             patterns: storage.rulePatterns, firstWeekday: firstWeekday)
         self.ruleClasses = ruleClasses ?? RuleClasses(offsets: storage.ruleRunOffsets, runValues: storage.ruleRunValues, rows: shape.rows)

@@ -43,7 +43,7 @@ package struct NightPrices: Sendable {
     package static let longestDenseCalendar = 0xFFFF
 
     /// Wraps the columns; the caller has checked them (``IndexStorage/checkInvariants(shape:)``).
-    package init(runs: DayRuns<Int32>, dense: Column<UInt16>, windows: Column<UInt32>, maxima: Column<UInt16>, dayCount: Int) {
+    package init(runs: DayRuns<Int32>, dense: Column<UInt16>, windows: Column<UInt32>, maxima: Column<UInt16>) {
         self.runs = runs
         self.dense = dense
         denseWindows = windows
