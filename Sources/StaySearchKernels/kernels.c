@@ -1073,3 +1073,156 @@ long staysearch_tier_candidates(const int32_t *qualities, const int64_t *values,
 #endif
     return tier_candidates_portable(qualities, values, count, needed, median, pricePoints, positions);
 }
+
+static int dense_word_tally_portable_only = 0;
+
+void staysearch_dense_word_tally_use_portable(int portable) {
+    __atomic_store_n(&dense_word_tally_portable_only, portable, __ATOMIC_RELAXED);
+}
+
+static uint64_t dense_word_tally_portable(const uint16_t *before, const uint16_t *after, const uint16_t *maxima, int32_t dearestExact,
+                                          uint64_t rows, int64_t lowUnits, int64_t highUnits, int64_t offerLow, int64_t offerHigh,
+                                          uint32_t *unitCounts, staysearch_dense_tally *tally, uint64_t *inexact) {
+    uint64_t offers = 0, missed = 0;
+    for (; rows; rows &= rows - 1) {
+        int lane = __builtin_ctzll(rows);
+        if (maxima && maxima[lane] > dearestExact) {
+            missed |= (uint64_t)1 << lane;
+            continue;
+        }
+        int32_t total = (uint16_t)(after[lane] - before[lane]);
+        unitCounts[total] += 1;
+        tally->sum += total;
+        if (total < tally->least) tally->least = total;
+        if (total > tally->most) tally->most = total;
+        if (total >= lowUnits && total <= highUnits) {
+            tally->inRange += 1;
+            if (total >= offerLow && total <= offerHigh) offers |= (uint64_t)1 << lane;
+        }
+    }
+    *inexact = missed;
+    return offers;
+}
+
+#if defined(__x86_64__)
+/// Sixteen lanes' bits of a 16-bit compare's result.
+#define STAYSEARCH_BITS16(lanes) ((uint64_t)_pext_u32((uint32_t)_mm256_movemask_epi8(lanes), 0x55555555u))
+
+/// A range of whole totals as 16-bit bounds: `low` ... `high` clamped to 0 ... 65,535, and whether any total lies in it.
+STAYSEARCH_AVX2_BMI2 static inline int bounds16(int64_t low, int64_t high, __m256i *lowLanes, __m256i *highLanes) {
+    if (low > high || low > 65535 || high < 0) return 0;
+    *lowLanes = _mm256_set1_epi16((short)(uint16_t)(low < 0 ? 0 : low));
+    *highLanes = _mm256_set1_epi16((short)(uint16_t)(high > 65535 ? 65535 : high));
+    return 1;
+}
+
+/// Sixteen lanes at a time: each total the 16-bit difference of the sums, its bounds' compares by unsigned
+/// minimum and maximum, the candidates' least, greatest and sum (widened to 32 bits) in vectors; the unit
+/// counts one candidate at a time.
+STAYSEARCH_AVX2_BMI2 static uint64_t dense_word_tally_avx2(const uint16_t *before, const uint16_t *after, const uint16_t *maxima,
+                                                           int32_t dearestExact, uint64_t rows, int64_t lowUnits, int64_t highUnits,
+                                                           int64_t offerLow, int64_t offerHigh, uint32_t *unitCounts,
+                                                           staysearch_dense_tally *tally, uint64_t *inexact) {
+    uint16_t totals[64] __attribute__((aligned(32)));
+    __m256i lanes[4];
+    uint64_t exact = ~(uint64_t)0;
+    const __m256i dearest = _mm256_set1_epi16((short)(uint16_t)(dearestExact > 65535 ? 65535 : dearestExact < 0 ? 0 : dearestExact));
+    for (int q = 0; q < 4; q++) {
+        lanes[q] = _mm256_sub_epi16(_mm256_loadu_si256((const __m256i *)(after + 16 * q)), _mm256_loadu_si256((const __m256i *)(before + 16 * q)));
+        _mm256_store_si256((__m256i *)(totals + 16 * q), lanes[q]);
+        if (maxima) {
+            __m256i most = _mm256_loadu_si256((const __m256i *)(maxima + 16 * q));
+            uint64_t fits = STAYSEARCH_BITS16(_mm256_cmpeq_epi16(_mm256_min_epu16(most, dearest), most));
+            exact &= ~((uint64_t)0xFFFF << (16 * q)) | fits << (16 * q);
+        }
+    }
+    if (maxima && dearestExact < 0) exact = 0;
+    *inexact = rows & ~exact;
+    rows &= exact;
+    if (!rows) return 0;
+    __m256i rangeLow, rangeHigh, reachLow, reachHigh;
+    const int anyInRange = bounds16(lowUnits, highUnits, &rangeLow, &rangeHigh);
+    const int anyOffer = anyInRange && bounds16(offerLow > lowUnits ? offerLow : lowUnits, offerHigh < highUnits ? offerHigh : highUnits,
+                                                &reachLow, &reachHigh);
+    const __m256i select = _mm256_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, (short)0x8000);
+    const __m256i ones = _mm256_set1_epi16(-1);
+    __m256i least = ones, most = _mm256_setzero_si256(), sum = _mm256_setzero_si256();
+    uint64_t inRange = 0, offers = 0;
+    for (int q = 0; q < 4; q++) {
+        const uint16_t bits = (uint16_t)(rows >> (16 * q));
+        if (!bits) continue;
+        const __m256i t = lanes[q];
+        const __m256i chosen = _mm256_cmpeq_epi16(_mm256_and_si256(_mm256_set1_epi16((short)bits), select), select);
+        least = _mm256_min_epu16(least, _mm256_or_si256(t, _mm256_andnot_si256(chosen, ones)));
+        const __m256i kept = _mm256_and_si256(t, chosen);
+        most = _mm256_max_epu16(most, kept);
+        sum = _mm256_add_epi32(sum, _mm256_add_epi32(_mm256_cvtepu16_epi32(_mm256_castsi256_si128(kept)),
+                                                     _mm256_cvtepu16_epi32(_mm256_extracti128_si256(kept, 1))));
+        if (anyInRange) {
+            const __m256i inside = _mm256_and_si256(_mm256_cmpeq_epi16(_mm256_max_epu16(t, rangeLow), t),
+                                                    _mm256_cmpeq_epi16(_mm256_min_epu16(t, rangeHigh), t));
+            inRange |= STAYSEARCH_BITS16(inside) << (16 * q);
+            if (anyOffer) {
+                const __m256i reached = _mm256_and_si256(_mm256_cmpeq_epi16(_mm256_max_epu16(t, reachLow), t),
+                                                         _mm256_cmpeq_epi16(_mm256_min_epu16(t, reachHigh), t));
+                offers |= STAYSEARCH_BITS16(reached) << (16 * q);
+            }
+        }
+    }
+    // Across the lanes: the least by the minimum-position instruction, the greatest by it on the complements.
+    __m128i least8 = _mm_min_epu16(_mm256_castsi256_si128(least), _mm256_extracti128_si256(least, 1));
+    __m128i most8 = _mm_max_epu16(_mm256_castsi256_si128(most), _mm256_extracti128_si256(most, 1));
+    const int32_t leastTotal = (int32_t)(uint16_t)_mm_cvtsi128_si32(_mm_minpos_epu16(least8));
+    const int32_t mostTotal = 65535 - (int32_t)(uint16_t)_mm_cvtsi128_si32(_mm_minpos_epu16(_mm_xor_si128(most8, _mm_set1_epi16(-1))));
+    __m128i sum4 = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
+    sum4 = _mm_add_epi32(sum4, _mm_shuffle_epi32(sum4, 0x4E));
+    sum4 = _mm_add_epi32(sum4, _mm_shuffle_epi32(sum4, 0xB1));
+    tally->sum += (uint32_t)_mm_cvtsi128_si32(sum4);
+    if (leastTotal < tally->least) tally->least = leastTotal;
+    if (mostTotal > tally->most) tally->most = mostTotal;
+    tally->inRange += _mm_popcnt_u64(inRange & rows);
+    for (uint64_t bits = rows; bits; bits &= bits - 1) unitCounts[totals[__builtin_ctzll(bits)]] += 1;
+    return offers & rows;
+}
+#endif
+
+uint64_t staysearch_dense_word_tally(const uint16_t *before, const uint16_t *after, const uint16_t *maxima, int32_t dearestExact,
+                                     uint64_t rows, int64_t lowUnits, int64_t highUnits, int64_t offerLow, int64_t offerHigh,
+                                     uint32_t *unitCounts, staysearch_dense_tally *tally, uint64_t *inexact) {
+#if defined(__x86_64__)
+    if (!__atomic_load_n(&dense_word_tally_portable_only, __ATOMIC_RELAXED) && has_avx2_bmi2()) {
+        return dense_word_tally_avx2(before, after, maxima, dearestExact, rows, lowUnits, highUnits, offerLow, offerHigh, unitCounts,
+                                     tally, inexact);
+    }
+#endif
+    return dense_word_tally_portable(before, after, maxima, dearestExact, rows, lowUnits, highUnits, offerLow, offerHigh, unitCounts,
+                                     tally, inexact);
+}
+
+void staysearch_move_unit_counts(uint32_t *unitCounts, long low, long high, int32_t *counts, long bins, int64_t unit, uint64_t magic,
+                                 int64_t end, long above) {
+    if (low < 0) low = 0;
+    if (high > 65535) high = 65535;
+    for (long t = low; t <= high; t++) {
+        // Eight zero counts at a time (the table is 65,536 counts long: t + 8 ≤ 65,536 is inside it).
+        while (t + 8 <= high + 1) {
+            uint64_t a, b, c, d;
+            __builtin_memcpy(&a, unitCounts + t, 8);
+            __builtin_memcpy(&b, unitCounts + t + 2, 8);
+            __builtin_memcpy(&c, unitCounts + t + 4, 8);
+            __builtin_memcpy(&d, unitCounts + t + 6, 8);
+            if (a | b | c | d) break;
+            t += 8;
+        }
+        if (t > high) break;
+        uint32_t count = unitCounts[t];
+        if (!count) continue;
+        // The slot as add_slots_portable finds it.
+        int64_t value = (int64_t)t * 100;
+        uint64_t scaled = (uint64_t)value * (uint64_t)bins;
+        uint64_t floor = (uint64_t)(((unsigned __int128)scaled * magic) >> 64);
+        uint64_t ceiling = (uint64_t)(((unsigned __int128)(scaled + (uint64_t)unit - 1) * magic) >> 64);
+        counts[value < end ? (long)(floor + ceiling) : above] += (int32_t)count;
+        unitCounts[t] = 0;
+    }
+}

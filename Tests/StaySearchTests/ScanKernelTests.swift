@@ -333,4 +333,58 @@ import Testing
         }
         staysearch_dense_word_cheapest_use_portable(0)
     }
+
+    /// ``staysearch_dense_word_tally`` (both versions) against a loop over the lanes: the unit counts, sum, least,
+    /// greatest and in-range count of the exact stays, the offers, and the lanes too dear for a difference of
+    /// sums — with totals at 0 and 65,535, ranges past both ends and empty, and every lane exact or none.
+    @Test(arguments: 0..<60)
+    func denseWordTallyAgreesWithALoop(seed: Int) {
+        var random = SeededGenerator(seed: UInt64(seed) + 17_000)
+        let before = (0..<64).map { _ in UInt16.random(in: 0...UInt16.max, using: &random) }
+        let totals: [UInt16] = (0..<64).map { _ in
+            random.chance(0.1) ? random.pick([0, 1, 65_534, 65_535]) : UInt16.random(in: 0...(seed % 4 == 0 ? 65_535 : 3_000), using: &random)
+        }
+        let after = zip(before, totals).map { $0 &+ $1 }
+        let maxima = (0..<64).map { _ in UInt16.random(in: 0...6_000, using: &random) }
+        let dearest: Int32 = random.pick([-1, 0, 4_681, 5_000, 65_535, Int32.random(in: 0...6_000, using: &random)])
+        let usesMaxima = seed % 3 != 0
+        let rows = random.chance(0.2) ? ~0 : UInt64.random(in: 0...UInt64.max, using: &random)
+        let bound = { (random: inout SeededGenerator) -> Int64 in
+            random.pick([-5, 0, 1, 99, 1_000, 2_999, 65_535, 65_536, 1 << 40, Int64.random(in: 0...3_000, using: &random)])
+        }
+        let low = bound(&random), high = random.chance(0.1) ? low - 1 : max(low, bound(&random))
+        let offerLow = bound(&random), offerHigh = bound(&random)
+        // What the loop finds.
+        var counts = [UInt32](repeating: 0, count: 1 << 16)
+        var want = staysearch_dense_tally(sum: 0, inRange: 0, least: .max, most: -1)
+        var wantOffers: UInt64 = 0, wantInexact: UInt64 = 0
+        for lane in 0..<64 where rows >> UInt64(lane) & 1 == 1 {
+            if usesMaxima && Int32(maxima[lane]) > dearest {
+                wantInexact |= 1 << UInt64(lane)
+                continue
+            }
+            let total = Int64(totals[lane])
+            counts[Int(total)] += 1
+            want.sum += total
+            want.least = min(want.least, Int32(total))
+            want.most = max(want.most, Int32(total))
+            if total >= low, total <= high {
+                want.inRange += 1
+                if total >= offerLow, total <= offerHigh { wantOffers |= 1 << UInt64(lane) }
+            }
+        }
+        for portable in [true, false] {
+            staysearch_dense_word_tally_use_portable(portable ? 1 : 0)
+            var got = staysearch_dense_tally(sum: 0, inRange: 0, least: .max, most: -1)
+            var gotCounts = [UInt32](repeating: 0, count: 1 << 16), inexact: UInt64 = 0
+            let offers = maxima.withUnsafeBufferPointer { maxima in
+                staysearch_dense_word_tally(before, after, usesMaxima ? maxima.baseAddress! : nil, dearest, rows, low, high, offerLow,
+                                            offerHigh, &gotCounts, &got, &inexact)
+            }
+            #expect(gotCounts == counts && offers == wantOffers && inexact == wantInexact, "seed \(seed), portable \(portable)")
+            #expect(got.sum == want.sum && got.inRange == want.inRange && got.least == want.least && got.most == want.most,
+                    "seed \(seed), portable \(portable): \(got) against \(want)")
+        }
+        staysearch_dense_word_tally_use_portable(0)
+    }
 }
