@@ -75,8 +75,8 @@ struct Scan {
     /// How many matches of every row ``kept`` holds (``KeptMatches/everyCapacity`` + 1 once they did not fit).
     var everyCount = 0
     /// Whether a word of 64 dense rows has its stays counted as they are priced (``tallyDenseWord(base:rank:bits:)``)
-    /// rather than written and settled with their block: exact dates, price slots, no match kept, a page (if
-    /// any) by price.
+    /// rather than written and settled with their block: exact dates, price slots, no match kept but the
+    /// `recommended` order's tier (once it no longer keeps every match), a page (if any) by price.
     let talliesDenseWords: Bool
     /// While such a scan visits: its dense stays counted by whole unit (``UnitCountPool``), moved into the price
     /// slots when the visit ends; the least and greatest unit counted.
@@ -157,7 +157,8 @@ struct Scan {
             }
         }
         talliesDenseWords = hasDates && !isFlexible && !isImpossible && slotCounts != nil && blockValues != nil && valueRows == nil
-            && rowSlots == nil && kept == nil && (sort == .price || sort == .priceDescending) && index.nightPrices.denseRows > 0
+            && rowSlots == nil && (sort == .price || sort == .priceDescending || (sort == .recommended && pageSize == 0))
+            && index.nightPrices.denseRows > 0
     }
 
     /// How many values the scan has written.
@@ -315,7 +316,7 @@ struct Scan {
             }
         }
         guard bits != 0 else { return }
-        if unitCounts != nil, base &+ 64 <= rowCount, let first = columns.priceValues[Int(columns.priceOffsets[base])].denseIndex,
+        if unitCounts != nil, everyCount > KeptMatches.everyCapacity || kept == nil, base &+ 64 <= rowCount, let first = columns.priceValues[Int(columns.priceOffsets[base])].denseIndex,
            columns.priceValues[Int(columns.priceOffsets[base &+ 63])].denseIndex == first &+ 63 {
             // 64 dense rows (ranks follow rows: the first and last 63 apart): row `base` + bit is rank `first` + bit.
             tallyDenseWord(base: base, rank: first, bits: bits)
@@ -438,6 +439,25 @@ struct Scan {
             let value = total &* 100
             if (descending ? -value : value) <= pageCutoff {
                 _ = offerToPage(RankedRow(key: descending ? -value : value, id: columns.ids[row], row: Int32(row), value: value))
+            }
+        }
+        // The `recommended` order's tier keeps its rows' values (only those: the tier's candidates in row order).
+        if let kept, bits & kept.tierWords[base &>> 6] != 0 {
+            let tierBits = bits & kept.tierWords[base &>> 6]
+            keptCount = withUnsafeTemporaryAllocation(of: Int64.self, capacity: 64) { written in
+                var rest = tierBits, count = 0
+                while rest != 0 {
+                    let bit = rest.trailingZeroBitCount
+                    rest &= rest &- 1
+                    let total = inexact & (1 &<< UInt64(bit)) != 0
+                        ? NightPrices.denseSum(sums: columns.dense, stride: stride, rank: first &+ bit, from: stayStart, to: stayEnd,
+                                               maximum: Int(columns.denseMaxima[first &+ bit]))
+                        : Int64(to[bit] &- from[bit])
+                    written[count] = total &* 100
+                    count &+= 1
+                }
+                return kept.keep(word: base &>> 6, candidates: tierBits, written: UnsafePointer(written.baseAddress!), lowest: lowestValue,
+                                 highest: highestValue, after: keptCount)
             }
         }
         // As if written and settled at once.
