@@ -74,14 +74,6 @@ struct Scan {
     var keptCount = 0
     /// How many matches of every row ``kept`` holds (``KeptMatches/everyCapacity`` + 1 once they did not fit).
     var everyCount = 0
-    /// Whether a word of 64 dense rows has its stays counted as they are priced (``tallyDenseWord(base:rank:bits:)``)
-    /// rather than written and settled with their block: exact dates, price slots, no match kept but the
-    /// `recommended` order's tier (once it no longer keeps every match), a page (if any) by price.
-    let talliesDenseWords: Bool
-    /// While such a scan visits: its dense stays counted by whole unit (``UnitCountPool``), moved into the price
-    /// slots when the visit ends; the least and greatest unit counted.
-    private var unitCounts: UnsafeMutablePointer<UInt32>? = nil
-    private var unitsLow = Int.max, unitsHigh = -1
 
     static let blockWords = 64
     /// The candidates a word of dense rows needs, with flexible dates, for every row's cheapest stay to be
@@ -156,9 +148,6 @@ struct Scan {
                 checkInsByWeekday[(index.stayRules.firstWeekday + Int(checkIn)) % 7] |= 1 << UInt64(k)
             }
         }
-        talliesDenseWords = hasDates && !isFlexible && !isImpossible && slotCounts != nil && blockValues != nil && valueRows == nil
-            && rowSlots == nil && (sort == .price || sort == .priceDescending || (sort == .recommended && pageSize == 0))
-            && index.nightPrices.denseRows > 0
     }
 
     /// How many values the scan has written.
@@ -194,8 +183,6 @@ struct Scan {
                 // The rows of a block's values until they are settled (16 KiB), then room for the price
                 // plans: one allocation a scan, as temporary allocations stay on the stack only up to 1 KiB.
                 let pendingCount = Scan.blockWords * 64
-                if talliesDenseWords { unitCounts = UnitCountPool.shared.take() }
-                defer { moveUnitCountsToSlots() }
                 withUnsafeTemporaryAllocation(of: Int32.self, capacity: pendingCount + PricePlans.wordCount) { memory in
                     let pending = memory.baseAddress!
                     let plans = hasDates
@@ -316,12 +303,6 @@ struct Scan {
             }
         }
         guard bits != 0 else { return }
-        if unitCounts != nil, everyCount > KeptMatches.everyCapacity || kept == nil, base &+ 64 <= rowCount, let first = columns.priceValues[Int(columns.priceOffsets[base])].denseIndex,
-           columns.priceValues[Int(columns.priceOffsets[base &+ 63])].denseIndex == first &+ 63 {
-            // 64 dense rows (ranks follow rows: the first and last 63 apart): row `base` + bit is rank `first` + bit.
-            tallyDenseWord(base: base, rank: first, bits: bits)
-            return
-        }
         let valueCount = tally.valueCount
         tally.valueCount &+= Scan.price(rows: bits, base: base, columns: columns, plans: plans, nights: nights,
                                         from: stayStart, to: stayEnd, into: valueBase + valueCount, rows: pending + (valueCount &- settledCount))
@@ -379,119 +360,6 @@ struct Scan {
             written &+= 1
         }
         return written
-    }
-
-    /// Counts the stays of `bits` in a word of 64 dense rows (rows `base` + bit, ranks `rank` + bit) as
-    /// ``settle(pending:)`` counts written values — their number, sum, least and greatest, those in the price
-    /// range, the page's offers — and their histogram slots by whole unit in ``unitCounts``, without writing
-    /// them: a dense stay's total is whole units, the difference of two running sums, read straight from the
-    /// row's rank; its work in ``staysearch_dense_word_tally`` (AVX2), the rows too dear for a difference of sums
-    /// here (docs/performance.md, "A scan's work").
-    @inline(never)
-    private mutating func tallyDenseWord(base: Int, rank first: Int, bits: UInt64) {
-        let columns = self.columns, units = unitCounts!
-        let nightCount = Int(nights), stride = columns.denseRows
-        let from = columns.dense + (stayStart &* stride &+ first), to = columns.dense + (stayEnd &* stride &+ first)
-        // Every stay of the word is exact as a difference of sums when the dearest night of all dense rows, or
-        // of the groups of 64 its ranks fall in, times the nights stays below 2^16; else each row's own says.
-        let dearestExact = 0xFFFF / nightCount, groups = columns.denseGroupMaxima
-        let everyStayExact = columns.dearestDenseNight <= dearestExact
-            || (Int(groups[first &>> NightPrices.denseGroupShift]) <= dearestExact
-                && Int(groups[(first &+ 63) &>> NightPrices.denseGroupShift]) <= dearestExact)
-        // The price range and the page's reach in whole units (a value is 100 × its units).
-        let lowUnits = Scan.unitsFrom(lowestValue), highUnits = Scan.unitsUpTo(highestValue)
-        let descending = sort == .priceDescending
-        var offerLow = lowUnits, offerHigh = pageSize > 0 ? highUnits : -1
-        if pageSize > 0 {
-            if descending { offerLow = max(lowUnits, Scan.unitsFrom(-pageCutoff)) } else { offerHigh = min(highUnits, Scan.unitsUpTo(pageCutoff)) }
-        }
-        var counted = staysearch_dense_tally(sum: 0, inRange: 0, least: .max, most: -1)
-        var inexact: UInt64 = 0
-        var offers = staysearch_dense_word_tally(from, to, everyStayExact ? nil : columns.denseMaxima + first, Int32(dearestExact), bits,
-                                                 Int64(lowUnits), Int64(highUnits), Int64(offerLow), Int64(offerHigh), units,
-                                                 &counted, &inexact)
-        var sum = Int(counted.sum), low = Int(counted.least), high = Int(counted.most), inRange = Int(counted.inRange)
-        // Stays of rows too dear for a difference of sums, night by night (units past the table's go to their slot).
-        var dear = inexact
-        while dear != 0 {
-            let bit = dear.trailingZeroBitCount
-            dear &= dear &- 1
-            let total = Int(NightPrices.denseSum(sums: columns.dense, stride: stride, rank: first &+ bit, from: stayStart, to: stayEnd,
-                                                 maximum: Int(columns.denseMaxima[first &+ bit])))
-            if total < UnitCountPool.units { units[total] &+= 1 } else { slotCounts![priceSlots!.slot(of: Int64(total) &* 100)] &+= 1 }
-            sum &+= total
-            low = min(low, total)
-            high = max(high, total)
-            if total >= lowUnits, total <= highUnits {
-                inRange &+= 1
-                if total >= offerLow, total <= offerHigh { offers |= 1 &<< UInt64(bit) }
-            }
-        }
-        // The page's offers, in row order; each may narrow its reach.
-        while offers != 0 {
-            let bit = offers.trailingZeroBitCount
-            offers &= offers &- 1
-            let row = base &+ bit
-            let total = inexact & (1 &<< UInt64(bit)) != 0
-                ? NightPrices.denseSum(sums: columns.dense, stride: stride, rank: first &+ bit, from: stayStart, to: stayEnd,
-                                       maximum: Int(columns.denseMaxima[first &+ bit]))
-                : Int64(to[bit] &- from[bit])
-            let value = total &* 100
-            if (descending ? -value : value) <= pageCutoff {
-                _ = offerToPage(RankedRow(key: descending ? -value : value, id: columns.ids[row], row: Int32(row), value: value))
-            }
-        }
-        // The `recommended` order's tier keeps its rows' values (only those: the tier's candidates in row order).
-        if let kept, bits & kept.tierWords[base &>> 6] != 0 {
-            let tierBits = bits & kept.tierWords[base &>> 6]
-            keptCount = withUnsafeTemporaryAllocation(of: Int64.self, capacity: 64) { written in
-                var rest = tierBits, count = 0
-                while rest != 0 {
-                    let bit = rest.trailingZeroBitCount
-                    rest &= rest &- 1
-                    let total = inexact & (1 &<< UInt64(bit)) != 0
-                        ? NightPrices.denseSum(sums: columns.dense, stride: stride, rank: first &+ bit, from: stayStart, to: stayEnd,
-                                               maximum: Int(columns.denseMaxima[first &+ bit]))
-                        : Int64(to[bit] &- from[bit])
-                    written[count] = total &* 100
-                    count &+= 1
-                }
-                return kept.keep(word: base &>> 6, candidates: tierBits, written: UnsafePointer(written.baseAddress!), lowest: lowestValue,
-                                 highest: highestValue, after: keptCount)
-            }
-        }
-        // As if written and settled at once.
-        let count = bits.nonzeroBitCount
-        tally.valueCount &+= count
-        settledCount &+= count
-        valueBase -= count
-        tally.total &+= inRange
-        tally.blockSum &+= Int64(sum) &* 100
-        tally.smallest = min(tally.smallest, Int64(low) &* 100)
-        tally.largest = max(tally.largest, Int64(high) &* 100)
-        unitsLow = min(unitsLow, low)
-        unitsHigh = max(unitsHigh, min(high, UnitCountPool.units - 1))
-    }
-
-    /// The least whole units whose value (100 × units) is at least `value`; 0 for any value up to 0.
-    private static func unitsFrom(_ value: Int64) -> Int {
-        value <= 0 ? 0 : Int((value - 1) / 100 + 1)
-    }
-
-    /// The most whole units whose value (100 × units) is at most `value`; −1 below 0.
-    private static func unitsUpTo(_ value: Int64) -> Int {
-        value < 0 ? -1 : Int(value / 100)
-    }
-
-    /// Adds the counts by unit (``unitCounts``) to the price slots, clears them and gives the table back.
-    private mutating func moveUnitCountsToSlots() {
-        guard let units = unitCounts else { return }
-        unitCounts = nil
-        if unitsLow <= unitsHigh, let slotCounts, let slots = priceSlots {
-            staysearch_move_unit_counts(units, unitsLow, unitsHigh, slotCounts, slots.bins, slots.unit, slots.magic, slots.end, slots.aboveSlot)
-        }
-        UnitCountPool.shared.giveBack(units)
-        (unitsLow, unitsHigh) = (.max, -1)
     }
 
     /// Counts the values written since the last settling (their rows in `pending`): their sum, smallest

@@ -179,36 +179,3 @@ long staysearch_tier_candidates(const int32_t *qualities, const int64_t *values,
                                 int32_t pricePoints, int32_t *positions);
 
 #endif
-
-/// What ``staysearch_dense_word_tally`` adds up across the words of a scan.
-typedef struct {
-    /// The sum of the totals counted, in whole units.
-    int64_t sum;
-    /// How many totals lay in the price range.
-    int64_t inRange;
-    /// The least and greatest total counted (start at INT32_MAX and -1).
-    int32_t least;
-    int32_t most;
-} staysearch_dense_tally;
-
-/// A word of 64 adjacent dense rows (lane k the word's row k; `before` and `after` their running sums of whole
-/// units modulo 2^16 at the stay's check-in and check-out): the stay of each lane of `rows` is the difference of
-/// the two, exact when the lane's dearest night (`maxima[lane]`, or every lane when `maxima` is NULL) is at most
-/// `dearestExact`. Each exact stay's total adds one to `unitCounts[total]` and is added to `tally` (its sum, least
-/// and greatest, and whether it lies in `lowUnits` ... `highUnits`). Returns the exact stays in the price range
-/// that also lie in `offerLow` ... `offerHigh` (the page's reach); `inexact` receives the lanes of `rows` not
-/// exact, left uncounted. A bound past 0 ... 65,535 may be given: the ranges are of whole totals.
-uint64_t staysearch_dense_word_tally(const uint16_t *before, const uint16_t *after, const uint16_t *maxima, int32_t dearestExact,
-                                     uint64_t rows, int64_t lowUnits, int64_t highUnits, int64_t offerLow, int64_t offerHigh,
-                                     uint32_t *unitCounts, staysearch_dense_tally *tally, uint64_t *inexact);
-
-/// Makes ``staysearch_dense_word_tally`` use its portable version (non-zero) or the fastest the processor has
-/// (zero, the default): for tests.
-void staysearch_dense_word_tally_use_portable(int portable);
-
-/// Adds counts by whole unit to price slots: for each total t of `low` ... `high` (within 0 ... 65,535) whose
-/// `unitCounts[t]` is not zero, `counts[slot]` gains it, the slot of the value 100 · t as
-/// ``staysearch_add_slots`` finds it (`bins`, `unit`, `magic`, `end`, `above` as there); `unitCounts[t]` is then
-/// zero again. Runs of zero counts are passed over eight at a time.
-void staysearch_move_unit_counts(uint32_t *unitCounts, long low, long high, int32_t *counts, long bins, int64_t unit, uint64_t magic,
-                                 int64_t end, long above);
