@@ -8,8 +8,8 @@ import Testing
 @Suite struct LargeScanTests {
     /// 12,500 generated listings (four blocks of 4,096 rows) with calibrated and dynamic prices, queries
     /// over every region and over one city, with dates and without, each order, pages of 1 to 40, on one thread and two, with the
-    /// histogram from the values and from price slots (where words of day-by-day rows are counted as they are
-    /// priced, the `recommended` order's tier kept beside them): every answer the reference's.
+    /// histogram from the values and from price slots (the `recommended` order then ranked from its upper tier):
+    /// every answer the reference's.
     @Test(arguments: SyntheticDataset.Pricing.allCases)
     func pagesSkippingBlocksAgreeWithTheReference(pricing: SyntheticDataset.Pricing) throws {
         let synthetic = SyntheticDataset(listingCount: 12_500, seed: 21, dayCount: 45, pricing: pricing)
@@ -45,8 +45,8 @@ import Testing
     /// Long stays (10 to 60 nights) over 12,500 generated listings with dynamic and calibrated prices: where
     /// a block's day-by-day rows have their stays summed all at once (16 nights and more, candidates enough)
     /// and where they are summed row by row (few candidates: many guests, a price range); every region and
-    /// one city, one thread and two, the histogram from the values and from price slots (rows too dear for a
-    /// difference of sums among words counted as they are priced): every answer the reference's.
+    /// one city, one thread and two, the histogram from the values and from price slots: every answer the
+    /// reference's.
     @Test(arguments: SyntheticDataset.Pricing.allCases)
     func longStaysAgreeWithTheReference(pricing: SyntheticDataset.Pricing) throws {
         let synthetic = SyntheticDataset(listingCount: 12_500, seed: 23, dayCount: 100, pricing: pricing)
