@@ -33,18 +33,11 @@ public struct FacetCounts: Sendable, Equatable {
     /// Its values, most first.
     public var entries: [Entry]
 
-    /// The entries of `counted` (values with a count above 0), ordered and cut to `limit`. Names of equal counts
-    /// go by their folded form (``TextFolding``, the form a facet groups them by), then by spelling: which
-    /// spelling of a name the data showed first never changes which of two tied names is kept.
+    /// The entries of `counted` (values with a count above 0), ordered and cut to `limit`.
     public init(facet: Facet, counted: [Entry], limit: Int) {
         self.facet = facet
-        let keyed = counted.filter { $0.count > 0 }.map { entry -> (entry: Entry, folded: String) in
-            if case let .text(name) = entry.value { return (entry, TextFolding.fold(name)) }
-            return (entry, "")
-        }
-        entries = Array(keyed.sorted { a, b in
-            if a.entry.count != b.entry.count { return a.entry.count > b.entry.count }
-            return a.folded != b.folded ? a.folded < b.folded : a.entry.value < b.entry.value
-        }.prefix(limit).map(\.entry))
+        entries = Array(counted.filter { $0.count > 0 }
+            .sorted { $0.count != $1.count ? $0.count > $1.count : $0.value < $1.value }
+            .prefix(limit))
     }
 }
