@@ -81,7 +81,8 @@ import Testing
             }
             for _ in 0..<8 {
                 var query = data.randomQuery(using: &random)
-                query.facetLimit = 100
+                // Short facet lists too: which of two tied names is kept must not depend on history.
+                query.facetLimit = round % 2 == 0 ? 100 : Int.random(in: 1...3, using: &random)
                 let expected = Result { () throws(QueryError) in try ReferenceSearch.search(query, in: data).foldingFacetNames() }
                 let actual = Result { () throws(QueryError) in ReferenceAnswer(try live.search(query)).foldingFacetNames() }
                 // A name whose every listing was removed or changed is unknown, as to a fresh index of the

@@ -57,3 +57,19 @@ import Testing
         #expect(TextFolding.fold(text) == folded)
     }
 }
+
+@Suite struct FacetCountsTests {
+    /// Tied names go by their folded form, whatever their spelling: the same listings give the same facet
+    /// whichever spelling of a name was seen first (a live index and a fresh import of it may differ there).
+    @Test func tiedNamesGoByTheirFoldedForm() {
+        let counted = [FacetCounts.Entry(value: .text("Entire rental unit"), count: 2), FacetCounts.Entry(value: .text("entire condo"), count: 2),
+                       FacetCounts.Entry(value: .text("Room in hotel"), count: 3), FacetCounts.Entry(value: .text("Tent"), count: 0)]
+        let facet = FacetCounts(facet: .propertyType, counted: counted, limit: 2)
+        #expect(facet.entries == [FacetCounts.Entry(value: .text("Room in hotel"), count: 3), FacetCounts.Entry(value: .text("entire condo"), count: 2)])
+        let respelled = counted.map { entry in
+            entry.value == .text("entire condo") ? FacetCounts.Entry(value: .text("Entire Condo"), count: 2) : entry
+        }
+        #expect(FacetCounts(facet: .propertyType, counted: respelled, limit: 2).entries.last == FacetCounts.Entry(value: .text("Entire Condo"), count: 2))
+        #expect(FacetCounts(facet: .propertyType, counted: counted, limit: 10).entries.count == 3)
+    }
+}

@@ -39,6 +39,8 @@ public struct ListingIndex: Sendable {
     let wholeUnitPrices = LazyValue<Bool>()
     /// Room type names, by code.
     package let roomTypeNames: [String]
+    /// The room type codes in the order facet ties go (``NameTable/tieOrder``).
+    package let roomTypeTieOrder: [Int]
     /// Cities, neighbourhood groups and neighbourhoods with their row ranges.
     public let regions: RegionTree
     /// Property type and amenity names by code, with their codes by folded name.
@@ -120,6 +122,7 @@ public struct ListingIndex: Sendable {
         sampledHighPrice = ListingIndex.sampledHighPrice(of: storage.basePrices, rows: shape.rows)
         let roomTypes = StringColumn(bytes: storage.roomTypeNameBytes, offsets: storage.roomTypeNameOffsets)
         roomTypeNames = (0..<roomTypes.count).map { roomTypes[$0] }
+        roomTypeTieOrder = NameTable.tieOrder(of: roomTypeNames, folded: roomTypeNames.map(TextFolding.fold))
         propertyTypes = NameTable(StringColumn(bytes: storage.propertyTypeNameBytes, offsets: storage.propertyTypeNameOffsets))
         amenities = NameTable(StringColumn(bytes: storage.amenityNameBytes, offsets: storage.amenityNameOffsets))
         amenityBitSetCount = shape.wordsPerDay == 0 ? 0 : storage.amenityBitSets.count / shape.wordsPerDay

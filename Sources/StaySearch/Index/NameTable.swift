@@ -4,13 +4,23 @@ package struct NameTable: Sendable {
     package let names: [String]
     /// Codes by folded name.
     private let codesByFoldedName: [String: Int]
+    /// The codes in the order facet ties go: by folded name, then as spelled (``FacetCounts``).
+    package let tieOrder: [Int]
 
     /// The table of the names in `column`.
     init(_ column: StringColumn) {
         names = (0..<column.count).map { column[$0] }
+        let folded = names.map(TextFolding.fold)
         var codes: [String: Int] = [:]
-        for (code, name) in names.enumerated() { codes[TextFolding.fold(name), default: code] = code }
+        for (code, name) in folded.enumerated() { codes[name] = code }
         codesByFoldedName = codes
+        tieOrder = NameTable.tieOrder(of: names, folded: folded)
+    }
+
+    /// The codes of `names` (with their folded forms `folded`) by folded name, then as spelled: the order
+    /// ``FacetCounts`` gives names of equal counts.
+    static func tieOrder(of names: [String], folded: [String]) -> [Int] {
+        names.indices.sorted { a, b in folded[a] != folded[b] ? folded[a] < folded[b] : names[a] < names[b] }
     }
 
     /// The number of names.

@@ -1,5 +1,5 @@
 /// The counts of one facet: its values with how many matching listings have each, most first (ties:
-/// value ascending), at most the query's `facetLimit`.
+/// value ascending, names compared folded, then as spelled), at most the query's `facetLimit`.
 public struct FacetCounts: Sendable, Equatable {
     /// A facet value: a name as the data spells it, a count (bedrooms), or yes/no.
     public enum Value: Sendable, Equatable, Comparable {
@@ -33,11 +33,27 @@ public struct FacetCounts: Sendable, Equatable {
     /// Its values, most first.
     public var entries: [Entry]
 
-    /// The entries of `counted` (values with a count above 0), ordered and cut to `limit`.
+    /// The entries of `counted` (values with a count above 0), ordered and cut to `limit`. Names of equal counts
+    /// go by their folded form (``TextFolding``, the form a facet groups them by), then by spelling: which
+    /// spelling of a name the data showed first never changes which of two tied names is kept.
     public init(facet: Facet, counted: [Entry], limit: Int) {
         self.facet = facet
-        entries = Array(counted.filter { $0.count > 0 }
-            .sorted { $0.count != $1.count ? $0.count > $1.count : $0.value < $1.value }
-            .prefix(limit))
+        let keyed = counted.filter { $0.count > 0 }.map { entry -> (entry: Entry, folded: String) in
+            if case let .text(name) = entry.value { return (entry, TextFolding.fold(name)) }
+            return (entry, "")
+        }
+        entries = Array(keyed.sorted { a, b in
+            if a.entry.count != b.entry.count { return a.entry.count > b.entry.count }
+            return a.folded != b.folded ? a.folded < b.folded : a.entry.value < b.entry.value
+        }.prefix(limit).map(\.entry))
+    }
+
+    /// The entries of `counted`, already in the order ties go (as the public initializer would order equal
+    /// counts), ordered by count and cut to `limit`: nothing folded while a query is answered.
+    init(facet: Facet, tieOrdered counted: [Entry], limit: Int) {
+        self.facet = facet
+        entries = counted.enumerated().filter { $0.element.count > 0 }
+            .sorted { a, b in a.element.count != b.element.count ? a.element.count > b.element.count : a.offset < b.offset }
+            .prefix(limit).map(\.element)
     }
 }

@@ -1,14 +1,15 @@
 extension ListingIndex {
     /// The values of `facet` over `rows`, each with how many of the rows have it (unknown values are not
-    /// counted); ordering and cutting is ``FacetCounts``'s.
+    /// counted), in the order ties go (``FacetCounts/init(facet:tieOrdered:limit:)``); ordering by count and
+    /// cutting is ``FacetCounts``'s.
     func facetEntries(_ facet: Facet, rows: [Int32]) -> [FacetCounts.Entry] {
         switch facet {
         case .roomType:
             let counts = Self.tally(rows, slots: roomTypeNames.count, codes: storage.roomTypes.base)
-            return counts.enumerated().map { FacetCounts.Entry(value: .text(roomTypeNames[$0]), count: $1) }
+            return roomTypeTieOrder.map { FacetCounts.Entry(value: .text(roomTypeNames[$0]), count: counts[$0]) }
         case .propertyType:
             let counts = Self.tally(rows, slots: propertyTypes.count, codes: storage.propertyTypes.base)
-            return counts.enumerated().map { FacetCounts.Entry(value: .text(propertyTypes.names[$0]), count: $1) }
+            return propertyTypes.tieOrder.map { FacetCounts.Entry(value: .text(propertyTypes.names[$0]), count: counts[$0]) }
         case .bedrooms:
             let counts = Self.tally(rows, slots: Int(ListingIndex.unknownCount), codes: storage.bedrooms.base)
             return counts.enumerated().map { FacetCounts.Entry(value: .number($0), count: $1) }
@@ -48,7 +49,7 @@ extension ListingIndex {
                     counts[code] &+= 1
                 }
             }
-            return (0..<amenities.count).map { FacetCounts.Entry(value: .text(amenities.names[$0]), count: counts[$0]) }
+            return amenities.tieOrder.map { FacetCounts.Entry(value: .text(amenities.names[$0]), count: counts[$0]) }
         }
     }
 
@@ -70,6 +71,6 @@ extension ListingIndex {
     /// ascending): what `staysearch amenities` and `property-types` list.
     public func valueCounts(of facet: Facet) -> [FacetCounts.Entry] {
         let rows = (0..<Int32(count)).map { $0 }
-        return FacetCounts(facet: facet, counted: facetEntries(facet, rows: rows), limit: Int.max).entries
+        return FacetCounts(facet: facet, tieOrdered: facetEntries(facet, rows: rows), limit: Int.max).entries
     }
 }

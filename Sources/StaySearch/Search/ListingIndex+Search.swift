@@ -56,7 +56,7 @@ extension ListingIndex {
         result.facets = facets.map { facet in
             let rows = rowsByFacet[facet] ?? matchedRows
             guard let overlay = live?.overlay else {
-                return FacetCounts(facet: facet, counted: facetEntries(facet, rows: rows), limit: query.facetLimit)
+                return FacetCounts(facet: facet, tieOrdered: facetEntries(facet, rows: rows), limit: query.facetLimit)
             }
             // A live index's changed listings are rows past this index's own, counted in its overlay.
             let baseRows = rows.filter { Int($0) < count }
