@@ -68,7 +68,7 @@ extension ListingIndex {
 
 extension ListingIndex {
     /// Every value of `facet` over the whole index with its listing count, most first (ties: value
-    /// ascending): what `staysearch amenities` and `property-types` list.
+    /// ascending, names compared folded, then as spelled): what `staysearch amenities` and `property-types` list.
     public func valueCounts(of facet: Facet) -> [FacetCounts.Entry] {
         let rows = (0..<Int32(count)).map { $0 }
         return FacetCounts(facet: facet, tieOrdered: facetEntries(facet, rows: rows), limit: Int.max).entries
