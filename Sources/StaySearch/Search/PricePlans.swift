@@ -31,44 +31,84 @@ struct PricePlans {
     init(shapes: PriceShapes, from start: Int, to end: Int, firstWeekday: Int, memory: UnsafeMutablePointer<Int32>) {
         let plans = memory, offsets = memory + 256, segments = memory + 256 + 257
         plans.initialize(repeating: PricePlans.readRuns, count: 256)
-        var count = 0
         offsets[0] = 0
-        for shape in 0..<shapes.count {
-            let runs = shapes.runOffsets[shape]..<shapes.runOffsets[shape + 1]
-            let before = count
-            var isPlainOne = true
-            for run in runs {
-                let runStart = Int(shapes.runStarts[run])
-                let runEnd = run + 1 < runs.upperBound ? Int(shapes.runStarts[run + 1]) : Int.max
-                let from = max(start, runStart), to = min(end, runEnd)
-                guard from < to else { continue }
-                guard count < PricePlans.segmentCapacity else {
-                    count = PricePlans.segmentCapacity + 1          // no room: this shape reads its runs
-                    break
+        shapes.runOffsets.withUnsafeBufferPointer { runOffsets in
+            shapes.runStarts.withUnsafeBufferPointer { runStarts in
+                shapes.runIsPattern.withUnsafeBufferPointer { runIsPattern in
+                    withUnsafeTemporaryAllocation(of: Int32.self, capacity: 7) { wholeStay in
+                        // The whole stay's nights by weekday slot, for the pattern runs that hold all of it.
+                        PricePlans.writeWeekdayNights(from: start, to: end, firstWeekday: firstWeekday, into: wholeStay.baseAddress!)
+                        var count = 0
+                        for shape in 0..<(runOffsets.count - 1) {
+                            let runs = runOffsets[shape]..<runOffsets[shape &+ 1]
+                            let before = count
+                            var isPlainOne = true
+                            // Only the runs the stay crosses: from the last run starting on or before its first
+                            // night (a shape's runs start in order, the first on day 0), while they start before
+                            // its end.
+                            var run = PricePlans.lastRun(startingBy: start, in: runs, of: runStarts)
+                            while run < runs.upperBound, Int(runStarts[run]) < end {
+                                defer { run &+= 1 }
+                                let runEnd = run &+ 1 < runs.upperBound ? Int(runStarts[run &+ 1]) : Int.max
+                                let from = max(start, Int(runStarts[run])), to = min(end, runEnd)
+                                guard from < to else { continue }
+                                guard count < PricePlans.segmentCapacity else {
+                                    count = PricePlans.segmentCapacity + 1          // no room: this shape reads its runs
+                                    break
+                                }
+                                let holdsWholeStay = from == start && to == end
+                                if runIsPattern[run] || !holdsWholeStay { isPlainOne = false }
+                                let words = segments + count &* PricePlans.segmentWords
+                                words[0] = Int32(run &- runs.lowerBound)
+                                words[1] = Int32(to &- from)
+                                // A weekly pattern's nights by weekday slot; a plain run's are never read (every
+                                // row of the shape has a plain price there).
+                                if runIsPattern[run] {
+                                    if holdsWholeStay {
+                                        (words + 2).update(from: wholeStay.baseAddress!, count: 7)
+                                    } else {
+                                        PricePlans.writeWeekdayNights(from: from, to: to, firstWeekday: firstWeekday, into: words + 2)
+                                    }
+                                }
+                                count &+= 1
+                            }
+                            if count > PricePlans.segmentCapacity {
+                                count = before
+                            } else if isPlainOne, count == before &+ 1 {
+                                plans[shape] = segments[before &* PricePlans.segmentWords]
+                            } else {
+                                plans[shape] = PricePlans.bySegments
+                            }
+                            offsets[shape &+ 1] = Int32(count)
+                        }
+                    }
                 }
-                if shapes.runIsPattern[run] || from != start || to != end { isPlainOne = false }
-                let words = segments + count * PricePlans.segmentWords
-                let nights = to - from
-                words[0] = Int32(run - runs.lowerBound)
-                words[1] = Int32(nights)
-                // Each weekday slot holds the whole weeks, and the first nights % 7 slots from the first one more.
-                let firstSlot = (firstWeekday + from) % 7
-                for slot in 0..<7 {
-                    words[2 + slot] = Int32(nights / 7 + ((slot - firstSlot + 7) % 7 < nights % 7 ? 1 : 0))
-                }
-                count += 1
             }
-            if count > PricePlans.segmentCapacity {
-                count = before
-            } else if isPlainOne, count == before + 1 {
-                plans[shape] = segments[before * PricePlans.segmentWords]
-            } else {
-                plans[shape] = PricePlans.bySegments
-            }
-            offsets[shape + 1] = Int32(count)
         }
         self.plans = UnsafePointer(plans)
         segmentOffsets = UnsafePointer(offsets)
         self.segments = UnsafePointer(segments)
+    }
+
+    /// Writes the nights of day offsets `from ..< to` on each weekday slot (Monday first; day offset 0 on
+    /// `firstWeekday`) to `slots[0 ..< 7]`: each slot holds the whole weeks, and the first nights % 7 slots
+    /// from the first night's one more.
+    static func writeWeekdayNights(from: Int, to: Int, firstWeekday: Int, into slots: UnsafeMutablePointer<Int32>) {
+        let nights = to - from
+        let firstSlot = (firstWeekday + from) % 7
+        for slot in 0..<7 {
+            slots[slot] = Int32(nights / 7 + ((slot - firstSlot + 7) % 7 < nights % 7 ? 1 : 0))
+        }
+    }
+
+    /// The last of `runs` whose start (`starts[run]`, ascending) is at most `day`, or the first of them when
+    /// none is; found by halving.
+    static func lastRun(startingBy day: Int, in runs: Range<Int>, of starts: UnsafeBufferPointer<Int32>) -> Int {
+        var low = runs.lowerBound, high = runs.upperBound      // the answer is in low ..< high, or the first
+        while high &- low > 1 {
+            let middle = low &+ (high &- low) &>> 1
+            if Int(starts[middle]) <= day { low = middle } else { high = middle }
+        }
+        return low
     }
 }
