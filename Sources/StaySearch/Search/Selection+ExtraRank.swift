@@ -6,7 +6,8 @@ extension Selection {
     ///
     /// The extra rank's bucket tells its value at once when it can hold one value, or one whole currency
     /// unit (`wholeUnits`: every value a multiple of 100 minor units); else that bucket's values are picked
-    /// out in one pass and the rank selected among them.
+    /// out in one pass and the rank selected among them. A few values in whole units are counted by unit
+    /// instead (``byWholeUnits(_:bounds:ranks:)``).
     /// - Parameter bounds: the smallest and largest of `values`.
     static func elements(
         atRanks ranks: (Int, Int, Int), andExactly extra: Int, in values: UnsafeBufferPointer<Int64>, bounds: ClosedRange<Int64>,
@@ -14,6 +15,9 @@ extension Selection {
     ) -> (exact: (Int64, Int64, Int64)?, decided: Int64?, extra: Int64) {
         precondition(extra >= 0 && extra < values.count, "rank out of range")
         guard values.count > 4_096 else {
+            if wholeUnits, let found = byWholeUnits(values, bounds: bounds, ranks: (ranks.0, ranks.1, ranks.2, extra)) {
+                return ((found.0, found.1, found.2), nil, found.3)
+            }
             // A copy to select in.
             return withUnsafeTemporaryAllocation(of: Int64.self, capacity: values.count) { copy in
                 _ = copy.initialize(fromContentsOf: values)

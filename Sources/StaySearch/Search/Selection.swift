@@ -8,7 +8,8 @@ enum Selection {
     /// Large inputs are narrowed first by one counting pass into buckets of the values' offsets from the
     /// smallest (``bucket(ofOffset:)``) shared by the three ranks, so that only the values sharing an
     /// answer's bucket are selected among. Two allocations however large the input: the bucket counts
-    /// and the candidates of the three buckets.
+    /// and the candidates of the three buckets. Smaller inputs in whole currency units, their bounds
+    /// known, are counted by unit (``byWholeUnits(_:bounds:ranks:)``); other small ones are selected in.
     /// - Parameters:
     ///   - bounds: the smallest and largest of `values`, when known (saves a pass).
     ///   - threads: how many threads the passes over `values` may use (a part needs 65,536 values).
@@ -35,6 +36,9 @@ enum Selection {
     ) -> (exact: (Int64, Int64, Int64)?, decided: Int64?) {
         precondition(ranks.0 <= ranks.1 && ranks.1 <= ranks.2 && ranks.0 >= 0 && ranks.2 < values.count, "ranks out of order")
         guard values.count > 4_096 else {
+            if let bounds, let found = byWholeUnits(UnsafeBufferPointer(values), bounds: bounds, ranks: (ranks.0, ranks.1, ranks.2, ranks.2)) {
+                return ((found.0, found.1, found.2), nil)
+            }
             // Equal ranks (a median) are selected once.
             let first = quickSelect(atRank: ranks.0, in: values)
             let second = ranks.1 == ranks.0 ? first : quickSelect(atRank: ranks.1, in: values)
