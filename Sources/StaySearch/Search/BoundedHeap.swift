@@ -14,10 +14,9 @@ struct BoundedHeap<Element: Comparable> {
     mutating func offer(_ element: Element) {
         if storage.count < capacity {
             storage.append(element)
-            siftUp(storage.count - 1)
+            storage.withUnsafeMutableBufferPointer { BoundedHeap.siftUp(element, from: $0.count - 1, in: $0) }
         } else if capacity > 0, element < storage[0] {
-            storage[0] = element
-            siftDown(0)
+            storage.withUnsafeMutableBufferPointer { BoundedHeap.siftDown(element, from: 0, in: $0) }
         }
     }
 
@@ -27,26 +26,33 @@ struct BoundedHeap<Element: Comparable> {
     /// The kept elements, smallest first.
     func sorted() -> [Element] { storage.sorted() }
 
-    private mutating func siftUp(_ start: Int) {
-        var child = start
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard storage[parent] < storage[child] else { return }
-            storage.swapAt(parent, child)
-            child = parent
+    /// Places `element` at `start` or above it: each parent smaller than it moves down into the hole, and it
+    /// fills the hole left (one store a level, not a swap).
+    private static func siftUp(_ element: Element, from start: Int, in heap: UnsafeMutableBufferPointer<Element>) {
+        var hole = start
+        while hole > 0 {
+            let parent = (hole &- 1) / 2
+            guard heap[parent] < element else { break }
+            heap[hole] = heap[parent]
+            hole = parent
         }
+        heap[hole] = element
     }
 
-    private mutating func siftDown(_ start: Int) {
-        var parent = start
+    /// Places `element` at `start` or below it: the larger child moves up into the hole while it is larger
+    /// than `element`, which fills the hole left.
+    private static func siftDown(_ element: Element, from start: Int, in heap: UnsafeMutableBufferPointer<Element>) {
+        var hole = start
+        let count = heap.count
         while true {
-            var largest = parent
-            let left = 2 * parent + 1, right = left + 1
-            if left < storage.count, storage[largest] < storage[left] { largest = left }
-            if right < storage.count, storage[largest] < storage[right] { largest = right }
-            guard largest != parent else { return }
-            storage.swapAt(parent, largest)
-            parent = largest
+            let left = 2 &* hole &+ 1
+            guard left < count else { break }
+            let right = left &+ 1
+            let child = right < count && heap[left] < heap[right] ? right : left
+            guard element < heap[child] else { break }
+            heap[hole] = heap[child]
+            hole = child
         }
+        heap[hole] = element
     }
 }
