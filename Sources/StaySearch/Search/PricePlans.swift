@@ -23,71 +23,83 @@ struct PricePlans {
     static let segmentWords = 9
     /// The most segments the plans hold; a shape whose segments would not fit reads its rows' runs.
     static let segmentCapacity = 1_024
-    /// The words the plans take.
-    static let wordCount = 256 + 257 + segmentCapacity * segmentWords
+    /// The words the plans take: the plans, the segments' offsets, the segments, and the whole stay's nights
+    /// by weekday slot.
+    static let wordCount = 256 + 257 + segmentCapacity * segmentWords + 7
 
     /// Writes the plans for a stay on the day offsets `start ..< end` (inside the calendar, not empty),
     /// day offset 0 falling on `firstWeekday` (0 = Monday), into `memory` (``wordCount`` words).
     init(shapes: PriceShapes, from start: Int, to end: Int, firstWeekday: Int, memory: UnsafeMutablePointer<Int32>) {
         let plans = memory, offsets = memory + 256, segments = memory + 256 + 257
-        plans.initialize(repeating: PricePlans.readRuns, count: 256)
-        offsets[0] = 0
         shapes.runOffsets.withUnsafeBufferPointer { runOffsets in
             shapes.runStarts.withUnsafeBufferPointer { runStarts in
                 shapes.runIsPattern.withUnsafeBufferPointer { runIsPattern in
-                    withUnsafeTemporaryAllocation(of: Int32.self, capacity: 7) { wholeStay in
-                        // The whole stay's nights by weekday slot, for the pattern runs that hold all of it.
-                        PricePlans.writeWeekdayNights(from: start, to: end, firstWeekday: firstWeekday, into: wholeStay.baseAddress!)
-                        var count = 0
-                        for shape in 0..<(runOffsets.count - 1) {
-                            let runs = runOffsets[shape]..<runOffsets[shape &+ 1]
-                            let before = count
-                            var isPlainOne = true
-                            // Only the runs the stay crosses: from the last run starting on or before its first
-                            // night (a shape's runs start in order, the first on day 0), while they start before
-                            // its end.
-                            var run = PricePlans.lastRun(startingBy: start, in: runs, of: runStarts)
-                            while run < runs.upperBound, Int(runStarts[run]) < end {
-                                defer { run &+= 1 }
-                                let runEnd = run &+ 1 < runs.upperBound ? Int(runStarts[run &+ 1]) : Int.max
-                                let from = max(start, Int(runStarts[run])), to = min(end, runEnd)
-                                guard from < to else { continue }
-                                guard count < PricePlans.segmentCapacity else {
-                                    count = PricePlans.segmentCapacity + 1          // no room: this shape reads its runs
-                                    break
-                                }
-                                let holdsWholeStay = from == start && to == end
-                                if runIsPattern[run] || !holdsWholeStay { isPlainOne = false }
-                                let words = segments + count &* PricePlans.segmentWords
-                                words[0] = Int32(run &- runs.lowerBound)
-                                words[1] = Int32(to &- from)
-                                // A weekly pattern's nights by weekday slot; a plain run's are never read (every
-                                // row of the shape has a plain price there).
-                                if runIsPattern[run] {
-                                    if holdsWholeStay {
-                                        (words + 2).update(from: wholeStay.baseAddress!, count: 7)
-                                    } else {
-                                        PricePlans.writeWeekdayNights(from: from, to: to, firstWeekday: firstWeekday, into: words + 2)
-                                    }
-                                }
-                                count &+= 1
-                            }
-                            if count > PricePlans.segmentCapacity {
-                                count = before
-                            } else if isPlainOne, count == before &+ 1 {
-                                plans[shape] = segments[before &* PricePlans.segmentWords]
-                            } else {
-                                plans[shape] = PricePlans.bySegments
-                            }
-                            offsets[shape &+ 1] = Int32(count)
-                        }
-                    }
+                    PricePlans.write(shapes: (runOffsets, runStarts, runIsPattern), from: start, to: end, firstWeekday: firstWeekday,
+                                     plans: plans, offsets: offsets, segments: segments,
+                                     wholeStay: memory + PricePlans.wordCount - 7)
                 }
             }
         }
         self.plans = UnsafePointer(plans)
         segmentOffsets = UnsafePointer(offsets)
         self.segments = UnsafePointer(segments)
+    }
+
+    /// Writes each shape's plan, its segments' offsets and its segments (``PriceShapes``' columns
+    /// `shapes`: run offsets, run starts, whether each run is a weekly pattern), the stay's nights by weekday
+    /// slot going to `wholeStay` first.
+    private static func write(shapes: (runOffsets: UnsafeBufferPointer<Int>, runStarts: UnsafeBufferPointer<Int32>,
+                                       runIsPattern: UnsafeBufferPointer<Bool>),
+                              from start: Int, to end: Int, firstWeekday: Int, plans: UnsafeMutablePointer<Int32>,
+                              offsets: UnsafeMutablePointer<Int32>, segments: UnsafeMutablePointer<Int32>,
+                              wholeStay: UnsafeMutablePointer<Int32>) {
+        let (runOffsets, runStarts, runIsPattern) = shapes
+        plans.initialize(repeating: readRuns, count: 256)
+        offsets[0] = 0
+        // For the pattern runs that hold all of the stay.
+        writeWeekdayNights(from: start, to: end, firstWeekday: firstWeekday, into: wholeStay)
+        var count = 0
+        for shape in 0..<(runOffsets.count - 1) {
+            let runs = runOffsets[shape]..<runOffsets[shape &+ 1]
+            let before = count
+            var isPlainOne = true
+            // Only the runs the stay crosses: from the last run starting on or before its first night (a
+            // shape's runs start in order, the first on day 0), while they start before its end.
+            var run = lastRun(startingBy: start, in: runs, of: runStarts)
+            while run < runs.upperBound, Int(runStarts[run]) < end {
+                defer { run &+= 1 }
+                let runEnd = run &+ 1 < runs.upperBound ? Int(runStarts[run &+ 1]) : Int.max
+                let from = max(start, Int(runStarts[run])), to = min(end, runEnd)
+                guard from < to else { continue }
+                guard count < segmentCapacity else {
+                    count = segmentCapacity + 1          // no room: this shape reads its runs
+                    break
+                }
+                let holdsWholeStay = from == start && to == end
+                if runIsPattern[run] || !holdsWholeStay { isPlainOne = false }
+                let words = segments + count &* segmentWords
+                words[0] = Int32(run &- runs.lowerBound)
+                words[1] = Int32(to &- from)
+                // A weekly pattern's nights by weekday slot; a plain run's are never read (every row of the
+                // shape has a plain price there).
+                if runIsPattern[run] {
+                    if holdsWholeStay {
+                        (words + 2).update(from: wholeStay, count: 7)
+                    } else {
+                        writeWeekdayNights(from: from, to: to, firstWeekday: firstWeekday, into: words + 2)
+                    }
+                }
+                count &+= 1
+            }
+            if count > segmentCapacity {
+                count = before
+            } else if isPlainOne, count == before &+ 1 {
+                plans[shape] = segments[before &* segmentWords]
+            } else {
+                plans[shape] = bySegments
+            }
+            offsets[shape &+ 1] = Int32(count)
+        }
     }
 
     /// Writes the nights of day offsets `from ..< to` on each weekday slot (Monday first; day offset 0 on
