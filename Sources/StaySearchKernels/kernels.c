@@ -762,6 +762,295 @@ void staysearch_calendar_flush(staysearch_calendar_batch *batch, long span, long
 #endif
 }
 
+/// `value` clamped into 0 ... 65,535.
+static inline uint16_t clamp_u16(int64_t value) { return (uint16_t)(value < 0 ? 0 : value > 0xFFFF ? 0xFFFF : value); }
+
+void staysearch_calendar_rows_prepare(staysearch_calendar_rows_plan *plan, long nights, long checkIns, int32_t lowest,
+                                      int32_t highest, const int32_t *bracketLow, const int32_t *bracketHigh, int32_t cheapest) {
+    __builtin_memset(plan, 0, sizeof *plan);
+    plan->nights = nights;
+    plan->checkIns = checkIns;
+    plan->lowest = lowest;
+    plan->highest = highest;
+    plan->cheapest = cheapest;
+    plan->lowestBracket = INT32_MAX;
+    plan->highestBracket = INT32_MIN;
+    for (long p = 0; p < checkIns; p++) {
+        plan->bracketLow[p] = bracketLow[p];
+        plan->bracketHigh[p] = bracketHigh[p];
+        plan->lowBounds[p] = clamp_u16(bracketLow[p]);
+        plan->highBounds[p] = clamp_u16(bracketHigh[p]);
+        plan->lowestBracket = bracketLow[p] < plan->lowestBracket ? bracketLow[p] : plan->lowestBracket;
+        plan->highestBracket = bracketHigh[p] > plan->highestBracket ? bracketHigh[p] : plan->highestBracket;
+    }
+}
+
+/// Whether staysearch_calendar_rows totals lane `lane` itself: a price over the span, or running sums, whose
+/// every stay of `nights` nights costs at most STAYSEARCH_CALENDAR_ROWS_LARGEST units (see the header).
+static inline int calendar_rows_exact(const int32_t *constant, const int32_t *lowNight, const int32_t *highNight,
+                                      const int32_t *sumSlots, long nights, int lane) {
+    if (constant[lane] >= 0) return (int64_t)constant[lane] * nights <= STAYSEARCH_CALENDAR_ROWS_LARGEST;
+    return sumSlots[lane] >= 0 && lowNight[lane] >= 0 && highNight[lane] >= 0
+        && (int64_t)highNight[lane] * nights <= STAYSEARCH_CALENDAR_ROWS_LARGEST;
+}
+
+static uint64_t calendar_rows_portable(const staysearch_calendar_rows_plan *plan, const int32_t *constant, const int32_t *lowNight,
+                                       const int32_t *highNight, const int32_t *sumSlots, const uint16_t *sums, long sumStride,
+                                       const uint64_t *valid, uint32_t *counts, uint32_t *below, int32_t *least,
+                                       uint32_t *const *slots) {
+    const long nights = plan->nights, checkIns = plan->checkIns;
+    uint64_t returned = 0, any = 0;
+    for (long p = 0; p < checkIns; p++) any |= valid[p];
+    for (int lane = 0; lane < 64; lane++) {
+        if (!(any >> lane & 1)) continue;
+        if (!calendar_rows_exact(constant, lowNight, highNight, sumSlots, nights, lane)) {
+            returned |= (uint64_t)1 << lane;
+            continue;
+        }
+        const uint16_t *rowSums = constant[lane] >= 0 ? NULL : sums + (long)sumSlots[lane] * sumStride;
+        for (long p = 0; p < checkIns; p++) {
+            if (!(valid[p] >> lane & 1)) continue;
+            int32_t total = rowSums ? (int32_t)(uint16_t)(rowSums[p + nights] - rowSums[p]) : constant[lane] * (int32_t)nights;
+            if (total < plan->lowest || total > plan->highest) continue;
+            counts[p] += 1;
+            below[p] += total < plan->bracketLow[p];
+            if (total >= plan->bracketLow[p] && total <= plan->bracketHigh[p]) slots[p][total - plan->bracketLow[p]] += 1;
+            if (total <= plan->cheapest && total < least[p]) least[p] = total;
+        }
+    }
+    return returned;
+}
+
+#if defined(__x86_64__)
+/// For 32 words `valid[0 ..< 32]`, the 8 vectors whose byte *p* of vector *j* is byte *j* of `valid[p]`:
+/// bit *k* of vector *j*'s bytes, gathered by a movemask, is row 8*j* + *k*'s check-ins.
+STAYSEARCH_AVX2_BMI2 static void calendar_rows_transpose(const uint64_t *valid, __m256i *bytes) {
+    // Words loaded so that the unpacks below leave them in order: vector i holds words 2i, 2i + 1 in its
+    // low half and 16 + 2i, 17 + 2i in its high half.
+    const __m256i interleave = _mm256_setr_epi8(0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15,
+                                                0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15);
+    __m256i x[8], y[8], z[8];
+    for (int i = 0; i < 8; i++) {
+        __m256i words = _mm256_loadu2_m128i((const __m128i *)(valid + 16 + 2 * i), (const __m128i *)(valid + 2 * i));
+        x[i] = _mm256_shuffle_epi8(words, interleave);
+    }
+    // 16-bit pairs, then 32-bit, then 64-bit: byte j of 2, 4, 8, then 16 words a lane.
+    for (int i = 0; i < 4; i++) {
+        y[2 * i] = _mm256_unpacklo_epi16(x[2 * i], x[2 * i + 1]);       // bytes 0-3
+        y[2 * i + 1] = _mm256_unpackhi_epi16(x[2 * i], x[2 * i + 1]);   // bytes 4-7
+    }
+    for (int i = 0; i < 2; i++) {
+        for (int h = 0; h < 2; h++) {
+            __m256i a = y[4 * i + h], b = y[4 * i + 2 + h];
+            z[4 * i + 2 * h] = _mm256_unpacklo_epi32(a, b);      // bytes 4h + 0, 4h + 1
+            z[4 * i + 2 * h + 1] = _mm256_unpackhi_epi32(a, b);  // bytes 4h + 2, 4h + 3
+        }
+    }
+    for (int q = 0; q < 4; q++) {
+        // z[q] (words 0-7's share) and z[4 + q] (words 8-15's) hold bytes 2q and 2q + 1.
+        bytes[2 * q] = _mm256_unpacklo_epi64(z[q], z[4 + q]);
+        bytes[2 * q + 1] = _mm256_unpackhi_epi64(z[q], z[4 + q]);
+    }
+}
+
+/// Sixteen 16-bit lanes of `values` that are at least `floor` (unsigned).
+STAYSEARCH_AVX2_BMI2 static inline __m256i at_least_u16(__m256i values, __m256i floor) {
+    return _mm256_cmpeq_epi16(_mm256_max_epu16(values, floor), values);
+}
+
+/// Sixteen 16-bit lanes of `values` that are at most `ceiling` (unsigned).
+STAYSEARCH_AVX2_BMI2 static inline __m256i at_most_u16(__m256i values, __m256i ceiling) {
+    return _mm256_cmpeq_epi16(_mm256_min_epu16(values, ceiling), values);
+}
+
+/// What a row-by-row pass keeps of sixteen check-ins (16-bit lanes): their brackets' ends (biased by 2^15), and
+/// the word's stays found, those below the bracket, and the least total of at most the cut (65,535: none).
+typedef struct {
+    __m256i from, to, found, under, lowest;
+} calendar_rows_half;
+
+STAYSEARCH_AVX2_BMI2 static uint64_t calendar_rows_avx2(const staysearch_calendar_rows_plan *plan, const int32_t *constant,
+                                                        const int32_t *lowNight, const int32_t *highNight, const int32_t *sumSlots,
+                                                        const uint16_t *sums, long sumStride, const uint64_t *valid,
+                                                        uint32_t *counts, uint32_t *below, int32_t *least, uint32_t *const *slots) {
+    const long nights = plan->nights, checkIns = plan->checkIns;
+    uint64_t words[32], anyValid = 0;
+    for (long p = 0; p < checkIns; p++) anyValid |= valid[p];
+    if (!anyValid) return 0;
+    // Rows settled as in staysearch_calendar_word: every total (by its lowest and highest night) below or
+    // above every bracket and inside the price range; and the rows totalled here at all.
+    const __m256i low = _mm256_set1_epi32(plan->lowest - 1), high = _mm256_set1_epi32(plan->highest);
+    const __m256i cheapLanes = _mm256_set1_epi32(plan->cheapest), minusOne = _mm256_set1_epi32(-1);
+    const __m256i nightCount = _mm256_set1_epi32((int)nights), largest = _mm256_set1_epi32(STAYSEARCH_CALENDAR_ROWS_LARGEST);
+    const __m256i underAll = _mm256_set1_epi32(plan->lowestBracket), overAll = _mm256_set1_epi32(plan->highestBracket);
+    uint64_t settled = 0, settledBelow = 0, settledCheap = 0, never = 0, constants = 0, exact = 0;
+    int32_t fixedTotals[64];
+    for (int group = 0; group < 8; group++) {
+        if (!((anyValid >> (group * 8)) & 0xFF)) continue;
+        __m256i fixed = _mm256_loadu_si256((const __m256i *)(constant + group * 8));
+        __m256i least8 = _mm256_loadu_si256((const __m256i *)(lowNight + group * 8));
+        __m256i most8 = _mm256_loadu_si256((const __m256i *)(highNight + group * 8));
+        __m256i slot8 = _mm256_loadu_si256((const __m256i *)(sumSlots + group * 8));
+        __m256i total = _mm256_mullo_epi32(fixed, nightCount);
+        __m256i lowTotal = _mm256_mullo_epi32(least8, nightCount), highTotal = _mm256_mullo_epi32(most8, nightCount);
+        _mm256_storeu_si256((__m256i *)(fixedTotals + group * 8), total);
+        uint64_t isConstant = STAYSEARCH_BITS(_mm256_cmpgt_epi32(fixed, minusOne));
+        uint64_t known = STAYSEARCH_BITS(_mm256_cmpgt_epi32(least8, minusOne));
+        uint64_t alwaysFits = STAYSEARCH_BITS(_mm256_andnot_si256(_mm256_cmpgt_epi32(highTotal, high), _mm256_cmpgt_epi32(lowTotal, low)));
+        uint64_t neverFits = STAYSEARCH_BITS(_mm256_or_si256(_mm256_cmpgt_epi32(lowTotal, high), _mm256_cmpgt_epi32(_mm256_add_epi32(low, _mm256_set1_epi32(1)), highTotal)));
+        uint64_t isBelow = STAYSEARCH_BITS(_mm256_cmpgt_epi32(underAll, highTotal));
+        uint64_t isAbove = STAYSEARCH_BITS(_mm256_cmpgt_epi32(lowTotal, overAll));
+        uint64_t notCheap = STAYSEARCH_BITS(_mm256_cmpgt_epi32(lowTotal, cheapLanes));
+        uint64_t dear = STAYSEARCH_BITS(_mm256_cmpgt_epi32(total, cheapLanes));
+        // Totalled in 16 bits: a price over the span, or running sums, whose stays stay within the largest.
+        uint64_t summed = STAYSEARCH_BITS(_mm256_cmpgt_epi32(slot8, minusOne)) & known
+            & STAYSEARCH_BITS(_mm256_cmpgt_epi32(most8, minusOne)) & ~STAYSEARCH_BITS(_mm256_cmpgt_epi32(highTotal, largest));
+        uint64_t small = ~STAYSEARCH_BITS(_mm256_cmpgt_epi32(total, largest));
+        uint64_t totalledHere = ((isConstant & small) | (~isConstant & summed)) & 0xFF;
+        uint64_t outside = totalledHere & known & alwaysFits & (isBelow | isAbove) & (isConstant | notCheap);
+        settled |= outside << (group * 8);
+        settledBelow |= (outside & isBelow) << (group * 8);
+        settledCheap |= (outside & isConstant & ~dear) << (group * 8);
+        never |= (known & neverFits) << (group * 8);
+        constants |= isConstant << (group * 8);
+        exact |= totalledHere << (group * 8);
+    }
+    const uint64_t returned = anyValid & ~exact;
+    for (long p = 0; p < checkIns; p++) words[p] = valid[p] & exact;
+    for (long p = checkIns; p < 32; p++) words[p] = 0;
+    if (settled) {
+        for (long p = 0; p < checkIns; p++) {
+            counts[p] += (uint32_t)_mm_popcnt_u64(words[p] & settled);
+            below[p] += (uint32_t)_mm_popcnt_u64(words[p] & settledBelow);
+        }
+        for (long p = 0; settledCheap && p < checkIns; p++) {
+            for (uint64_t bits = words[p] & settledCheap; bits; bits &= bits - 1) {
+                int32_t value = fixedTotals[__builtin_ctzll(bits)];
+                if (value < least[p]) least[p] = value;
+            }
+        }
+    }
+    uint64_t totalled = anyValid & exact & ~(settled | never);
+    if (!totalled) return returned;
+    // Each totalled row's check-ins (a 32-bit mask), from the check-ins' rows.
+    __m256i bytes[8];
+    calendar_rows_transpose(words, bytes);
+    // Per check-in (16-bit lanes, check-ins 0-15 and 16-31): the bounds clamped into 16 bits (every total
+    // here is at most STAYSEARCH_CALENDAR_ROWS_LARGEST, so a bound above it keeps its meaning), biased by
+    // 2^15 so that one signed compare tells each.
+    const __m256i bias = _mm256_set1_epi16((short)0x8000);
+    const __m256i fitLow = _mm256_set1_epi16((short)(clamp_u16(plan->lowest) ^ 0x8000));
+    const __m256i fitHigh = _mm256_set1_epi16((short)(clamp_u16(plan->highest) ^ 0x8000));
+    const __m256i cheap16 = _mm256_set1_epi16((short)(clamp_u16(plan->cheapest) ^ 0x8000));
+    const __m256i cheapOn = plan->cheapest >= 0 ? _mm256_set1_epi16(-1) : _mm256_setzero_si256();
+    const __m256i laneBits = _mm256_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, (short)32768);
+    const __m256i ones = _mm256_set1_epi16(-1);
+    calendar_rows_half first = {_mm256_xor_si256(_mm256_loadu_si256((const __m256i *)plan->lowBounds), bias),
+                              _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)plan->highBounds), bias),
+                              _mm256_setzero_si256(), _mm256_setzero_si256(), ones};
+    calendar_rows_half second = {_mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(plan->lowBounds + 16)), bias),
+                               _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(plan->highBounds + 16)), bias),
+                               _mm256_setzero_si256(), _mm256_setzero_si256(), ones};
+    uint16_t dayTotals[32];
+    for (uint64_t rows = totalled; rows; rows &= rows - 1) {
+        const int lane = __builtin_ctzll(rows);
+        const uint32_t checkInBits = (uint32_t)_mm256_movemask_epi8(_mm256_sll_epi16(bytes[lane >> 3], _mm_cvtsi32_si128(7 - (lane & 7))));
+        const uint16_t *rowSums = (constants >> lane & 1) ? NULL : sums + (long)sumSlots[lane] * sumStride;
+        const __m256i fixedTotal = _mm256_set1_epi16((short)fixedTotals[lane]);
+        for (int h = 0; h < 2; h++) {
+            const uint32_t halfBits = checkInBits >> (16 * h) & 0xFFFF;
+            if (!halfBits) continue;
+            __m256i total = fixedTotal;
+            if (rowSums) {
+                __m256i before = _mm256_loadu_si256((const __m256i *)(rowSums + 16 * h));
+                __m256i after = _mm256_loadu_si256((const __m256i *)(rowSums + 16 * h + nights));
+                total = _mm256_sub_epi16(after, before);
+            }
+            calendar_rows_half *half = h ? &second : &first;
+            const __m256i biased = _mm256_xor_si256(total, bias);
+            __m256i stays = _mm256_cmpeq_epi16(_mm256_and_si256(_mm256_set1_epi16((short)halfBits), laneBits), laneBits);
+            __m256i outOfRange = _mm256_or_si256(_mm256_cmpgt_epi16(fitLow, biased), _mm256_cmpgt_epi16(biased, fitHigh));
+            __m256i hits = _mm256_andnot_si256(outOfRange, stays);
+            __m256i under = _mm256_cmpgt_epi16(half->from, biased), over = _mm256_cmpgt_epi16(biased, half->to);
+            half->found = _mm256_sub_epi16(half->found, hits);
+            half->under = _mm256_sub_epi16(half->under, _mm256_and_si256(under, hits));
+            __m256i cheapHits = _mm256_andnot_si256(_mm256_cmpgt_epi16(biased, cheap16), _mm256_and_si256(hits, cheapOn));
+            half->lowest = _mm256_min_epu16(half->lowest, _mm256_or_si256(total, _mm256_andnot_si256(cheapHits, ones)));
+            __m256i inside = _mm256_andnot_si256(_mm256_or_si256(under, over), hits);
+            uint32_t insideBits = _pext_u32((uint32_t)_mm256_movemask_epi8(inside), 0x55555555u);
+            if (insideBits) {
+                _mm256_storeu_si256((__m256i *)(dayTotals + 16 * h), total);
+                for (; insideBits; insideBits &= insideBits - 1) {
+                    const int p = 16 * h + __builtin_ctz(insideBits);
+                    slots[p][dayTotals[p] - plan->bracketLow[p]] += 1;
+                }
+            }
+        }
+    }
+    __m256i found[2] = {first.found, second.found}, under[2] = {first.under, second.under}, lowestTotal[2] = {first.lowest, second.lowest};
+    // The word's counts added in 32 bits, eight check-ins a step (the arrays hold 32).
+    const __m256i none = _mm256_set1_epi32(0xFFFF), unset = _mm256_set1_epi32(INT32_MAX);
+    for (int h = 0; h < 2; h++) {
+        for (int q = 0; q < 2; q++) {
+            const int at = 16 * h + 8 * q;
+            __m128i foundHalf = q ? _mm256_extracti128_si256(found[h], 1) : _mm256_castsi256_si128(found[h]);
+            __m128i underHalf = q ? _mm256_extracti128_si256(under[h], 1) : _mm256_castsi256_si128(under[h]);
+            __m128i lowestHalf = q ? _mm256_extracti128_si256(lowestTotal[h], 1) : _mm256_castsi256_si128(lowestTotal[h]);
+            _mm256_storeu_si256((__m256i *)(counts + at), _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(counts + at)), _mm256_cvtepu16_epi32(foundHalf)));
+            _mm256_storeu_si256((__m256i *)(below + at), _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(below + at)), _mm256_cvtepu16_epi32(underHalf)));
+            __m256i lowest8 = _mm256_cvtepu16_epi32(lowestHalf);
+            lowest8 = _mm256_blendv_epi8(lowest8, unset, _mm256_cmpeq_epi32(lowest8, none));
+            _mm256_storeu_si256((__m256i *)(least + at), _mm256_min_epi32(_mm256_loadu_si256((const __m256i *)(least + at)), lowest8));
+        }
+    }
+    return returned;
+}
+#endif
+
+uint64_t staysearch_calendar_rows(const staysearch_calendar_rows_plan *plan, const int32_t *constant, const int32_t *lowNight,
+                                  const int32_t *highNight, const int32_t *sumSlots, const uint16_t *sums, long sumStride,
+                                  const uint64_t *valid, uint32_t *counts, uint32_t *below, int32_t *least, uint32_t *const *slots) {
+#if defined(__x86_64__)
+    if (!__atomic_load_n(&calendar_portable, __ATOMIC_RELAXED) && has_avx2_bmi2()) {
+        return calendar_rows_avx2(plan, constant, lowNight, highNight, sumSlots, sums, sumStride, valid, counts, below, least, slots);
+    }
+#endif
+    return calendar_rows_portable(plan, constant, lowNight, highNight, sumSlots, sums, sumStride, valid, counts, below, least, slots);
+}
+
+void staysearch_transpose_sums(const uint16_t *stripes, long stripeStride, long days, long rows, uint16_t *out, long outStride) {
+    long row = 0;
+#if defined(__x86_64__)
+    // Eight rows by eight days at a time (SSE2, every x86-64 has it): eight loads of a day's eight rows, an
+    // 8 × 8 transpose by unpacks, eight stores of a row's eight days.
+    for (; row + 8 <= rows; row += 8) {
+        long day = 0;
+        for (; day + 8 <= days; day += 8) {
+            __m128i v[8];
+            for (int k = 0; k < 8; k++) v[k] = _mm_loadu_si128((const __m128i *)(stripes + (day + k) * stripeStride + row));
+            __m128i a0 = _mm_unpacklo_epi16(v[0], v[1]), a1 = _mm_unpackhi_epi16(v[0], v[1]);
+            __m128i a2 = _mm_unpacklo_epi16(v[2], v[3]), a3 = _mm_unpackhi_epi16(v[2], v[3]);
+            __m128i a4 = _mm_unpacklo_epi16(v[4], v[5]), a5 = _mm_unpackhi_epi16(v[4], v[5]);
+            __m128i a6 = _mm_unpacklo_epi16(v[6], v[7]), a7 = _mm_unpackhi_epi16(v[6], v[7]);
+            __m128i b0 = _mm_unpacklo_epi32(a0, a2), b1 = _mm_unpackhi_epi32(a0, a2);
+            __m128i b2 = _mm_unpacklo_epi32(a1, a3), b3 = _mm_unpackhi_epi32(a1, a3);
+            __m128i b4 = _mm_unpacklo_epi32(a4, a6), b5 = _mm_unpackhi_epi32(a4, a6);
+            __m128i b6 = _mm_unpacklo_epi32(a5, a7), b7 = _mm_unpackhi_epi32(a5, a7);
+            __m128i w[8] = {_mm_unpacklo_epi64(b0, b4), _mm_unpackhi_epi64(b0, b4), _mm_unpacklo_epi64(b1, b5),
+                            _mm_unpackhi_epi64(b1, b5), _mm_unpacklo_epi64(b2, b6), _mm_unpackhi_epi64(b2, b6),
+                            _mm_unpacklo_epi64(b3, b7), _mm_unpackhi_epi64(b3, b7)};
+            for (int k = 0; k < 8; k++) _mm_storeu_si128((__m128i *)(out + (row + k) * outStride + day), w[k]);
+        }
+        for (; day < days; day++) {
+            for (int k = 0; k < 8; k++) out[(row + k) * outStride + day] = stripes[day * stripeStride + row + k];
+        }
+    }
+#endif
+    for (; row < rows; row++) {
+        for (long day = 0; day < days; day++) out[row * outStride + day] = stripes[day * stripeStride + row];
+    }
+}
+
 static uint64_t int32_in_range_portable(const int32_t *values, int32_t lowest, int32_t highest) {
     uint64_t bits = 0;
     for (int lane = 0; lane < 64; lane++) bits |= (uint64_t)(values[lane] >= lowest && values[lane] <= highest) << lane;

@@ -134,6 +134,57 @@ import Testing
         #expect(weekdaysDiffer, "seed \(seed): the days' counts hardly differ")
     }
 
+    /// A month of check-ins (at most 32, so rows are totalled row by row from their running sums over the
+    /// span) on whole words of rows priced day by day, of one price and of a few runs, with steady stay rules,
+    /// a few rows whose stays are too dear for 16-bit totals (handed back and totalled stay by stay), price
+    /// ranges, one and two threads, brackets as sampled and narrowed until they miss: every day is its exact
+    /// search.
+    @Test(arguments: 0..<10)
+    func aMonthOfRowsPricedDayByDayIsItsExactSearches(seed: Int) throws {
+        var random = SeededGenerator(seed: UInt64(seed) &* 1_409 + 77)
+        let start = TestDataset.calendarStart
+        var listings: [ListingRecord] = []
+        var nights: [(listingID: Int64, night: CalendarNight)] = []
+        for id in Int64(1)...Int64(64 * 6 + 23) {
+            listings.append(ListingRecord(id: id, name: "L\(id)", region: RegionPath(city: random.pick(["Antwerp", "Kraków"]),
+                                                                                     neighbourhood: random.pick(["Centrum", "Zuid"])),
+                                          roomType: random.pick(["Entire home/apt", "Private room"]), accommodates: Int.random(in: 1...5, using: &random),
+                                          price: Money(major: 90)))
+            let kind = Int.random(in: 0..<10, using: &random)          // 0–5 day by day, 6–7 one price, 8 runs, 9 too dear
+            let base = Int64.random(in: 40...300, using: &random)
+            let minimum: Int32? = random.pick([nil, nil, 2])
+            var price = base
+            for offset in 0..<75 {
+                switch kind {
+                case 0...5: price = base + Int64.random(in: 0...60, using: &random) + (start.advanced(by: offset).weekdayFromMonday >= 4 ? 40 : 0)
+                case 8: if offset % 9 == 0 { price = Int64.random(in: 40...300, using: &random) }
+                case 9: price = Int64.random(in: 9_000...30_000, using: &random)
+                default: break
+                }
+                nights.append((id, CalendarNight(day: start.advanced(by: offset), isAvailable: random.chance(0.85),
+                                                 price: Money(minorUnits: price * 100), minimumNights: minimum)))
+            }
+        }
+        let data = TestDataset(listings: listings, nights: nights)
+        let index = data.makeIndex().index
+        for round in 0..<8 {
+            var query = SearchQuery(region: random.pick([nil, "Antwerp", "Zuid"]), adults: Int.random(in: 1...3, using: &random))
+            query.checkInFrom = start.advanced(by: Int.random(in: 0...20, using: &random))
+            query.checkInTo = query.checkInFrom!.advanced(by: Int.random(in: 0...31, using: &random))
+            query.windowNights = random.pick([1, 2, 3, 3, 5, 7, 14])
+            if random.chance(0.4) {
+                query.minimumPrice = Money(major: Int64.random(in: 0...150, using: &random))
+                query.maximumPrice = Money(major: Int64.random(in: 150...400, using: &random))
+            }
+            let sampling = round % 3 == 2 ? CalendarSampling(every: 1, minimumStays: 1, standardErrors: 0) : .standard
+            let calendar = try index.priceCalendar(query, threads: round % 2 + 1, coveredDays: index.dayCount, live: nil, sampling: sampling)
+            let context = "seed \(seed) round \(round): \(query)"
+            #expect(calendar.days.contains { $0.count > 0 }, "\(context): no stays")
+            Self.check(calendar, of: query, context: context + " (engine)") { q throws(QueryError) in ReferenceAnswer(try index.search(q)) }
+            Self.check(calendar, of: query, context: context + " (reference)") { q throws(QueryError) in try ReferenceSearch.search(q, in: data) }
+        }
+    }
+
     /// Stays dearer than the sample's unit counts reach (4,096 units: a week at $600 a night, three nights
     /// at $1,400): the days whose median or margins lie above are sampled again keeping every total, and
     /// every day is still its exact search — with most listings that dear, about half, and a few.

@@ -32,6 +32,24 @@ package struct SpanPrices: Sendable {
     /// meaningful and are never read: a calendar reads whole words of its own ranges' rows.
     let rows: [Range<Int>]?
 
+    /// Per row: where its running sums over the span are in ``sums`` (slot *s*: from *s* × ``sumStride``), or
+    /// −1 — a row of one price, an ``irregular`` one, or a span longer than ``longestSummedSpan``.
+    let sumSlots: Column<Int32>
+    /// Each dense or copied row's running sums over the span, row after row: `span + 1` values modulo 2^16,
+    /// the first the sum before the span's first night (not necessarily 0; a stay is a difference), and
+    /// ``sumPadding`` values past the last row, so that a check-in's 32 lanes may be read at once. A
+    /// calendar totals a row's stays for all of its check-ins from them (``staysearch_calendar_rows``),
+    /// reading only the rows it must total, where the dense sums are a stripe a day (docs/performance.md).
+    let sums: Column<UInt16>
+    /// The values of a row in ``sums``: `span + 1`.
+    let sumStride: Int
+
+    /// The longest span whose rows' running sums are kept (``sums``): 32 check-ins and stays of up to 65
+    /// nights, 194 bytes a dense row.
+    static let longestSummedSpan = 96
+    /// Values readable past the last row in ``sums``.
+    static let sumPadding = 64
+
     /// The span prices of `index`'s rows over `start ..< end`: of every row, or of the words (64 rows)
     /// that hold the rows of `rows` only.
     /// - Complexity: O(*rows* + *r* log *r*) for the rows of several runs, plus O(*end* − *start*) for
@@ -123,6 +141,58 @@ package struct SpanPrices: Sendable {
         self.nights = Column(copied)
         self.lows = Column(owning: lowBuffer, count: rowCount)
         self.highs = Column(owning: highBuffer, count: rowCount)
+        (sumSlots, sums) = SpanPrices.runningSums(of: index, from: start, to: end, covered: end > start ? covered : [],
+                                                  ranks: ranks, prices: prices, copied: copied)
+        sumStride = span + 1
+    }
+
+    /// The running sums over `start ..< end` of the dense and copied rows of `covered` (see ``sums``), and
+    /// each row's slot; none when the span is longer than ``longestSummedSpan``. The dense rows of ranks
+    /// `ranks` (those of `covered`, and any between) take slots in rank order, turned row-major in one pass;
+    /// the copied rows follow.
+    /// - Complexity: O(*span* × (*ranks* + *c*)) for *c* copied rows, plus O(*rows*).
+    private static func runningSums(of index: ListingIndex, from start: Int, to end: Int, covered: [Range<Int>], ranks: Range<Int>,
+                                    prices: UnsafePointer<Int32>, copied: [Int32]) -> (Column<Int32>, Column<UInt16>) {
+        let rowCount = index.count, span = max(0, end - start), stride = span + 1
+        let slotBuffer = ColumnBuffer(byteCount: max(1, rowCount) * MemoryLayout<Int32>.stride, alignment: 64)
+        let slots = slotBuffer.pointer.bindMemory(to: Int32.self, capacity: max(1, rowCount))
+        for range in covered { (slots + range.lowerBound).initialize(repeating: -1, count: range.count) }
+        guard span > 0, span <= longestSummedSpan else {
+            return (Column(owning: slotBuffer, count: rowCount), Column([UInt16](repeating: 0, count: sumPadding)))
+        }
+        let copiedRows = copied.count / span, slotCount = ranks.count + copiedRows
+        let count = slotCount * stride + sumPadding
+        let sumBuffer = ColumnBuffer(byteCount: count * MemoryLayout<UInt16>.stride, alignment: 64)
+        let sums = sumBuffer.pointer.bindMemory(to: UInt16.self, capacity: count)
+        // Every slot's values are written below; the padding only is read unwritten (as lanes no stay uses).
+        (sums + slotCount * stride).initialize(repeating: 0, count: sumPadding)
+        let runs = index.nightPrices.runs, denseRows = index.nightPrices.denseRows
+        if !ranks.isEmpty {
+            staysearch_transpose_sums(index.nightPrices.dense.base + (start &* denseRows &+ ranks.lowerBound), denseRows, stride,
+                                      ranks.count, sums, stride)
+        }
+        copied.withUnsafeBufferPointer { nights in
+            for row in 0..<copiedRows {
+                let sumsOfRow = sums + (ranks.count + row) * stride
+                var sum: UInt16 = 0
+                sumsOfRow[0] = 0
+                for night in 0..<span {
+                    sum &+= UInt16(truncatingIfNeeded: nights[row * span + night])
+                    sumsOfRow[night + 1] = sum
+                }
+            }
+        }
+        for range in covered {
+            for row in range {
+                let code = prices[row]
+                if code <= -4 {
+                    slots[row] = Int32(ranks.count) + (-4 - code)
+                } else if code == SpanPrices.dense, let rank = runs.values[Int(runs.offsets[row])].denseIndex {
+                    slots[row] = Int32(rank - ranks.lowerBound)
+                }
+            }
+        }
+        return (Column(owning: slotBuffer, count: rowCount), Column(owning: sumBuffer, count: count))
     }
 
     /// Whether the rows of `ranges` were worked out.

@@ -36,6 +36,8 @@ struct CalendarScratch {
     let wordTotals: UnsafeMutablePointer<Int32>
     /// The lanes to total held across words (see ``staysearch_calendar_batch``).
     let batch: UnsafeMutablePointer<staysearch_calendar_batch>
+    /// What a pass totalled row by row reads (see ``staysearch_calendar_rows_plan``).
+    let rowsPlan: UnsafeMutablePointer<staysearch_calendar_rows_plan>
 
     /// Scratch for `checkIns` check-ins over `span` nights, with the rule tables `tables` copied in, and
     /// `slotWidths[p]` zeroed counts for check-in *p* (none when 0).
@@ -55,9 +57,11 @@ struct CalendarScratch {
         nightBits = zeroed(span, 0)
         valid = zeroed(checkIns, 0)
         inBracket = zeroed(checkIns, 0)
-        counts = zeroed(checkIns, 0)
-        below = zeroed(checkIns, 0)
-        least = zeroed(checkIns, .max)
+        // At least the 32 of staysearch_calendar_rows.
+        let perCheckIn = max(checkIns, Int(STAYSEARCH_CALENDAR_ROWS_CHECKINS))
+        counts = zeroed(perCheckIn, 0)
+        below = zeroed(perCheckIn, 0)
+        least = zeroed(perCheckIn, .max)
         bracketLow = zeroed(checkIns, 0)
         bracketHigh = zeroed(checkIns, 0)
         insideBuffers = .allocate(capacity: max(1, checkIns))
@@ -73,6 +77,8 @@ struct CalendarScratch {
         wordTotals = zeroed(checkIns * 64, 0)
         batch = .allocate(capacity: 1)
         staysearch_calendar_batch_reset(batch)
+        rowsPlan = .allocate(capacity: 1)
+        rowsPlan.initialize(to: staysearch_calendar_rows_plan())
     }
 
     private let checkIns: Int
@@ -112,6 +118,7 @@ struct CalendarScratch {
         }
         slots.deallocate()
         batch.deallocate()
+        rowsPlan.deallocate()
         for pointer in [UnsafeMutableRawPointer(insideBuffers), UnsafeMutableRawPointer(insideCounts),
                         UnsafeMutableRawPointer(insideCapacities)] {
             pointer.deallocate()

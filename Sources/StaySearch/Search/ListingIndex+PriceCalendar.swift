@@ -215,8 +215,16 @@ extension ListingIndex {
             bracketHigh[position] = tally.bracketHigh[checkIns.lowerBound + position]
         }
         let cheapest = tally.cheapest
-        // Lanes are held across words while every check-in counts its bracket by unit (no totals kept).
-        let batch = (0..<checkInCount).allSatisfy { scratch.slots[$0] != nil } ? scratch.batch : nil
+        // While every check-in counts its bracket by unit (no totals kept), a month's rows are totalled row by
+        // row from their running sums over the span (each row's stays for all its check-ins at once, only
+        // the rows that must be read); a longer range's lanes are held across words.
+        let countedByUnit = (0..<checkInCount).allSatisfy { scratch.slots[$0] != nil }
+        let byRows = countedByUnit && checkInCount <= Int(STAYSEARCH_CALENDAR_ROWS_CHECKINS) && span <= SpanPrices.longestSummedSpan
+        let batch = countedByUnit && !byRows ? scratch.batch : nil
+        let sumSlots = spanPrices.sumSlots.base, rowSums = spanPrices.sums.base, sumStride = spanPrices.sumStride
+        if byRows {
+            staysearch_calendar_rows_prepare(scratch.rowsPlan, nights, checkInCount, lowestUnits, highestUnits, bracketLow, bracketHigh, cheapest)
+        }
         var leastOfCents = [Int64](repeating: .max, count: checkInCount)
         let runs = nightPrices.runs, dense = nightPrices.dense.base, denseRows = nightPrices.denseRows
         for range in ranges where !range.isEmpty {
@@ -231,7 +239,7 @@ extension ListingIndex {
                     // delivers at a third of its bandwidth (Benchmarks/roofline/stripes.c).
                     let end = min(lastWord + 1, (word / Self.calendarBlockWords + 1) * Self.calendarBlockWords)
                     staysearch_touch_stripes(bookable + (spanStart &* wordsPerDay &+ word), wordsPerDay &* 8, span, (end - word) &* 8)
-                    if let rank = runs.values[Int(runs.offsets[word << 6])].denseIndex {
+                    if !byRows, let rank = runs.values[Int(runs.offsets[word << 6])].denseIndex {
                         let rows = min((end - word) &* 64, denseRows - rank)
                         staysearch_touch_stripes(dense + (spanStart &* denseRows &+ rank), denseRows &* 2, span &+ 1, rows &* 2)
                     }
@@ -240,7 +248,7 @@ extension ListingIndex {
                 if next <= lastWord {
                     // A line of a day's bit set holds eight words.
                     if next & 7 == 0 { staysearch_prefetch_stripes(bookable + (spanStart &* wordsPerDay &+ next), wordsPerDay &* 8, span, 1) }
-                    if let rank = runs.values[Int(runs.offsets[next << 6])].denseIndex {
+                    if !byRows, let rank = runs.values[Int(runs.offsets[next << 6])].denseIndex {
                         staysearch_prefetch_stripes(dense + (spanStart &* denseRows &+ rank), denseRows &* 2, span &+ 1, 3)
                     }
                 }
@@ -317,7 +325,11 @@ extension ListingIndex {
                 var slow = any
                 if wholeWord {
                     let lanes = any & fast
-                    if lanes != 0 {
+                    if lanes != 0, byRows {
+                        slow = any & ~lanes
+                        slow |= staysearch_calendar_rows(scratch.rowsPlan, rowPrices, spanPrices.lows.base + base, spanPrices.highs.base + base,
+                                                         sumSlots + base, rowSums, sumStride, valid, counts, below, least, scratch.slots)
+                    } else if lanes != 0 {
                         slow = any & ~lanes
                         let varying = lanes & staysearch_int32_in_range(rowPrices, Int32.min, SpanPrices.dense)
                         var denseStart: UnsafePointer<UInt16>? = nil

@@ -118,6 +118,53 @@ void staysearch_calendar_flush(staysearch_calendar_batch *batch, long span, long
                                int32_t highest, const int32_t *bracketLow, const int32_t *bracketHigh, int32_t cheapest,
                                uint32_t *counts, uint32_t *below, int32_t *least, int32_t *totals, uint32_t *const *slots);
 
+/// The most check-ins ``staysearch_calendar_rows`` takes at once.
+#define STAYSEARCH_CALENDAR_ROWS_CHECKINS 32
+
+/// The dearest stay ``staysearch_calendar_rows`` totals itself, in whole units: its totals are 16-bit lanes.
+#define STAYSEARCH_CALENDAR_ROWS_LARGEST 65534
+
+/// What ``staysearch_calendar_rows`` reads of a calendar pass, the same for every word: the stays' nights, the
+/// check-ins (at most ``STAYSEARCH_CALENDAR_ROWS_CHECKINS``), the price range, each check-in's bracket
+/// (`0 ≤ bracketLow[p] ≤ bracketHigh[p]`) and the cut for the least, with what is worked out of them.
+/// Set up by ``staysearch_calendar_rows_prepare``.
+typedef struct {
+    long nights, checkIns;
+    int32_t lowest, highest, cheapest;
+    int32_t lowestBracket, highestBracket;
+    int32_t bracketLow[STAYSEARCH_CALENDAR_ROWS_CHECKINS], bracketHigh[STAYSEARCH_CALENDAR_ROWS_CHECKINS];
+    /// The brackets clamped into 16 bits.
+    uint16_t lowBounds[STAYSEARCH_CALENDAR_ROWS_CHECKINS], highBounds[STAYSEARCH_CALENDAR_ROWS_CHECKINS];
+} staysearch_calendar_rows_plan;
+
+/// Sets `plan` up for a pass (see ``staysearch_calendar_rows``).
+void staysearch_calendar_rows_prepare(staysearch_calendar_rows_plan *plan, long nights, long checkIns, int32_t lowest,
+                                      int32_t highest, const int32_t *bracketLow, const int32_t *bracketHigh, int32_t cheapest);
+
+/// One word of 64 rows (lanes) of a price calendar whose every check-in counts its bracket by whole unit, each
+/// lane's nights read from its own running sums over the span: what ``staysearch_calendar_word`` does with
+/// `slots[p]` given for every check-in, but a row's stays are totalled for all of its check-ins at once.
+///
+/// A lane's total for check-in *p* of `plan`'s nights is `constant[lane]` × nights when `constant[lane]` is
+/// not negative, else `sums[s × sumStride + p + nights]` − `sums[s × sumStride + p]` modulo 2^16 with
+/// *s* = `sumSlots[lane]` (the row's running sums over the span, from its first night; `sums` readable 32
+/// values past the last row's). `lowNight[lane]` and `highNight[lane]` bound its priced nights. A lane is
+/// totalled here when `constant[lane]` × nights, or `highNight[lane]` × nights with a slot (≥ 0) and both
+/// bounds known (≥ 0), is at most ``STAYSEARCH_CALENDAR_ROWS_LARGEST``; the other lanes of `valid` are
+/// returned, as bits, untouched, for the caller to total. For check-in *p* the totalled lanes of `valid[p]`
+/// whose total lies in the plan's price range are the stays found: their number is added to `counts[p]`,
+/// those below `bracketLow[p]` to `below[p]`, each of those in `bracketLow[p] ... bracketHigh[p]` adds one
+/// to `slots[p][total − bracketLow[p]]`, and the least of those of at most the cut narrows `least[p]`.
+/// `counts`, `below` and `least` hold ``STAYSEARCH_CALENDAR_ROWS_CHECKINS`` values (those past the plan's
+/// check-ins are left as they are).
+uint64_t staysearch_calendar_rows(const staysearch_calendar_rows_plan *plan, const int32_t *constant, const int32_t *lowNight,
+                                  const int32_t *highNight, const int32_t *sumSlots, const uint16_t *sums, long sumStride,
+                                  const uint64_t *valid, uint32_t *counts, uint32_t *below, int32_t *least, uint32_t *const *slots);
+
+/// Rows `0 ..< rows` of `days` day stripes (`stripes[d × stripeStride + r]`) written row after row:
+/// `out[r × outStride + d]`. The dense running sums of a span, turned to each row's own (see SpanPrices).
+void staysearch_transpose_sums(const uint16_t *stripes, long stripeStride, long days, long rows, uint16_t *out, long outStride);
+
 /// The positions `i` below `count` (ascending, into `positions`) of the matches the recommended order must
 /// score: `values[i]` lies in `lowest ... highest`, and its row `rows[i]` is at or past `rowCount` (taken as
 /// it is), or `needed` is INT32_MIN, or the row's quality `qualities[row]` is at least `needed` and, when

@@ -1,0 +1,118 @@
+import StaySearchKernels
+import StaySearchTestSupport
+import Testing
+
+/// The price calendar's row-by-row totals (`staysearch_calendar_rows`), AVX2 and portable, against totals
+/// summed night by night here: words of rows of one price and of running sums, bounds exact or loose or
+/// unknown, rows whose stays are too dear for 16-bit lanes (handed back), narrow and wide brackets near the
+/// totals, price ranges and cuts for the least.
+@Suite struct CalendarRowsTests {
+    struct Outcome: Equatable {
+        var counts: [UInt32]
+        var below: [UInt32]
+        var least: [Int32]
+        var inside: [[Int32]]
+        var returned: UInt64
+    }
+
+    @Test(arguments: 0..<400)
+    func bothVersionsTotalEveryRowAsSummedNightByNight(seed: Int) {
+        var random = SeededGenerator(seed: UInt64(seed) &* 8_191 + 17)
+        let nights = Int.random(in: 1...21, using: &random)
+        let checkIns = Int.random(in: 1...Int(STAYSEARCH_CALENDAR_ROWS_CHECKINS), using: &random)
+        let span = checkIns + nights - 1, stride = span + 1
+        let constantShare = [0.0, 0.5, 0.9, 1.0][seed % 4]
+        let typical = Int32(nights) * 500
+        var constant = [Int32](repeating: 0, count: 64), slots = [Int32](repeating: -1, count: 64)
+        var nightly = [[Int32]](repeating: [], count: 64)
+        var sums = [UInt16](repeating: 0, count: 64 * stride + 64)
+        for lane in 0..<64 {
+            // Most prices near the brackets, some far above them (some of those too dear for 16 bits).
+            let base = random.chance(0.15) ? Int32.random(in: 2_000...30_000, using: &random) : Int32.random(in: 100...1_000, using: &random)
+            if Double.random(in: 0..<1, using: &random) < constantShare {
+                constant[lane] = base
+                nightly[lane] = Array(repeating: base, count: span)
+            } else {
+                constant[lane] = -2
+                nightly[lane] = (0..<span).map { _ in base + Int32.random(in: 0...60, using: &random) }
+                guard !random.chance(0.05) else { continue }     // no slot: handed back
+                let slot = 63 - lane      // a row's sums need not be in its own place
+                slots[lane] = Int32(slot)
+                var sum = UInt16.random(in: 0...UInt16.max, using: &random)
+                sums[slot * stride] = sum
+                for night in 0..<span {
+                    sum &+= UInt16(nightly[lane][night])
+                    sums[slot * stride + night + 1] = sum
+                }
+            }
+        }
+        let loose = seed % 3 == 1
+        let lows = (0..<64).map { lane -> Int32 in
+            random.chance(0.03) ? -1 : nightly[lane].min()! - (loose ? Int32.random(in: 0...5, using: &random) : 0)
+        }
+        let highs = (0..<64).map { lane -> Int32 in lows[lane] < 0 ? -1 : nightly[lane].max()! + (loose ? 3 : 0) }
+        let valid = (0..<checkIns).map { _ in UInt64.random(in: 0...UInt64.max, using: &random) & UInt64.random(in: 0...UInt64.max, using: &random) }
+        let (lowest, highest): (Int32, Int32) = seed % 4 == 1 ? (typical / 2, typical * 2) : (0, Int32.max)
+        let bracketLow = (0..<checkIns).map { _ in
+            seed % 9 == 0 ? 0 : max(0, typical + Int32.random(in: -250...250, using: &random) * Int32(nights) / 2)
+        }
+        let bracketHigh = bracketLow.map { $0 + Int32.random(in: 0...(seed % 9 == 0 ? 4_095 : 80 * Int32(nights)), using: &random) }
+        let cheapest = [Int32.max, typical / 3, 0, -1][seed % 4]
+
+        // Summed here, night by night; a row is handed back when its dearest stay may not fit 16 bits.
+        var expected = Outcome(counts: Array(repeating: 0, count: checkIns), below: Array(repeating: 0, count: checkIns),
+                               least: Array(repeating: .max, count: checkIns), inside: Array(repeating: [], count: checkIns),
+                               returned: 0)
+        let largest = Int64(STAYSEARCH_CALENDAR_ROWS_LARGEST)
+        let anyValid = valid.reduce(0, |)
+        for lane in 0..<64 where anyValid >> UInt64(lane) & 1 != 0 {
+            let totalled = constant[lane] >= 0 ? Int64(constant[lane]) * Int64(nights) <= largest
+                : slots[lane] >= 0 && lows[lane] >= 0 && Int64(highs[lane]) * Int64(nights) <= largest
+            if !totalled { expected.returned |= 1 << UInt64(lane) }
+        }
+        for p in 0..<checkIns {
+            for lane in 0..<64 where valid[p] >> UInt64(lane) & 1 != 0 && expected.returned >> UInt64(lane) & 1 == 0 {
+                let total = nightly[lane][p..<(p + nights)].reduce(0, +)
+                guard total >= lowest, total <= highest else { continue }
+                expected.counts[p] += 1
+                if total < bracketLow[p] { expected.below[p] += 1 }
+                if total >= bracketLow[p], total <= bracketHigh[p] { expected.inside[p].append(total) }
+                if total <= cheapest { expected.least[p] = min(expected.least[p], total) }
+            }
+            expected.inside[p].sort()
+        }
+        for portable in [0, 1] {
+            staysearch_calendar_use_portable(Int32(portable))
+            var outcome = Outcome(counts: Array(repeating: 0, count: checkIns), below: Array(repeating: 0, count: checkIns),
+                                  least: Array(repeating: .max, count: checkIns), inside: Array(repeating: [], count: checkIns),
+                                  returned: 0)
+            let counted: [UnsafeMutablePointer<UInt32>?] = (0..<checkIns).map { p in
+                let width = Int(bracketHigh[p] - bracketLow[p]) + 1
+                let counts = UnsafeMutablePointer<UInt32>.allocate(capacity: width)
+                counts.initialize(repeating: 0, count: width)
+                return counts
+            }
+            var plan = staysearch_calendar_rows_plan()
+            staysearch_calendar_rows_prepare(&plan, nights, checkIns, lowest, highest, bracketLow, bracketHigh, cheapest)
+            // The kernel's arrays hold 32 check-ins; those past the calendar's must stay as they are.
+            let width = Int(STAYSEARCH_CALENDAR_ROWS_CHECKINS)
+            var counts = outcome.counts + Array(repeating: 7, count: width - checkIns)
+            var below = outcome.below + Array(repeating: 7, count: width - checkIns)
+            var least = outcome.least + Array(repeating: 7, count: width - checkIns)
+            outcome.returned = staysearch_calendar_rows(&plan, constant, lows, highs, slots, sums, stride, valid, &counts, &below, &least,
+                                                        counted)
+            #expect(counts[checkIns...].allSatisfy { $0 == 7 } && below[checkIns...].allSatisfy { $0 == 7 }
+                    && least[checkIns...].allSatisfy { $0 == 7 }, "seed \(seed): past the check-ins")
+            (outcome.counts, outcome.below, outcome.least) = (Array(counts[..<checkIns]), Array(below[..<checkIns]), Array(least[..<checkIns]))
+            staysearch_calendar_use_portable(0)
+            for p in 0..<checkIns {
+                let counts = counted[p]!
+                for offset in 0...Int(bracketHigh[p] - bracketLow[p]) {
+                    outcome.inside[p] += Array(repeating: bracketLow[p] + Int32(offset), count: Int(counts[offset]))
+                }
+                counts.deallocate()
+            }
+            #expect(outcome == expected, "seed \(seed) \(portable == 1 ? "portable" : "fastest")")
+        }
+    }
+}
