@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import StaySearchKernels
 
 /// How each row is priced over one span of nights (day offsets `start ..< end`), for the price calendar's
@@ -162,7 +165,13 @@ package struct SpanPrices: Sendable {
         }
         let copiedRows = copied.count / span, slotCount = ranks.count + copiedRows
         let count = slotCount * stride + sumPadding
-        let sumBuffer = ColumnBuffer(byteCount: count * MemoryLayout<UInt16>.stride, alignment: 64)
+        // Tens of megabytes written once: in huge pages where the system lends them (a 4 KiB page a fault
+        // would cost a month over 1M day-by-day rows about 18,000 faults).
+        let hugePage = 1 << 21, byteCount = count * MemoryLayout<UInt16>.stride
+        let sumBuffer = ColumnBuffer(byteCount: byteCount, alignment: byteCount >= hugePage ? hugePage : 64)
+        #if canImport(Glibc)
+        if byteCount >= hugePage { _ = madvise(sumBuffer.pointer, byteCount & ~(hugePage - 1), MADV_HUGEPAGE) }
+        #endif
         let sums = sumBuffer.pointer.bindMemory(to: UInt16.self, capacity: count)
         // Every slot's values are written below; the padding only is read unwritten (as lanes no stay uses).
         (sums + slotCount * stride).initialize(repeating: 0, count: sumPadding)

@@ -133,12 +133,15 @@ extension ListingIndex {
     /// With `readsBlocksFirst`, each block of ``calendarBlockWords`` words has its nights' bit sets and dense
     /// prices read stripe after stripe before its words read them (a whole pass on one thread, as a server's
     /// calendar: day by day, 1M listings, every listing 0.89–0.93× the time; on two threads no gain was
-    /// measured beyond the runs' drift, docs/performance.md).
+    /// measured beyond the runs' drift, docs/performance.md). A month totalled row by row reads no dense
+    /// stripe, and reads its bit sets so on every part of a full pass.
     ///
     /// Word by word: the candidates (guests, room type, filters), each check-in's bookable ones (the AND of
     /// its nights), then the rows whose nights read in whole units — one price over the span, or dense day
-    /// by day, or copied — are totalled for every check-in at once by ``staysearch_calendar_word`` (AVX2);
-    /// the few others (prices of cents, rules read run by run) stay by stay.
+    /// by day, or copied — are totalled for every check-in at once: for up to 32 check-ins row by row from
+    /// their running sums over the span by ``staysearch_calendar_rows``, else by ``staysearch_calendar_word``
+    /// (both AVX2); the few others (prices of cents, rules read run by run, stays too dear for 16 bits) stay
+    /// by stay.
     private func tallyStays(_ query: SearchQuery, plan: ScanPlan, ranges: [Range<Int>], from: Day, days: Int, nights: Int,
                             sampleEvery: Int, readsBlocksFirst: Bool, into tally: CalendarTally) {
         // The check-ins (positions in the range) whose every night lies in this index's own calendar,
@@ -234,7 +237,7 @@ extension ListingIndex {
                 // The next word's nights are one stream a day, in the bit sets and in the dense prices: more
                 // streams than the hardware prefetcher follows. Asked for now, they arrive while this word is
                 // totalled.
-                if readsBlocksFirst, word == range.lowerBound >> 6 || word % Self.calendarBlockWords == 0 {
+                if readsBlocksFirst || (byRows && sampleEvery == 1), word == range.lowerBound >> 6 || word % Self.calendarBlockWords == 0 {
                     // A month's nights read a word at a time are 30-odd streams together, which the memory
                     // delivers at a third of its bandwidth (Benchmarks/roofline/stripes.c).
                     let end = min(lastWord + 1, (word / Self.calendarBlockWords + 1) * Self.calendarBlockWords)
