@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A read-only array of plain values whose memory is owned by someone else: a buffer the builder
 /// filled, or a memory-mapped index file. Hot loops read it through a raw pointer, with no
 /// reference counting or copy-on-write checks.
@@ -75,11 +79,22 @@ final class EmptyColumnOwner: Sendable {
 }
 
 /// Heap memory owned by columns built in this process.
+///
+/// A buffer of 2 MiB or more is aligned to 2 MiB and asks the system for huge pages (`madvise`, honoured where
+/// transparent huge pages are `madvise` or `always`), as a mapped index file does: a scan over every listing
+/// or a calendar's scattered reads then meet one TLB entry per 2 MiB instead of per 4 KiB.
 final class ColumnBuffer {
     let pointer: UnsafeMutableRawPointer
 
+    /// The size of a huge page on x86-64 and the smallest buffer given them.
+    static let hugePage = 1 << 21
+
     init(byteCount: Int, alignment: Int) {
-        pointer = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: alignment)
+        let huge = byteCount >= ColumnBuffer.hugePage
+        pointer = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: huge ? max(alignment, ColumnBuffer.hugePage) : alignment)
+        #if canImport(Glibc)
+        if huge { _ = madvise(pointer, byteCount & ~(ColumnBuffer.hugePage - 1), MADV_HUGEPAGE) }
+        #endif
     }
 
     deinit { pointer.deallocate() }
