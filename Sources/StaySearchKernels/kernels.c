@@ -601,7 +601,7 @@ STAYSEARCH_AVX2_BMI2 static void calendar_word_avx2(const int32_t *constant, con
         __m256i lowTotal = _mm256_mullo_epi32(least8, nightCount), highTotal = _mm256_mullo_epi32(most8, nightCount);
         _mm256_storeu_si256((__m256i *)(fixedTotals + group * 8), total);
         uint64_t isConstant = STAYSEARCH_BITS(_mm256_cmpgt_epi32(fixed, minusOne));
-        uint64_t known = STAYSEARCH_BITS(_mm256_cmpgt_epi32(least8, minusOne));
+        uint64_t known = STAYSEARCH_BITS(_mm256_cmpgt_epi32(lowTotal, minusOne));
         uint64_t alwaysFits = STAYSEARCH_BITS(_mm256_andnot_si256(_mm256_cmpgt_epi32(highTotal, high), _mm256_cmpgt_epi32(lowTotal, low)));
         uint64_t neverFits = STAYSEARCH_BITS(_mm256_or_si256(_mm256_cmpgt_epi32(lowTotal, high), _mm256_cmpgt_epi32(_mm256_add_epi32(low, _mm256_set1_epi32(1)), highTotal)));
         uint64_t isBelow = STAYSEARCH_BITS(_mm256_cmpgt_epi32(underAll, highTotal));
@@ -762,6 +762,71 @@ void staysearch_calendar_flush(staysearch_calendar_batch *batch, long span, long
 #endif
 }
 
+/// Whether row `row`'s stays are tightened by staysearch_stay_bounds: it has running sums and its dearest night
+/// over `nights` keeps every stay within STAYSEARCH_CALENDAR_ROWS_LARGEST (so no 16-bit difference wraps).
+static inline int stay_bounds_summed(const int32_t *slots, const int32_t *nightLows, const int32_t *nightHighs, long nights, long row) {
+    return slots[row] >= 0 && nightLows[row] >= 0 && nightHighs[row] >= 0
+        && (int64_t)nightHighs[row] * nights <= STAYSEARCH_CALENDAR_ROWS_LARGEST;
+}
+
+static void stay_bounds_portable(const uint16_t *sums, long stride, long nights, long windows, const int32_t *slots,
+                                 const int32_t *nightLows, const int32_t *nightHighs, long from, long to, int32_t *stayLows,
+                                 int32_t *stayHighs) {
+    for (long row = from; row < to; row++) {
+        if (!stay_bounds_summed(slots, nightLows, nightHighs, nights, row)) continue;
+        const uint16_t *rowSums = sums + (long)slots[row] * stride;
+        int32_t low = INT32_MAX, high = -1;
+        for (long p = 0; p < windows; p++) {
+            int32_t total = (uint16_t)(rowSums[p + nights] - rowSums[p]);
+            low = total < low ? total : low;
+            high = total > high ? total : high;
+        }
+        if (windows > 0) {
+            stayLows[row] = low;
+            stayHighs[row] = high;
+        }
+    }
+}
+
+#if defined(__x86_64__)
+STAYSEARCH_AVX2 static void stay_bounds_avx2(const uint16_t *sums, long stride, long nights, long windows, const int32_t *slots,
+                                             const int32_t *nightLows, const int32_t *nightHighs, long from, long to,
+                                             int32_t *stayLows, int32_t *stayHighs) {
+    if (windows <= 0) return;
+    const __m256i lanes = _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    for (long row = from; row < to; row++) {
+        if (!stay_bounds_summed(slots, nightLows, nightHighs, nights, row)) continue;
+        const uint16_t *rowSums = sums + (long)slots[row] * stride;
+        __m256i low = _mm256_set1_epi16(-1), high = _mm256_setzero_si256();
+        for (long p = 0; p < windows; p += 16) {
+            __m256i total = _mm256_sub_epi16(_mm256_loadu_si256((const __m256i *)(rowSums + p + nights)),
+                                             _mm256_loadu_si256((const __m256i *)(rowSums + p)));
+            // Lanes past the last window (other rows' sums, or the padding) count for neither bound.
+            __m256i inside = _mm256_cmpgt_epi16(_mm256_set1_epi16((short)(windows - p < 16 ? windows - p : 16)), lanes);
+            low = _mm256_min_epu16(low, _mm256_or_si256(total, _mm256_andnot_si256(inside, _mm256_set1_epi16(-1))));
+            high = _mm256_max_epu16(high, _mm256_and_si256(total, inside));
+        }
+        __m128i low8 = _mm_min_epu16(_mm256_castsi256_si128(low), _mm256_extracti128_si256(low, 1));
+        __m128i high8 = _mm_max_epu16(_mm256_castsi256_si128(high), _mm256_extracti128_si256(high, 1));
+        stayLows[row] = (uint16_t)_mm_cvtsi128_si32(_mm_minpos_epu16(low8));
+        // The greatest as the least of its complement.
+        stayHighs[row] = 0xFFFF - (uint16_t)_mm_cvtsi128_si32(_mm_minpos_epu16(_mm_xor_si128(high8, _mm_set1_epi16(-1))));
+    }
+}
+#endif
+
+void staysearch_stay_bounds(const uint16_t *sums, long stride, long nights, long windows, const int32_t *slots,
+                            const int32_t *nightLows, const int32_t *nightHighs, long from, long to, int32_t *stayLows,
+                            int32_t *stayHighs) {
+#if defined(__x86_64__)
+    if (!__atomic_load_n(&calendar_portable, __ATOMIC_RELAXED) && has_avx2()) {
+        stay_bounds_avx2(sums, stride, nights, windows, slots, nightLows, nightHighs, from, to, stayLows, stayHighs);
+        return;
+    }
+#endif
+    stay_bounds_portable(sums, stride, nights, windows, slots, nightLows, nightHighs, from, to, stayLows, stayHighs);
+}
+
 /// `value` clamped into 0 ... 65,535.
 static inline uint16_t clamp_u16(int64_t value) { return (uint16_t)(value < 0 ? 0 : value > 0xFFFF ? 0xFFFF : value); }
 
@@ -787,15 +852,14 @@ void staysearch_calendar_rows_prepare(staysearch_calendar_rows_plan *plan, long 
 
 /// Whether staysearch_calendar_rows totals lane `lane` itself: a price over the span, or running sums, whose
 /// every stay of `nights` nights costs at most STAYSEARCH_CALENDAR_ROWS_LARGEST units (see the header).
-static inline int calendar_rows_exact(const int32_t *constant, const int32_t *lowNight, const int32_t *highNight,
+static inline int calendar_rows_exact(const int32_t *constant, const int32_t *stayLow, const int32_t *stayHigh,
                                       const int32_t *sumSlots, long nights, int lane) {
     if (constant[lane] >= 0) return (int64_t)constant[lane] * nights <= STAYSEARCH_CALENDAR_ROWS_LARGEST;
-    return sumSlots[lane] >= 0 && lowNight[lane] >= 0 && highNight[lane] >= 0
-        && (int64_t)highNight[lane] * nights <= STAYSEARCH_CALENDAR_ROWS_LARGEST;
+    return sumSlots[lane] >= 0 && stayLow[lane] >= 0 && stayHigh[lane] >= 0 && stayHigh[lane] <= STAYSEARCH_CALENDAR_ROWS_LARGEST;
 }
 
-static uint64_t calendar_rows_portable(const staysearch_calendar_rows_plan *plan, const int32_t *constant, const int32_t *lowNight,
-                                       const int32_t *highNight, const int32_t *sumSlots, const uint16_t *sums, long sumStride,
+static uint64_t calendar_rows_portable(const staysearch_calendar_rows_plan *plan, const int32_t *constant, const int32_t *stayLow,
+                                       const int32_t *stayHigh, const int32_t *sumSlots, const uint16_t *sums, long sumStride,
                                        const uint64_t *valid, uint32_t *counts, uint32_t *below, int32_t *least,
                                        uint32_t *const *slots) {
     const long nights = plan->nights, checkIns = plan->checkIns;
@@ -803,7 +867,7 @@ static uint64_t calendar_rows_portable(const staysearch_calendar_rows_plan *plan
     for (long p = 0; p < checkIns; p++) any |= valid[p];
     for (int lane = 0; lane < 64; lane++) {
         if (!(any >> lane & 1)) continue;
-        if (!calendar_rows_exact(constant, lowNight, highNight, sumSlots, nights, lane)) {
+        if (!calendar_rows_exact(constant, stayLow, stayHigh, sumSlots, nights, lane)) {
             returned |= (uint64_t)1 << lane;
             continue;
         }
@@ -870,14 +934,14 @@ typedef struct {
 } calendar_rows_half;
 
 STAYSEARCH_AVX2_BMI2 static uint64_t calendar_rows_avx2(const staysearch_calendar_rows_plan *plan, const int32_t *constant,
-                                                        const int32_t *lowNight, const int32_t *highNight, const int32_t *sumSlots,
+                                                        const int32_t *stayLow, const int32_t *stayHigh, const int32_t *sumSlots,
                                                         const uint16_t *sums, long sumStride, const uint64_t *valid,
                                                         uint32_t *counts, uint32_t *below, int32_t *least, uint32_t *const *slots) {
     const long nights = plan->nights, checkIns = plan->checkIns;
     uint64_t words[32], anyValid = 0;
     for (long p = 0; p < checkIns; p++) anyValid |= valid[p];
     if (!anyValid) return 0;
-    // Rows settled as in staysearch_calendar_word: every total (by its lowest and highest night) below or
+    // Rows settled as in staysearch_calendar_word: every total (by the row's least and greatest stay) below or
     // above every bracket and inside the price range; and the rows totalled here at all.
     const __m256i low = _mm256_set1_epi32(plan->lowest - 1), high = _mm256_set1_epi32(plan->highest);
     const __m256i cheapLanes = _mm256_set1_epi32(plan->cheapest), minusOne = _mm256_set1_epi32(-1);
@@ -888,14 +952,13 @@ STAYSEARCH_AVX2_BMI2 static uint64_t calendar_rows_avx2(const staysearch_calenda
     for (int group = 0; group < 8; group++) {
         if (!((anyValid >> (group * 8)) & 0xFF)) continue;
         __m256i fixed = _mm256_loadu_si256((const __m256i *)(constant + group * 8));
-        __m256i least8 = _mm256_loadu_si256((const __m256i *)(lowNight + group * 8));
-        __m256i most8 = _mm256_loadu_si256((const __m256i *)(highNight + group * 8));
+        __m256i lowTotal = _mm256_loadu_si256((const __m256i *)(stayLow + group * 8));
+        __m256i highTotal = _mm256_loadu_si256((const __m256i *)(stayHigh + group * 8));
         __m256i slot8 = _mm256_loadu_si256((const __m256i *)(sumSlots + group * 8));
         __m256i total = _mm256_mullo_epi32(fixed, nightCount);
-        __m256i lowTotal = _mm256_mullo_epi32(least8, nightCount), highTotal = _mm256_mullo_epi32(most8, nightCount);
         _mm256_storeu_si256((__m256i *)(fixedTotals + group * 8), total);
         uint64_t isConstant = STAYSEARCH_BITS(_mm256_cmpgt_epi32(fixed, minusOne));
-        uint64_t known = STAYSEARCH_BITS(_mm256_cmpgt_epi32(least8, minusOne));
+        uint64_t known = STAYSEARCH_BITS(_mm256_cmpgt_epi32(lowTotal, minusOne));
         uint64_t alwaysFits = STAYSEARCH_BITS(_mm256_andnot_si256(_mm256_cmpgt_epi32(highTotal, high), _mm256_cmpgt_epi32(lowTotal, low)));
         uint64_t neverFits = STAYSEARCH_BITS(_mm256_or_si256(_mm256_cmpgt_epi32(lowTotal, high), _mm256_cmpgt_epi32(_mm256_add_epi32(low, _mm256_set1_epi32(1)), highTotal)));
         uint64_t isBelow = STAYSEARCH_BITS(_mm256_cmpgt_epi32(underAll, highTotal));
@@ -904,7 +967,7 @@ STAYSEARCH_AVX2_BMI2 static uint64_t calendar_rows_avx2(const staysearch_calenda
         uint64_t dear = STAYSEARCH_BITS(_mm256_cmpgt_epi32(total, cheapLanes));
         // Totalled in 16 bits: a price over the span, or running sums, whose stays stay within the largest.
         uint64_t summed = STAYSEARCH_BITS(_mm256_cmpgt_epi32(slot8, minusOne)) & known
-            & STAYSEARCH_BITS(_mm256_cmpgt_epi32(most8, minusOne)) & ~STAYSEARCH_BITS(_mm256_cmpgt_epi32(highTotal, largest));
+            & STAYSEARCH_BITS(_mm256_cmpgt_epi32(highTotal, minusOne)) & ~STAYSEARCH_BITS(_mm256_cmpgt_epi32(highTotal, largest));
         uint64_t small = ~STAYSEARCH_BITS(_mm256_cmpgt_epi32(total, largest));
         uint64_t totalledHere = ((isConstant & small) | (~isConstant & summed)) & 0xFF;
         uint64_t outside = totalledHere & known & alwaysFits & (isBelow | isAbove) & (isConstant | notCheap);
@@ -1007,15 +1070,15 @@ STAYSEARCH_AVX2_BMI2 static uint64_t calendar_rows_avx2(const staysearch_calenda
 }
 #endif
 
-uint64_t staysearch_calendar_rows(const staysearch_calendar_rows_plan *plan, const int32_t *constant, const int32_t *lowNight,
-                                  const int32_t *highNight, const int32_t *sumSlots, const uint16_t *sums, long sumStride,
+uint64_t staysearch_calendar_rows(const staysearch_calendar_rows_plan *plan, const int32_t *constant, const int32_t *stayLow,
+                                  const int32_t *stayHigh, const int32_t *sumSlots, const uint16_t *sums, long sumStride,
                                   const uint64_t *valid, uint32_t *counts, uint32_t *below, int32_t *least, uint32_t *const *slots) {
 #if defined(__x86_64__)
     if (!__atomic_load_n(&calendar_portable, __ATOMIC_RELAXED) && has_avx2_bmi2()) {
-        return calendar_rows_avx2(plan, constant, lowNight, highNight, sumSlots, sums, sumStride, valid, counts, below, least, slots);
+        return calendar_rows_avx2(plan, constant, stayLow, stayHigh, sumSlots, sums, sumStride, valid, counts, below, least, slots);
     }
 #endif
-    return calendar_rows_portable(plan, constant, lowNight, highNight, sumSlots, sums, sumStride, valid, counts, below, least, slots);
+    return calendar_rows_portable(plan, constant, stayLow, stayHigh, sumSlots, sums, sumStride, valid, counts, below, least, slots);
 }
 
 void staysearch_transpose_sums(const uint16_t *stripes, long stripeStride, long days, long rows, uint16_t *out, long outStride) {

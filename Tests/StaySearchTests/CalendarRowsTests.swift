@@ -3,8 +3,8 @@ import StaySearchTestSupport
 import Testing
 
 /// The price calendar's row-by-row totals (`staysearch_calendar_rows`), AVX2 and portable, against totals
-/// summed night by night here: words of rows of one price and of running sums, bounds exact or loose or
-/// unknown, rows whose stays are too dear for 16-bit lanes (handed back), narrow and wide brackets near the
+/// summed night by night here: words of rows of one price and of running sums, stay bounds exact or loose or
+/// from the nights' or unknown, rows whose stays are too dear for 16-bit lanes (handed back), narrow and wide brackets near the
 /// totals, price ranges and cuts for the least.
 @Suite struct CalendarRowsTests {
     struct Outcome: Equatable {
@@ -46,11 +46,19 @@ import Testing
                 }
             }
         }
-        let loose = seed % 3 == 1
+        // Each lane's bounds on its stays: exact, loose, or nights × its cheapest and dearest night.
+        let bounds = seed % 3
+        let stayTotals = (0..<64).map { lane in (0..<checkIns).map { p in nightly[lane][p..<(p + nights)].reduce(0, +) } }
         let lows = (0..<64).map { lane -> Int32 in
-            random.chance(0.03) ? -1 : nightly[lane].min()! - (loose ? Int32.random(in: 0...5, using: &random) : 0)
+            guard !random.chance(0.03) else { return -1 }
+            if bounds == 2 { return nightly[lane].min()! * Int32(nights) }
+            return max(0, stayTotals[lane].min()! - (bounds == 1 ? Int32.random(in: 0...(5 * Int32(nights)), using: &random) : 0))
         }
-        let highs = (0..<64).map { lane -> Int32 in lows[lane] < 0 ? -1 : nightly[lane].max()! + (loose ? 3 : 0) }
+        let highs = (0..<64).map { lane -> Int32 in
+            guard lows[lane] >= 0 else { return -1 }
+            if bounds == 2 { return nightly[lane].max()! * Int32(nights) }
+            return stayTotals[lane].max()! + (bounds == 1 ? 3 : 0)
+        }
         let valid = (0..<checkIns).map { _ in UInt64.random(in: 0...UInt64.max, using: &random) & UInt64.random(in: 0...UInt64.max, using: &random) }
         let (lowest, highest): (Int32, Int32) = seed % 4 == 1 ? (typical / 2, typical * 2) : (0, Int32.max)
         let bracketLow = (0..<checkIns).map { _ in
@@ -67,7 +75,7 @@ import Testing
         let anyValid = valid.reduce(0, |)
         for lane in 0..<64 where anyValid >> UInt64(lane) & 1 != 0 {
             let totalled = constant[lane] >= 0 ? Int64(constant[lane]) * Int64(nights) <= largest
-                : slots[lane] >= 0 && lows[lane] >= 0 && Int64(highs[lane]) * Int64(nights) <= largest
+                : slots[lane] >= 0 && lows[lane] >= 0 && Int64(highs[lane]) <= largest
             if !totalled { expected.returned |= 1 << UInt64(lane) }
         }
         for p in 0..<checkIns {
@@ -113,6 +121,47 @@ import Testing
                 counts.deallocate()
             }
             #expect(outcome == expected, "seed \(seed) \(portable == 1 ? "portable" : "fastest")")
+        }
+    }
+
+    /// `staysearch_stay_bounds`, AVX2 and portable, against each row's stays summed night by night: rows
+    /// whose sums start anywhere modulo 2^16 and sit in slots not their own, rows without sums or too dear
+    /// for 16 bits (left as they were), 1–65 nights, 1–32 check-ins, a part of the rows.
+    @Test(arguments: 0..<200)
+    func stayBoundsAreTheLeastAndGreatestStayOfEachRow(seed: Int) {
+        var random = SeededGenerator(seed: UInt64(seed) &* 4_099 + 5)
+        let nights = Int.random(in: 1...65, using: &random)
+        let windows = Int.random(in: 1...Int(STAYSEARCH_CALENDAR_ROWS_CHECKINS), using: &random)
+        let span = windows + nights - 1, stride = span + 1, rows = Int.random(in: 1...90, using: &random)
+        var slots = [Int32](repeating: -1, count: rows), lows = [Int32](repeating: -1, count: rows), highs = lows
+        var sums = [UInt16](repeating: 0, count: rows * stride + 64)
+        var expectedLows = [Int32](repeating: -9, count: rows), expectedHighs = expectedLows
+        let order = (0..<rows).shuffled(using: &random)
+        let from = Int.random(in: 0..<rows, using: &random), to = Int.random(in: (from + 1)...rows, using: &random)
+        for row in 0..<rows {
+            let dear = random.chance(0.1)
+            let base = dear ? Int32(STAYSEARCH_CALENDAR_ROWS_LARGEST) / Int32(nights) : Int32.random(in: 0...900, using: &random)
+            let nightly = (0..<span).map { _ in base + Int32.random(in: 0...(dear ? 20 : 300), using: &random) }
+            guard !random.chance(0.05) else { continue }     // no sums
+            slots[row] = Int32(order[row])
+            var sum = UInt16.random(in: 0...UInt16.max, using: &random)
+            sums[order[row] * stride] = sum
+            for night in 0..<span {
+                sum &+= UInt16(truncatingIfNeeded: nightly[night])
+                sums[order[row] * stride + night + 1] = sum
+            }
+            if !random.chance(0.05) { (lows[row], highs[row]) = (nightly.min()!, nightly.max()!) }
+            let totals = (0..<windows).map { p in nightly[p..<(p + nights)].reduce(0, +) }
+            if row >= from, row < to, lows[row] >= 0, Int64(highs[row]) * Int64(nights) <= Int64(STAYSEARCH_CALENDAR_ROWS_LARGEST) {
+                (expectedLows[row], expectedHighs[row]) = (totals.min()!, totals.max()!)
+            }
+        }
+        for portable in [0, 1] {
+            staysearch_calendar_use_portable(Int32(portable))
+            var stayLows = [Int32](repeating: -9, count: rows), stayHighs = stayLows
+            staysearch_stay_bounds(sums, stride, nights, windows, slots, lows, highs, from, to, &stayLows, &stayHighs)
+            staysearch_calendar_use_portable(0)
+            #expect(stayLows == expectedLows && stayHighs == expectedHighs, "seed \(seed) \(portable == 1 ? "portable" : "fastest")")
         }
     }
 }

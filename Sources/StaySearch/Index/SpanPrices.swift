@@ -1,13 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import StaySearchKernels
 
 /// How each row is priced over one span of nights (day offsets `start ..< end`), for the price calendar's
 /// word-at-a-time totals: a price that does not change over the span (whole units, ≤ ``largestUnits``),
 /// dense prices read in place, nights of several runs copied here in whole units, or none of these.
 ///
-/// A calendar UI asks for the same month again and again; ``ListingIndex/spanPrices(from:to:rows:)`` works the
+/// A calendar UI asks for the same month again and again; ``ListingIndex/spanPrices(from:to:nights:rows:)`` works the
 /// column out once per span and keeps it.
 package struct SpanPrices: Sendable {
     /// A dense row (whole units ≤ 65,535 day by day, read from ``NightPrices/dense``'s running sums).
@@ -47,6 +44,19 @@ package struct SpanPrices: Sendable {
     /// The values of a row in ``sums``: `span + 1`.
     let sumStride: Int
 
+    /// The nights of the stays ``stayLows`` and ``stayHighs`` bound: a calendar's span is its check-ins' first
+    /// night to the last stay's last, so a span and its nights fix the check-ins (the span's first
+    /// `span − nights + 1` nights).
+    let stayNights: Int
+    /// Per row: the least and greatest total (whole units) of a stay of ``stayNights`` nights from any of
+    /// the span's check-ins, −1 for an ``irregular`` row. Exact for a row of running sums whose dearest
+    /// night keeps each such stay within 65,534 units (``staysearch_stay_bounds``), else ``stayNights`` ×
+    /// its lowest and highest night. A calendar settles the rows whose every stay lies outside every day's
+    /// bracket by them: day by day a stay's total varies far less than nights × its cheapest and dearest
+    /// night (a month of 7-night stays each holds one weekend).
+    let stayLows: Column<Int32>
+    let stayHighs: Column<Int32>
+
     /// The longest span whose rows' running sums are kept (``sums``): 32 check-ins and stays of up to 65
     /// nights, 194 bytes a dense row.
     static let longestSummedSpan = 96
@@ -57,9 +67,10 @@ package struct SpanPrices: Sendable {
     /// that hold the rows of `rows` only.
     /// - Complexity: O(*rows* + *r* log *r*) for the rows of several runs, plus O(*end* − *start*) for
     ///   each row whose price changes in the span.
-    init(of index: ListingIndex, from start: Int, to end: Int, rows wanted: [Range<Int>]? = nil) {
+    init(of index: ListingIndex, from start: Int, to end: Int, nights stayNights: Int, rows wanted: [Range<Int>]? = nil) {
         self.start = start
         self.end = end
+        self.stayNights = stayNights
         let runs = index.nightPrices.runs
         let rowCount = index.count
         let rows = wanted.map { SpanPrices.words(holding: $0, rowCount: rowCount) }
@@ -147,6 +158,29 @@ package struct SpanPrices: Sendable {
         (sumSlots, sums) = SpanPrices.runningSums(of: index, from: start, to: end, covered: end > start ? covered : [],
                                                   ranks: ranks, prices: prices, copied: copied)
         sumStride = span + 1
+        (stayLows, stayHighs) = SpanPrices.stayBounds(nights: stayNights, span: span, covered: end > start ? covered : [], lows: lows,
+                                                      highs: highs, sumSlots: sumSlots, sums: sums)
+    }
+
+    /// ``stayLows`` and ``stayHighs`` for the rows of `covered`: `nights` × each row's night bounds, made
+    /// exact from the running sums where they are kept.
+    private static func stayBounds(nights: Int, span: Int, covered: [Range<Int>], lows: UnsafePointer<Int32>, highs: UnsafePointer<Int32>,
+                                   sumSlots: Column<Int32>, sums: Column<UInt16>) -> (Column<Int32>, Column<Int32>) {
+        let rowCount = sumSlots.count
+        let (lowBuffer, stayLows) = ColumnBuffer.room(for: rowCount, of: Int32.self)
+        let (highBuffer, stayHighs) = ColumnBuffer.room(for: rowCount, of: Int32.self)
+        let factor = Int32(clamping: max(1, nights))
+        for range in covered {
+            for row in range {
+                (stayLows[row], stayHighs[row]) = lows[row] < 0 ? (-1, -1) : (lows[row] &* factor, highs[row] &* factor)
+            }
+            let windows = span - nights + 1
+            if nights > 0, windows > 0, span <= longestSummedSpan {
+                staysearch_stay_bounds(sums.base, span + 1, nights, windows, sumSlots.base, lows, highs, range.lowerBound, range.upperBound,
+                                       stayLows, stayHighs)
+            }
+        }
+        return (Column(owning: lowBuffer, count: rowCount), Column(owning: highBuffer, count: rowCount))
     }
 
     /// The running sums over `start ..< end` of the dense and copied rows of `covered` (see ``sums``), and
@@ -165,13 +199,9 @@ package struct SpanPrices: Sendable {
         }
         let copiedRows = copied.count / span, slotCount = ranks.count + copiedRows
         let count = slotCount * stride + sumPadding
-        // Tens of megabytes written once: in huge pages where the system lends them (a 4 KiB page a fault
-        // would cost a month over 1M day-by-day rows about 18,000 faults).
-        let hugePage = 1 << 21, byteCount = count * MemoryLayout<UInt16>.stride
-        let sumBuffer = ColumnBuffer(byteCount: byteCount, alignment: byteCount >= hugePage ? hugePage : 64)
-        #if canImport(Glibc)
-        if byteCount >= hugePage { _ = madvise(sumBuffer.pointer, byteCount & ~(hugePage - 1), MADV_HUGEPAGE) }
-        #endif
+        // Tens of megabytes written once: in huge pages where the system lends them (ColumnBuffer; a 4 KiB page
+        // a fault would cost a month over 1M day-by-day rows about 18,000 faults).
+        let sumBuffer = ColumnBuffer(byteCount: count * MemoryLayout<UInt16>.stride, alignment: 64)
         let sums = sumBuffer.pointer.bindMemory(to: UInt16.self, capacity: count)
         // Every slot's values are written below; the padding only is read unwritten (as lanes no stay uses).
         (sums + slotCount * stride).initialize(repeating: 0, count: sumPadding)

@@ -157,7 +157,7 @@ extension ListingIndex {
         let spanStart = firstOffset + earliest, spanEnd = firstOffset + latest - 1 + nights
         let span = spanEnd - spanStart
         // The span prices of every row the plan visits (each part of the same query asks for the same).
-        let spanPrices = self.spanPrices(from: spanStart, to: spanEnd, rows: plan.ranges), spanNights = spanPrices.nights.base
+        let spanPrices = self.spanPrices(from: spanStart, to: spanEnd, nights: nights, rows: plan.ranges), spanNights = spanPrices.nights.base
         let columns = ScanColumns(self)
         let filter = plan.filter, guests = query.guests, roomCode = plan.roomCode
         let lowest = (query.minimumPrice?.minorUnits ?? 0) * Int64(nights)
@@ -330,7 +330,7 @@ extension ListingIndex {
                     let lanes = any & fast
                     if lanes != 0, byRows {
                         slow = any & ~lanes
-                        slow |= staysearch_calendar_rows(scratch.rowsPlan, rowPrices, spanPrices.lows.base + base, spanPrices.highs.base + base,
+                        slow |= staysearch_calendar_rows(scratch.rowsPlan, rowPrices, spanPrices.stayLows.base + base, spanPrices.stayHighs.base + base,
                                                          sumSlots + base, rowSums, sumStride, valid, counts, below, least, scratch.slots)
                     } else if lanes != 0 {
                         slow = any & ~lanes

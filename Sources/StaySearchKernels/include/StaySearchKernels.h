@@ -148,18 +148,30 @@ void staysearch_calendar_rows_prepare(staysearch_calendar_rows_plan *plan, long 
 /// A lane's total for check-in *p* of `plan`'s nights is `constant[lane]` × nights when `constant[lane]` is
 /// not negative, else `sums[s × sumStride + p + nights]` − `sums[s × sumStride + p]` modulo 2^16 with
 /// *s* = `sumSlots[lane]` (the row's running sums over the span, from its first night; `sums` readable 32
-/// values past the last row's). `lowNight[lane]` and `highNight[lane]` bound its priced nights. A lane is
-/// totalled here when `constant[lane]` × nights, or `highNight[lane]` × nights with a slot (≥ 0) and both
-/// bounds known (≥ 0), is at most ``STAYSEARCH_CALENDAR_ROWS_LARGEST``; the other lanes of `valid` are
+/// values past the last row's). `stayLow[lane]` and `stayHigh[lane]` bound its totals over the plan's
+/// check-ins (−1 when unknown; for a one-price lane its total; see ``staysearch_stay_bounds``): rows whose
+/// every stay lies outside every bracket are settled by them without reading their sums. A lane is totalled
+/// here when `constant[lane]` × nights, or `stayHigh[lane]` with a slot (≥ 0) and both bounds known (≥ 0), is
+/// at most ``STAYSEARCH_CALENDAR_ROWS_LARGEST`` (the caller's bounds must then hold no 16-bit wrap: from
+/// nights that keep every stay within it); the other lanes of `valid` are
 /// returned, as bits, untouched, for the caller to total. For check-in *p* the totalled lanes of `valid[p]`
 /// whose total lies in the plan's price range are the stays found: their number is added to `counts[p]`,
 /// those below `bracketLow[p]` to `below[p]`, each of those in `bracketLow[p] ... bracketHigh[p]` adds one
 /// to `slots[p][total − bracketLow[p]]`, and the least of those of at most the cut narrows `least[p]`.
 /// `counts`, `below` and `least` hold ``STAYSEARCH_CALENDAR_ROWS_CHECKINS`` values (those past the plan's
 /// check-ins are left as they are).
-uint64_t staysearch_calendar_rows(const staysearch_calendar_rows_plan *plan, const int32_t *constant, const int32_t *lowNight,
-                                  const int32_t *highNight, const int32_t *sumSlots, const uint16_t *sums, long sumStride,
+uint64_t staysearch_calendar_rows(const staysearch_calendar_rows_plan *plan, const int32_t *constant, const int32_t *stayLow,
+                                  const int32_t *stayHigh, const int32_t *sumSlots, const uint16_t *sums, long sumStride,
                                   const uint64_t *valid, uint32_t *counts, uint32_t *below, int32_t *least, uint32_t *const *slots);
+
+/// For each row in `from ..< to` with running sums (`slots[row]` ≥ 0, its row's sums from `slots[row]` ×
+/// `stride` in `sums`, readable 16 values past a row's last) and known night bounds whose dearest night keeps
+/// every stay of `nights` nights within ``STAYSEARCH_CALENDAR_ROWS_LARGEST`` (`nightHighs[row]` × nights):
+/// the least and greatest total of a stay of `nights` nights from each of the first `windows` nights, into
+/// `stayLows[row]` and `stayHighs[row]`. Other rows' values are left as they are.
+void staysearch_stay_bounds(const uint16_t *sums, long stride, long nights, long windows, const int32_t *slots,
+                            const int32_t *nightLows, const int32_t *nightHighs, long from, long to, int32_t *stayLows,
+                            int32_t *stayHighs);
 
 /// Rows `0 ..< rows` of `days` day stripes (`stripes[d × stripeStride + r]`) written row after row:
 /// `out[r × outStride + d]`. The dense running sums of a span, turned to each row's own (see SpanPrices).
