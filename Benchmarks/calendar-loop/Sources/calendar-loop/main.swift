@@ -2,7 +2,8 @@
 // stays for 2 adults, in REGION or over every listing, on THREADS threads: REPEATS calendars, each followed by
 // the one exact search of the same query from the month's 15th; prints the medians, the least, and their ratio.
 // The first calendar (which works out the span's prices) is not timed. Run two builds' binaries in turn to
-// compare them (docs/performance.md, "The price calendar").
+// compare them (docs/performance.md, "The price calendar"). INDEX `dynamic:N` or `calibrated:N` builds N generated
+// listings (seed 1) in memory instead, as the package benchmarks do.
 import Dispatch
 #if canImport(Glibc)
 import Glibc
@@ -18,7 +19,12 @@ guard arguments.count >= 5, let nights = Int(arguments[2]), let threads = Int(ar
 let region = arguments.count > 5 ? arguments[5] : nil
 let index: ListingIndex
 do {
-    index = try IndexFileReader.load(from: arguments[1])
+    let parts = arguments[1].split(separator: ":")
+    if parts.count == 2, let pricing = SyntheticDataset.Pricing(rawValue: String(parts[0])), let count = Int(parts[1]) {
+        index = SyntheticDataset(listingCount: count, seed: 1, pricing: pricing).makeIndex()
+    } else {
+        index = try IndexFileReader.load(from: arguments[1])
+    }
 } catch {
     print("calendar-loop: \(error)")
     exit(66)
