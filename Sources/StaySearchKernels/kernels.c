@@ -793,19 +793,26 @@ STAYSEARCH_AVX2 static void stay_bounds_avx2(const uint16_t *sums, long stride, 
                                              const int32_t *nightLows, const int32_t *nightHighs, long from, long to,
                                              int32_t *stayLows, int32_t *stayHighs) {
     if (windows <= 0) return;
+    // Lanes past the last window (other rows' sums, or the padding) count for neither bound: the last
+    // vector's lanes, worked out once.
     const __m256i lanes = _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const long last = (windows - 1) & ~15L;
+    const __m256i inside = _mm256_cmpgt_epi16(_mm256_set1_epi16((short)(windows - last)), lanes);
+    const __m256i outside = _mm256_xor_si256(inside, _mm256_set1_epi16(-1));
     for (long row = from; row < to; row++) {
         if (!stay_bounds_summed(slots, nightLows, nightHighs, nights, row)) continue;
         const uint16_t *rowSums = sums + (long)slots[row] * stride;
         __m256i low = _mm256_set1_epi16(-1), high = _mm256_setzero_si256();
-        for (long p = 0; p < windows; p += 16) {
+        for (long p = 0; p < last; p += 16) {
             __m256i total = _mm256_sub_epi16(_mm256_loadu_si256((const __m256i *)(rowSums + p + nights)),
                                              _mm256_loadu_si256((const __m256i *)(rowSums + p)));
-            // Lanes past the last window (other rows' sums, or the padding) count for neither bound.
-            __m256i inside = _mm256_cmpgt_epi16(_mm256_set1_epi16((short)(windows - p < 16 ? windows - p : 16)), lanes);
-            low = _mm256_min_epu16(low, _mm256_or_si256(total, _mm256_andnot_si256(inside, _mm256_set1_epi16(-1))));
-            high = _mm256_max_epu16(high, _mm256_and_si256(total, inside));
+            low = _mm256_min_epu16(low, total);
+            high = _mm256_max_epu16(high, total);
         }
+        __m256i total = _mm256_sub_epi16(_mm256_loadu_si256((const __m256i *)(rowSums + last + nights)),
+                                         _mm256_loadu_si256((const __m256i *)(rowSums + last)));
+        low = _mm256_min_epu16(low, _mm256_or_si256(total, outside));
+        high = _mm256_max_epu16(high, _mm256_and_si256(total, inside));
         __m128i low8 = _mm_min_epu16(_mm256_castsi256_si128(low), _mm256_extracti128_si256(low, 1));
         __m128i high8 = _mm_max_epu16(_mm256_castsi256_si128(high), _mm256_extracti128_si256(high, 1));
         stayLows[row] = (uint16_t)_mm_cvtsi128_si32(_mm_minpos_epu16(low8));
