@@ -940,71 +940,15 @@ typedef struct {
     __m256i from, to, found, under, lowest;
 } calendar_rows_half;
 
-STAYSEARCH_AVX2_BMI2 static uint64_t calendar_rows_avx2(const staysearch_calendar_rows_plan *plan, const int32_t *constant,
-                                                        const int32_t *stayLow, const int32_t *stayHigh, const int32_t *sumSlots,
-                                                        const uint16_t *sums, long sumStride, const uint64_t *valid,
-                                                        uint32_t *counts, uint32_t *below, int32_t *least, uint32_t *const *slots) {
-    const long nights = plan->nights, checkIns = plan->checkIns;
-    uint64_t words[32], anyValid = 0;
-    for (long p = 0; p < checkIns; p++) anyValid |= valid[p];
-    if (!anyValid) return 0;
-    // Rows settled as in staysearch_calendar_word: every total (by the row's least and greatest stay) below or
-    // above every bracket and inside the price range; and the rows totalled here at all.
-    const __m256i low = _mm256_set1_epi32(plan->lowest - 1), high = _mm256_set1_epi32(plan->highest);
-    const __m256i cheapLanes = _mm256_set1_epi32(plan->cheapest), minusOne = _mm256_set1_epi32(-1);
-    const __m256i nightCount = _mm256_set1_epi32((int)nights), largest = _mm256_set1_epi32(STAYSEARCH_CALENDAR_ROWS_LARGEST);
-    const __m256i underAll = _mm256_set1_epi32(plan->lowestBracket), overAll = _mm256_set1_epi32(plan->highestBracket);
-    uint64_t settled = 0, settledBelow = 0, settledCheap = 0, never = 0, constants = 0, exact = 0;
-    int32_t fixedTotals[64];
-    for (int group = 0; group < 8; group++) {
-        if (!((anyValid >> (group * 8)) & 0xFF)) continue;
-        __m256i fixed = _mm256_loadu_si256((const __m256i *)(constant + group * 8));
-        __m256i lowTotal = _mm256_loadu_si256((const __m256i *)(stayLow + group * 8));
-        __m256i highTotal = _mm256_loadu_si256((const __m256i *)(stayHigh + group * 8));
-        __m256i slot8 = _mm256_loadu_si256((const __m256i *)(sumSlots + group * 8));
-        __m256i total = _mm256_mullo_epi32(fixed, nightCount);
-        _mm256_storeu_si256((__m256i *)(fixedTotals + group * 8), total);
-        uint64_t isConstant = STAYSEARCH_BITS(_mm256_cmpgt_epi32(fixed, minusOne));
-        uint64_t known = STAYSEARCH_BITS(_mm256_cmpgt_epi32(lowTotal, minusOne));
-        uint64_t alwaysFits = STAYSEARCH_BITS(_mm256_andnot_si256(_mm256_cmpgt_epi32(highTotal, high), _mm256_cmpgt_epi32(lowTotal, low)));
-        uint64_t neverFits = STAYSEARCH_BITS(_mm256_or_si256(_mm256_cmpgt_epi32(lowTotal, high), _mm256_cmpgt_epi32(_mm256_add_epi32(low, _mm256_set1_epi32(1)), highTotal)));
-        uint64_t isBelow = STAYSEARCH_BITS(_mm256_cmpgt_epi32(underAll, highTotal));
-        uint64_t isAbove = STAYSEARCH_BITS(_mm256_cmpgt_epi32(lowTotal, overAll));
-        uint64_t notCheap = STAYSEARCH_BITS(_mm256_cmpgt_epi32(lowTotal, cheapLanes));
-        uint64_t dear = STAYSEARCH_BITS(_mm256_cmpgt_epi32(total, cheapLanes));
-        // Totalled in 16 bits: a price over the span, or running sums, whose stays stay within the largest.
-        uint64_t summed = STAYSEARCH_BITS(_mm256_cmpgt_epi32(slot8, minusOne)) & known
-            & STAYSEARCH_BITS(_mm256_cmpgt_epi32(highTotal, minusOne)) & ~STAYSEARCH_BITS(_mm256_cmpgt_epi32(highTotal, largest));
-        uint64_t small = ~STAYSEARCH_BITS(_mm256_cmpgt_epi32(total, largest));
-        uint64_t totalledHere = ((isConstant & small) | (~isConstant & summed)) & 0xFF;
-        uint64_t outside = totalledHere & known & alwaysFits & (isBelow | isAbove) & (isConstant | notCheap);
-        settled |= outside << (group * 8);
-        settledBelow |= (outside & isBelow) << (group * 8);
-        settledCheap |= (outside & isConstant & ~dear) << (group * 8);
-        never |= (known & neverFits) << (group * 8);
-        constants |= isConstant << (group * 8);
-        exact |= totalledHere << (group * 8);
-    }
-    const uint64_t returned = anyValid & ~exact;
-    for (long p = 0; p < checkIns; p++) words[p] = valid[p] & exact;
-    for (long p = checkIns; p < 32; p++) words[p] = 0;
-    if (settled) {
-        for (long p = 0; p < checkIns; p++) {
-            counts[p] += (uint32_t)_mm_popcnt_u64(words[p] & settled);
-            below[p] += (uint32_t)_mm_popcnt_u64(words[p] & settledBelow);
-        }
-        for (long p = 0; settledCheap && p < checkIns; p++) {
-            for (uint64_t bits = words[p] & settledCheap; bits; bits &= bits - 1) {
-                int32_t value = fixedTotals[__builtin_ctzll(bits)];
-                if (value < least[p]) least[p] = value;
-            }
-        }
-    }
-    uint64_t totalled = anyValid & exact & ~(settled | never);
-    if (!totalled) return returned;
-    // Each totalled row's check-ins (a 32-bit mask), from the check-ins' rows.
+/// Totals the stays of the word `plan` holds pending (see staysearch_calendar_rows).
+STAYSEARCH_AVX2_BMI2 static void calendar_rows_total_avx2(const staysearch_calendar_rows_plan *plan, const uint16_t *sums,
+                                                         long sumStride, uint32_t *counts, uint32_t *below, int32_t *least,
+                                                         uint32_t *const *slots) {
+    const long nights = plan->nights;
+    const uint64_t totalled = plan->pendingRows, constants = plan->pendingConstants;
+    const int32_t *sumSlots = plan->pendingSlots, *fixedTotals = plan->pendingTotals;
     __m256i bytes[8];
-    calendar_rows_transpose(words, bytes);
+    for (int j = 0; j < 8; j++) bytes[j] = _mm256_loadu_si256((const __m256i *)(plan->pendingCheckIns + 32 * j));
     // Per check-in (16-bit lanes, check-ins 0-15 and 16-31): the bounds clamped into 16 bits (every total
     // here is at most STAYSEARCH_CALENDAR_ROWS_LARGEST, so a bound above it keeps its meaning), biased by
     // 2^15 so that one signed compare tells each.
@@ -1073,11 +1017,91 @@ STAYSEARCH_AVX2_BMI2 static uint64_t calendar_rows_avx2(const staysearch_calenda
             _mm256_storeu_si256((__m256i *)(least + at), _mm256_min_epi32(_mm256_loadu_si256((const __m256i *)(least + at)), lowest8));
         }
     }
+}
+
+STAYSEARCH_AVX2_BMI2 static uint64_t calendar_rows_avx2(staysearch_calendar_rows_plan *plan, const int32_t *constant,
+                                                        const int32_t *stayLow, const int32_t *stayHigh, const int32_t *sumSlots,
+                                                        const uint16_t *sums, long sumStride, const uint64_t *valid,
+                                                        uint32_t *counts, uint32_t *below, int32_t *least, uint32_t *const *slots) {
+    const long nights = plan->nights, checkIns = plan->checkIns;
+    uint64_t words[32], anyValid = 0;
+    for (long p = 0; p < checkIns; p++) anyValid |= valid[p];
+    if (!anyValid) return 0;
+    // Rows settled as in staysearch_calendar_word: every total (by the row's least and greatest stay) below or
+    // above every bracket and inside the price range; and the rows totalled here at all.
+    const __m256i low = _mm256_set1_epi32(plan->lowest - 1), high = _mm256_set1_epi32(plan->highest);
+    const __m256i cheapLanes = _mm256_set1_epi32(plan->cheapest), minusOne = _mm256_set1_epi32(-1);
+    const __m256i nightCount = _mm256_set1_epi32((int)nights), largest = _mm256_set1_epi32(STAYSEARCH_CALENDAR_ROWS_LARGEST);
+    const __m256i underAll = _mm256_set1_epi32(plan->lowestBracket), overAll = _mm256_set1_epi32(plan->highestBracket);
+    uint64_t settled = 0, settledBelow = 0, settledCheap = 0, never = 0, constants = 0, exact = 0;
+    int32_t fixedTotals[64];
+    for (int group = 0; group < 8; group++) {
+        if (!((anyValid >> (group * 8)) & 0xFF)) continue;
+        __m256i fixed = _mm256_loadu_si256((const __m256i *)(constant + group * 8));
+        __m256i lowTotal = _mm256_loadu_si256((const __m256i *)(stayLow + group * 8));
+        __m256i highTotal = _mm256_loadu_si256((const __m256i *)(stayHigh + group * 8));
+        __m256i slot8 = _mm256_loadu_si256((const __m256i *)(sumSlots + group * 8));
+        __m256i total = _mm256_mullo_epi32(fixed, nightCount);
+        _mm256_storeu_si256((__m256i *)(fixedTotals + group * 8), total);
+        uint64_t isConstant = STAYSEARCH_BITS(_mm256_cmpgt_epi32(fixed, minusOne));
+        uint64_t known = STAYSEARCH_BITS(_mm256_cmpgt_epi32(lowTotal, minusOne));
+        uint64_t alwaysFits = STAYSEARCH_BITS(_mm256_andnot_si256(_mm256_cmpgt_epi32(highTotal, high), _mm256_cmpgt_epi32(lowTotal, low)));
+        uint64_t neverFits = STAYSEARCH_BITS(_mm256_or_si256(_mm256_cmpgt_epi32(lowTotal, high), _mm256_cmpgt_epi32(_mm256_add_epi32(low, _mm256_set1_epi32(1)), highTotal)));
+        uint64_t isBelow = STAYSEARCH_BITS(_mm256_cmpgt_epi32(underAll, highTotal));
+        uint64_t isAbove = STAYSEARCH_BITS(_mm256_cmpgt_epi32(lowTotal, overAll));
+        uint64_t notCheap = STAYSEARCH_BITS(_mm256_cmpgt_epi32(lowTotal, cheapLanes));
+        uint64_t dear = STAYSEARCH_BITS(_mm256_cmpgt_epi32(total, cheapLanes));
+        // Totalled in 16 bits: a price over the span, or running sums, whose stays stay within the largest.
+        uint64_t summed = STAYSEARCH_BITS(_mm256_cmpgt_epi32(slot8, minusOne)) & known
+            & STAYSEARCH_BITS(_mm256_cmpgt_epi32(highTotal, minusOne)) & ~STAYSEARCH_BITS(_mm256_cmpgt_epi32(highTotal, largest));
+        uint64_t small = ~STAYSEARCH_BITS(_mm256_cmpgt_epi32(total, largest));
+        uint64_t totalledHere = ((isConstant & small) | (~isConstant & summed)) & 0xFF;
+        uint64_t outside = totalledHere & known & alwaysFits & (isBelow | isAbove) & (isConstant | notCheap);
+        settled |= outside << (group * 8);
+        settledBelow |= (outside & isBelow) << (group * 8);
+        settledCheap |= (outside & isConstant & ~dear) << (group * 8);
+        never |= (known & neverFits) << (group * 8);
+        constants |= isConstant << (group * 8);
+        exact |= totalledHere << (group * 8);
+    }
+    const uint64_t returned = anyValid & ~exact;
+    for (long p = 0; p < checkIns; p++) words[p] = valid[p] & exact;
+    for (long p = checkIns; p < 32; p++) words[p] = 0;
+    if (settled) {
+        for (long p = 0; p < checkIns; p++) {
+            counts[p] += (uint32_t)_mm_popcnt_u64(words[p] & settled);
+            below[p] += (uint32_t)_mm_popcnt_u64(words[p] & settledBelow);
+        }
+        for (long p = 0; settledCheap && p < checkIns; p++) {
+            for (uint64_t bits = words[p] & settledCheap; bits; bits &= bits - 1) {
+                int32_t value = fixedTotals[__builtin_ctzll(bits)];
+                if (value < least[p]) least[p] = value;
+            }
+        }
+    }
+    uint64_t totalled = anyValid & exact & ~(settled | never);
+    // The rows to total have their sums scattered over the span's: asked of memory now, they are totalled
+    // by the next call, with the word before this one totalled meanwhile.
+    for (uint64_t rows = totalled & ~constants; rows; rows &= rows - 1) {
+        const uint16_t *rowSums = sums + (long)sumSlots[__builtin_ctzll(rows)] * sumStride;
+        __builtin_prefetch(rowSums);
+        __builtin_prefetch(rowSums + 16 + nights);
+    }
+    if (plan->pendingRows) calendar_rows_total_avx2(plan, sums, sumStride, counts, below, least, slots);
+    plan->pendingRows = totalled;
+    if (!totalled) return returned;
+    plan->pendingConstants = constants;
+    plan->pendingSlots = sumSlots;
+    __builtin_memcpy(plan->pendingTotals, fixedTotals, sizeof fixedTotals);
+    // Each totalled row's check-ins (a 32-bit mask), from the check-ins' rows.
+    __m256i bytes[8];
+    calendar_rows_transpose(words, bytes);
+    for (int j = 0; j < 8; j++) _mm256_storeu_si256((__m256i *)(plan->pendingCheckIns + 32 * j), bytes[j]);
     return returned;
 }
 #endif
 
-uint64_t staysearch_calendar_rows(const staysearch_calendar_rows_plan *plan, const int32_t *constant, const int32_t *stayLow,
+uint64_t staysearch_calendar_rows(staysearch_calendar_rows_plan *plan, const int32_t *constant, const int32_t *stayLow,
                                   const int32_t *stayHigh, const int32_t *sumSlots, const uint16_t *sums, long sumStride,
                                   const uint64_t *valid, uint32_t *counts, uint32_t *below, int32_t *least, uint32_t *const *slots) {
 #if defined(__x86_64__)
@@ -1085,7 +1109,110 @@ uint64_t staysearch_calendar_rows(const staysearch_calendar_rows_plan *plan, con
         return calendar_rows_avx2(plan, constant, stayLow, stayHigh, sumSlots, sums, sumStride, valid, counts, below, least, slots);
     }
 #endif
+    staysearch_calendar_rows_finish(plan, sums, sumStride, counts, below, least, slots);
     return calendar_rows_portable(plan, constant, stayLow, stayHigh, sumSlots, sums, sumStride, valid, counts, below, least, slots);
+}
+
+void staysearch_calendar_rows_finish(staysearch_calendar_rows_plan *plan, const uint16_t *sums, long sumStride, uint32_t *counts,
+                                     uint32_t *below, int32_t *least, uint32_t *const *slots) {
+#if defined(__x86_64__)
+    // Only the AVX2 version leaves a word pending.
+    if (plan->pendingRows) calendar_rows_total_avx2(plan, sums, sumStride, counts, below, least, slots);
+#endif
+    plan->pendingRows = 0;
+}
+
+/// Runs of nights ANDed by doubling in `bits` (`span` words): returns the longest run, at most `nights`.
+static inline long calendar_stays_runs(uint64_t *bits, long span, long nights) {
+    long run = 1;
+    while (run * 2 <= nights) {
+        for (long night = 0; night < span - run; night++) bits[night] &= bits[night + run];
+        run *= 2;
+    }
+    return run;
+}
+
+static uint64_t calendar_stays_portable(const uint64_t *cell, long stride, long span, long nights, long checkIns,
+                                        uint64_t candidates, const uint64_t *allowed, const long *tableOfCheckIn,
+                                        uint64_t *nightBits, uint64_t *stays, uint64_t *valid) {
+    for (long night = 0; night < span; night++) nightBits[night] = candidates & cell[night * stride];
+    const long second = nights - calendar_stays_runs(nightBits, span, nights);
+    uint64_t any = 0;
+    for (long p = 0; p < checkIns; p++) {
+        const uint64_t bits = nightBits[p] & nightBits[p + second];
+        stays[p] = bits;
+        valid[p] = bits & allowed[tableOfCheckIn ? tableOfCheckIn[p] : 0];
+        any |= bits;
+    }
+    return any;
+}
+
+#if defined(__x86_64__)
+STAYSEARCH_AVX2_BMI2 static uint64_t calendar_stays_avx2(const uint64_t *cell, long stride, long span, long nights, long checkIns,
+                                                         uint64_t candidates, const uint64_t *allowed, const long *tableOfCheckIn,
+                                                         uint64_t *nightBits, uint64_t *stays, uint64_t *valid) {
+    // Each night's bits read once; for stays of two nights or more, runs of two nights ANDed as they are read.
+    // The candidates are ANDed into the stays at the end.
+    long run = 1, night = 0;
+    if (nights >= 2) {
+        uint64_t next = cell[0];
+        for (; night + 1 < span; night++) {
+            cell += stride;
+            const uint64_t here = next;
+            next = cell[0];
+            nightBits[night] = here & next;
+        }
+        nightBits[night] = next;
+        run = 2;
+    } else {
+        for (; night < span; night++, cell += stride) nightBits[night] = cell[0];
+    }
+    // Four nights a step, in place: each step reads the nights after its own before they are narrowed.
+    while (run * 2 <= nights) {
+        const long count = span - run;
+        long at = 0;
+        for (; at + 4 <= count; at += 4) {
+            __m256i here = _mm256_loadu_si256((const __m256i *)(nightBits + at));
+            __m256i later = _mm256_loadu_si256((const __m256i *)(nightBits + at + run));
+            _mm256_storeu_si256((__m256i *)(nightBits + at), _mm256_and_si256(here, later));
+        }
+        for (; at < count; at++) nightBits[at] &= nightBits[at + run];
+        run *= 2;
+    }
+    const long second = nights - run;
+    __m256i any4 = _mm256_setzero_si256();
+    long p = 0;
+    if (!tableOfCheckIn) {
+        const __m256i allowed4 = _mm256_set1_epi64x((long long)allowed[0]), candidates4 = _mm256_set1_epi64x((long long)candidates);
+        for (; p + 4 <= checkIns; p += 4) {
+            __m256i bits = _mm256_and_si256(_mm256_and_si256(_mm256_loadu_si256((const __m256i *)(nightBits + p)), candidates4),
+                                            _mm256_loadu_si256((const __m256i *)(nightBits + p + second)));
+            _mm256_storeu_si256((__m256i *)(stays + p), bits);
+            _mm256_storeu_si256((__m256i *)(valid + p), _mm256_and_si256(bits, allowed4));
+            any4 = _mm256_or_si256(any4, bits);
+        }
+    }
+    __m128i any2 = _mm_or_si128(_mm256_castsi256_si128(any4), _mm256_extracti128_si256(any4, 1));
+    uint64_t any = (uint64_t)_mm_cvtsi128_si64(any2) | (uint64_t)_mm_extract_epi64(any2, 1);
+    for (; p < checkIns; p++) {
+        const uint64_t bits = candidates & nightBits[p] & nightBits[p + second];
+        stays[p] = bits;
+        valid[p] = bits & allowed[tableOfCheckIn ? tableOfCheckIn[p] : 0];
+        any |= bits;
+    }
+    return any;
+}
+#endif
+
+uint64_t staysearch_calendar_stays(const uint64_t *cell, long stride, long span, long nights, long checkIns,
+                                   uint64_t candidates, const uint64_t *allowed, const long *tableOfCheckIn,
+                                   uint64_t *nightBits, uint64_t *stays, uint64_t *valid) {
+#if defined(__x86_64__)
+    if (!__atomic_load_n(&calendar_portable, __ATOMIC_RELAXED) && has_avx2_bmi2()) {
+        return calendar_stays_avx2(cell, stride, span, nights, checkIns, candidates, allowed, tableOfCheckIn, nightBits, stays, valid);
+    }
+#endif
+    return calendar_stays_portable(cell, stride, span, nights, checkIns, candidates, allowed, tableOfCheckIn, nightBits, stays, valid);
 }
 
 void staysearch_transpose_sums(const uint16_t *stripes, long stripeStride, long days, long rows, uint16_t *out, long outStride) {

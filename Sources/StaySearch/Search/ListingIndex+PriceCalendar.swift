@@ -232,7 +232,9 @@ extension ListingIndex {
         let runs = nightPrices.runs, dense = nightPrices.dense.base, denseRows = nightPrices.denseRows
         for range in ranges where !range.isEmpty {
             let lastWord = (range.upperBound - 1) >> 6
-            for word in (range.lowerBound >> 6)...lastWord where word % sampleEvery == 0 {
+            // The words read: every one, or those whose number is a multiple of `sampleEvery`.
+            let firstWord = ((range.lowerBound >> 6) + sampleEvery - 1) / sampleEvery * sampleEvery
+            for word in stride(from: firstWord, through: lastWord, by: sampleEvery) {
                 let base = word << 6
                 // The next word's nights are one stream a day, in the bit sets and in the dense prices: more
                 // streams than the hardware prefetcher follows. Asked for now, they arrive while this word is
@@ -280,18 +282,6 @@ extension ListingIndex {
                     }
                 }
                 guard candidates != 0 else { continue }
-                // Which candidates can book each check-in's nights: each night's bits read once, runs of
-                // nights ANDed by doubling, and a stay the AND of the two runs that cover it.
-                var cell = bookable + (spanStart &* wordsPerDay &+ word)
-                for night in 0..<span {
-                    nightBits[night] = candidates & cell.pointee
-                    cell += wordsPerDay
-                }
-                var run = 1
-                while run * 2 <= nights {
-                    for night in 0..<(span - run) { nightBits[night] &= nightBits[night &+ run] }
-                    run *= 2
-                }
                 // The rows totalled word by word: whole words' rows that read in whole units and whose rules
                 // have a class; any other row stay by stay below.
                 let rowPrices = spanPrices.prices.base + base
@@ -303,27 +293,16 @@ extension ListingIndex {
                         rulesAllow[table] = staysearch_verdict_bits(columns.ruleClasses + base, tables + table &* 32, &ruleRunRows)
                     }
                     fast = ~irregular & ~ruleRunRows
-                }
-                // Each check-in's bookable candidates, and those of them totalled word by word that its
-                // weekday's rules allow.
-                var any: UInt64 = 0
-                let second = nights - run
-                if tableCount == 1 {
-                    let allowed = fast & rulesAllow[0]
-                    for position in 0..<checkInCount {
-                        let bits = nightBits[position] & nightBits[position &+ second]
-                        stays[position] = bits
-                        valid[position] = bits & allowed
-                        any |= bits
-                    }
+                    for table in 0..<tableCount { rulesAllow[table] &= fast }
                 } else {
-                    for position in 0..<checkInCount {
-                        let bits = nightBits[position] & nightBits[position &+ second]
-                        stays[position] = bits
-                        valid[position] = bits & fast & rulesAllow[tableOfCheckIn[position]]
-                        any |= bits
-                    }
+                    for table in 0..<tableCount { rulesAllow[table] = 0 }
                 }
+                // Which candidates can book each check-in's nights (each night's bits read once, runs of nights
+                // ANDed by doubling, a stay the AND of the two runs that cover it), and those of them totalled
+                // word by word that its weekday's rules allow.
+                let any = staysearch_calendar_stays(bookable + (spanStart &* wordsPerDay &+ word), wordsPerDay, span, nights, checkInCount,
+                                                    candidates, rulesAllow, tableCount == 1 ? nil : UnsafePointer(tableOfCheckIn),
+                                                    nightBits, stays, valid)
                 guard any != 0 else { continue }
                 var slow = any
                 if wholeWord {
@@ -417,6 +396,10 @@ extension ListingIndex {
                     }
                 }
             }
+        }
+        if byRows {
+            // The last word's rows, left for a next word to be totalled behind.
+            staysearch_calendar_rows_finish(scratch.rowsPlan, rowSums, sumStride, counts, below, least, scratch.slots)
         }
         if let batch {
             staysearch_calendar_flush(batch, span, nights, checkInCount, lowestUnits, highestUnits, bracketLow, bracketHigh, cheapest,

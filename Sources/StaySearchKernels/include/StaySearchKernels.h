@@ -135,9 +135,16 @@ typedef struct {
     int32_t bracketLow[STAYSEARCH_CALENDAR_ROWS_CHECKINS], bracketHigh[STAYSEARCH_CALENDAR_ROWS_CHECKINS];
     /// The brackets clamped into 16 bits.
     uint16_t lowBounds[STAYSEARCH_CALENDAR_ROWS_CHECKINS], highBounds[STAYSEARCH_CALENDAR_ROWS_CHECKINS];
+    /// The word whose rows are still to be totalled (none when `pendingRows` is 0): its rows of one price,
+    /// their totals, where its rows' sums are (the word's first row's slot), and its rows' check-ins
+    /// (byte *p* of vector *j*: rows 8*j* ... 8*j* + 7 of check-in *p*).
+    uint64_t pendingRows, pendingConstants;
+    const int32_t *pendingSlots;
+    int32_t pendingTotals[64];
+    uint8_t pendingCheckIns[8 * STAYSEARCH_CALENDAR_ROWS_CHECKINS];
 } staysearch_calendar_rows_plan;
 
-/// Sets `plan` up for a pass (see ``staysearch_calendar_rows``).
+/// Sets `plan` up for a pass (see ``staysearch_calendar_rows``) with no word pending.
 void staysearch_calendar_rows_prepare(staysearch_calendar_rows_plan *plan, long nights, long checkIns, int32_t lowest,
                                       int32_t highest, const int32_t *bracketLow, const int32_t *bracketHigh, int32_t cheapest);
 
@@ -160,9 +167,29 @@ void staysearch_calendar_rows_prepare(staysearch_calendar_rows_plan *plan, long 
 /// to `slots[p][total − bracketLow[p]]`, and the least of those of at most the cut narrows `least[p]`.
 /// `counts`, `below` and `least` hold ``STAYSEARCH_CALENDAR_ROWS_CHECKINS`` values (those past the plan's
 /// check-ins are left as they are).
-uint64_t staysearch_calendar_rows(const staysearch_calendar_rows_plan *plan, const int32_t *constant, const int32_t *stayLow,
+///
+/// A word's stays may be totalled by the next call of the pass rather than this one (its rows' sums, scattered
+/// over the span, are asked of memory meanwhile): a pass passes the same `sums`, `sumStride`, `counts`,
+/// `below`, `least` and `slots` to every call and ends with ``staysearch_calendar_rows_finish``. What a call
+/// returns is its own word's.
+uint64_t staysearch_calendar_rows(staysearch_calendar_rows_plan *plan, const int32_t *constant, const int32_t *stayLow,
                                   const int32_t *stayHigh, const int32_t *sumSlots, const uint16_t *sums, long sumStride,
                                   const uint64_t *valid, uint32_t *counts, uint32_t *below, int32_t *least, uint32_t *const *slots);
+
+/// Totals the word a pass of ``staysearch_calendar_rows`` left pending, with what that pass was given.
+void staysearch_calendar_rows_finish(staysearch_calendar_rows_plan *plan, const uint16_t *sums, long sumStride, uint32_t *counts,
+                                     uint32_t *below, int32_t *least, uint32_t *const *slots);
+
+/// One word of 64 rows of a price calendar: for each of `checkIns` consecutive check-ins, the rows of
+/// `candidates` bookable on every night of its stay of `nights` (≥ 1) nights, into `stays[p]`, and those of
+/// them that `allowed` allows, into `valid[p]` — `allowed[tableOfCheckIn[p]]`, or `allowed[0]` for every
+/// check-in when `tableOfCheckIn` is NULL. Night *n* of the span (check-in *p*'s stay is nights *p* ..<
+/// *p* + `nights`) is bookable for the rows whose bits are set in `cell[n × stride]`; `span` ≥ `checkIns` − 1
+/// + `nights` nights are read, each once, into `nightBits` (room for `span` words), where runs of nights are
+/// ANDed by doubling and a stay is the AND of the two runs that cover it. Returns the OR of every `stays[p]`.
+uint64_t staysearch_calendar_stays(const uint64_t *cell, long stride, long span, long nights, long checkIns,
+                                   uint64_t candidates, const uint64_t *allowed, const long *tableOfCheckIn,
+                                   uint64_t *nightBits, uint64_t *stays, uint64_t *valid);
 
 /// For each row in `from ..< to` with running sums (`slots[row]` ≥ 0, its row's sums from `slots[row]` ×
 /// `stride` in `sums`, readable 16 values past a row's last) and known night bounds whose dearest night keeps
