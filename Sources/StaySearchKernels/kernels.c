@@ -860,28 +860,49 @@ void staysearch_calendar_rows_prepare(staysearch_calendar_rows_plan *plan, long 
 /// Whether staysearch_calendar_rows totals lane `lane` itself: a price over the span, or running sums, whose
 /// every stay of `nights` nights costs at most STAYSEARCH_CALENDAR_ROWS_LARGEST units (see the header).
 static inline int calendar_rows_exact(const int32_t *constant, const int32_t *stayLow, const int32_t *stayHigh,
-                                      const int32_t *sumSlots, long nights, int lane) {
+                                      const int32_t *sumSlots, long nights, long lane) {
     if (constant[lane] >= 0) return (int64_t)constant[lane] * nights <= STAYSEARCH_CALENDAR_ROWS_LARGEST;
     return sumSlots[lane] >= 0 && stayLow[lane] >= 0 && stayHigh[lane] >= 0 && stayHigh[lane] <= STAYSEARCH_CALENDAR_ROWS_LARGEST;
 }
 
-static uint64_t calendar_rows_portable(const staysearch_calendar_rows_plan *plan, const int32_t *constant, const int32_t *stayLow,
-                                       const int32_t *stayHigh, const int32_t *sumSlots, const uint16_t *sums, long sumStride,
-                                       const uint64_t *valid, uint32_t *counts, uint32_t *below, int32_t *least,
+void staysearch_calendar_rows_columns(const int32_t *constant, const int32_t *stayLow, const int32_t *stayHigh, const int32_t *sumSlots,
+                                      long nights, long from, long to, uint16_t *low16, uint16_t *high16, uint64_t *exact,
+                                      uint64_t *constants) {
+    for (long word = from >> 6; word << 6 < to; word++) {
+        uint64_t exactBits = 0, constantBits = 0;
+        for (long row = word << 6; row < (word + 1) << 6 && row < to; row++) {
+            const uint64_t bit = (uint64_t)1 << (row & 63);
+            if (constant[row] >= 0) constantBits |= bit;
+            if (row < from || !calendar_rows_exact(constant, stayLow, stayHigh, sumSlots, nights, row)) {
+                low16[row] = high16[row] = 0;
+                continue;
+            }
+            exactBits |= bit;
+            if (constant[row] >= 0) {
+                low16[row] = high16[row] = (uint16_t)(constant[row] * nights);
+            } else {
+                low16[row] = (uint16_t)stayLow[row];
+                high16[row] = (uint16_t)stayHigh[row];
+            }
+        }
+        exact[word] = exactBits;
+        constants[word] = constantBits;
+    }
+}
+
+static uint64_t calendar_rows_portable(const staysearch_calendar_rows_plan *plan, const uint16_t *stayLow, const uint16_t *stayHigh,
+                                       uint64_t exact, uint64_t constants, const int32_t *sumSlots, const uint16_t *stays,
+                                       long stayStride, const uint64_t *valid, uint32_t *counts, uint32_t *below, int32_t *least,
                                        uint32_t *const *slots) {
-    const long nights = plan->nights, checkIns = plan->checkIns;
-    uint64_t returned = 0, any = 0;
+    const long checkIns = plan->checkIns;
+    uint64_t any = 0;
     for (long p = 0; p < checkIns; p++) any |= valid[p];
     for (int lane = 0; lane < 64; lane++) {
-        if (!(any >> lane & 1)) continue;
-        if (!calendar_rows_exact(constant, stayLow, stayHigh, sumSlots, nights, lane)) {
-            returned |= (uint64_t)1 << lane;
-            continue;
-        }
-        const uint16_t *rowSums = constant[lane] >= 0 ? NULL : sums + (long)sumSlots[lane] * sumStride;
+        if (!(any >> lane & 1) || !(exact >> lane & 1)) continue;
+        const uint16_t *rowStays = (constants >> lane & 1) ? NULL : stays + (long)sumSlots[lane] * stayStride;
         for (long p = 0; p < checkIns; p++) {
             if (!(valid[p] >> lane & 1)) continue;
-            int32_t total = rowSums ? (int32_t)(uint16_t)(rowSums[p + nights] - rowSums[p]) : constant[lane] * (int32_t)nights;
+            int32_t total = rowStays ? rowStays[p] : stayLow[lane];
             if (total < plan->lowest || total > plan->highest) continue;
             counts[p] += 1;
             below[p] += total < plan->bracketLow[p];
@@ -889,7 +910,8 @@ static uint64_t calendar_rows_portable(const staysearch_calendar_rows_plan *plan
             if (total <= plan->cheapest && total < least[p]) least[p] = total;
         }
     }
-    return returned;
+    (void)stayHigh;
+    return any & ~exact;
 }
 
 #if defined(__x86_64__)
@@ -941,12 +963,12 @@ typedef struct {
 } calendar_rows_half;
 
 /// Totals the stays of the word `plan` holds pending (see staysearch_calendar_rows).
-STAYSEARCH_AVX2_BMI2 static void calendar_rows_total_avx2(const staysearch_calendar_rows_plan *plan, const uint16_t *sums,
-                                                         long sumStride, uint32_t *counts, uint32_t *below, int32_t *least,
+STAYSEARCH_AVX2_BMI2 static void calendar_rows_total_avx2(const staysearch_calendar_rows_plan *plan, const uint16_t *stays,
+                                                         long stayStride, uint32_t *counts, uint32_t *below, int32_t *least,
                                                          uint32_t *const *slots) {
-    const long nights = plan->nights;
     const uint64_t totalled = plan->pendingRows, constants = plan->pendingConstants;
-    const int32_t *sumSlots = plan->pendingSlots, *fixedTotals = plan->pendingTotals;
+    const int32_t *sumSlots = plan->pendingSlots;
+    const uint16_t *fixedTotals = plan->pendingTotals;
     __m256i bytes[8];
     for (int j = 0; j < 8; j++) bytes[j] = _mm256_loadu_si256((const __m256i *)(plan->pendingCheckIns + 32 * j));
     // Per check-in (16-bit lanes, check-ins 0-15 and 16-31): the bounds clamped into 16 bits (every total
@@ -969,17 +991,12 @@ STAYSEARCH_AVX2_BMI2 static void calendar_rows_total_avx2(const staysearch_calen
     for (uint64_t rows = totalled; rows; rows &= rows - 1) {
         const int lane = __builtin_ctzll(rows);
         const uint32_t checkInBits = (uint32_t)_mm256_movemask_epi8(_mm256_sll_epi16(bytes[lane >> 3], _mm_cvtsi32_si128(7 - (lane & 7))));
-        const uint16_t *rowSums = (constants >> lane & 1) ? NULL : sums + (long)sumSlots[lane] * sumStride;
+        const uint16_t *rowStays = (constants >> lane & 1) ? NULL : stays + (long)sumSlots[lane] * stayStride;
         const __m256i fixedTotal = _mm256_set1_epi16((short)fixedTotals[lane]);
         for (int h = 0; h < 2; h++) {
             const uint32_t halfBits = checkInBits >> (16 * h) & 0xFFFF;
             if (!halfBits) continue;
-            __m256i total = fixedTotal;
-            if (rowSums) {
-                __m256i before = _mm256_loadu_si256((const __m256i *)(rowSums + 16 * h));
-                __m256i after = _mm256_loadu_si256((const __m256i *)(rowSums + 16 * h + nights));
-                total = _mm256_sub_epi16(after, before);
-            }
+            const __m256i total = rowStays ? _mm256_loadu_si256((const __m256i *)(rowStays + 16 * h)) : fixedTotal;
             calendar_rows_half *half = h ? &second : &first;
             const __m256i biased = _mm256_xor_si256(total, bias);
             __m256i stays = _mm256_cmpeq_epi16(_mm256_and_si256(_mm256_set1_epi16((short)halfBits), laneBits), laneBits);
@@ -1019,51 +1036,51 @@ STAYSEARCH_AVX2_BMI2 static void calendar_rows_total_avx2(const staysearch_calen
     }
 }
 
-STAYSEARCH_AVX2_BMI2 static uint64_t calendar_rows_avx2(staysearch_calendar_rows_plan *plan, const int32_t *constant,
-                                                        const int32_t *stayLow, const int32_t *stayHigh, const int32_t *sumSlots,
-                                                        const uint16_t *sums, long sumStride, const uint64_t *valid,
-                                                        uint32_t *counts, uint32_t *below, int32_t *least, uint32_t *const *slots) {
-    const long nights = plan->nights, checkIns = plan->checkIns;
+/// The 16-bit lanes' masks of `a` (rows 0-15) and `b` (rows 16-31) as 32 bits.
+STAYSEARCH_AVX2_BMI2 static inline uint64_t calendar_rows_bits(__m256i a, __m256i b) {
+    return (uint32_t)_mm256_movemask_epi8(_mm256_permute4x64_epi64(_mm256_packs_epi16(a, b), 0xD8));
+}
+
+STAYSEARCH_AVX2_BMI2 static uint64_t calendar_rows_avx2(staysearch_calendar_rows_plan *plan, const uint16_t *stayLow,
+                                                        const uint16_t *stayHigh, uint64_t exact, uint64_t constants,
+                                                        const int32_t *sumSlots, const uint16_t *stays, long stayStride,
+                                                        const uint64_t *valid, uint32_t *counts, uint32_t *below, int32_t *least,
+                                                        uint32_t *const *slots) {
+    const long checkIns = plan->checkIns;
     uint64_t words[32], anyValid = 0;
     for (long p = 0; p < checkIns; p++) anyValid |= valid[p];
     if (!anyValid) return 0;
-    // Rows settled as in staysearch_calendar_word: every total (by the row's least and greatest stay) below or
-    // above every bracket and inside the price range; and the rows totalled here at all.
-    const __m256i low = _mm256_set1_epi32(plan->lowest - 1), high = _mm256_set1_epi32(plan->highest);
-    const __m256i cheapLanes = _mm256_set1_epi32(plan->cheapest), minusOne = _mm256_set1_epi32(-1);
-    const __m256i nightCount = _mm256_set1_epi32((int)nights), largest = _mm256_set1_epi32(STAYSEARCH_CALENDAR_ROWS_LARGEST);
-    const __m256i underAll = _mm256_set1_epi32(plan->lowestBracket), overAll = _mm256_set1_epi32(plan->highestBracket);
-    uint64_t settled = 0, settledBelow = 0, settledCheap = 0, never = 0, constants = 0, exact = 0;
-    int32_t fixedTotals[64];
-    for (int group = 0; group < 8; group++) {
-        if (!((anyValid >> (group * 8)) & 0xFF)) continue;
-        __m256i fixed = _mm256_loadu_si256((const __m256i *)(constant + group * 8));
-        __m256i lowTotal = _mm256_loadu_si256((const __m256i *)(stayLow + group * 8));
-        __m256i highTotal = _mm256_loadu_si256((const __m256i *)(stayHigh + group * 8));
-        __m256i slot8 = _mm256_loadu_si256((const __m256i *)(sumSlots + group * 8));
-        __m256i total = _mm256_mullo_epi32(fixed, nightCount);
-        _mm256_storeu_si256((__m256i *)(fixedTotals + group * 8), total);
-        uint64_t isConstant = STAYSEARCH_BITS(_mm256_cmpgt_epi32(fixed, minusOne));
-        uint64_t known = STAYSEARCH_BITS(_mm256_cmpgt_epi32(lowTotal, minusOne));
-        uint64_t alwaysFits = STAYSEARCH_BITS(_mm256_andnot_si256(_mm256_cmpgt_epi32(highTotal, high), _mm256_cmpgt_epi32(lowTotal, low)));
-        uint64_t neverFits = STAYSEARCH_BITS(_mm256_or_si256(_mm256_cmpgt_epi32(lowTotal, high), _mm256_cmpgt_epi32(_mm256_add_epi32(low, _mm256_set1_epi32(1)), highTotal)));
-        uint64_t isBelow = STAYSEARCH_BITS(_mm256_cmpgt_epi32(underAll, highTotal));
-        uint64_t isAbove = STAYSEARCH_BITS(_mm256_cmpgt_epi32(lowTotal, overAll));
-        uint64_t notCheap = STAYSEARCH_BITS(_mm256_cmpgt_epi32(lowTotal, cheapLanes));
-        uint64_t dear = STAYSEARCH_BITS(_mm256_cmpgt_epi32(total, cheapLanes));
-        // Totalled in 16 bits: a price over the span, or running sums, whose stays stay within the largest.
-        uint64_t summed = STAYSEARCH_BITS(_mm256_cmpgt_epi32(slot8, minusOne)) & known
-            & STAYSEARCH_BITS(_mm256_cmpgt_epi32(highTotal, minusOne)) & ~STAYSEARCH_BITS(_mm256_cmpgt_epi32(highTotal, largest));
-        uint64_t small = ~STAYSEARCH_BITS(_mm256_cmpgt_epi32(total, largest));
-        uint64_t totalledHere = ((isConstant & small) | (~isConstant & summed)) & 0xFF;
-        uint64_t outside = totalledHere & known & alwaysFits & (isBelow | isAbove) & (isConstant | notCheap);
-        settled |= outside << (group * 8);
-        settledBelow |= (outside & isBelow) << (group * 8);
-        settledCheap |= (outside & isConstant & ~dear) << (group * 8);
-        never |= (known & neverFits) << (group * 8);
-        constants |= isConstant << (group * 8);
-        exact |= totalledHere << (group * 8);
+    // Rows settled as in staysearch_calendar_word: every stay (by the row's least and greatest) below or above
+    // every bracket and inside the price range. The rows totalled here stay within 65,534 units, so the
+    // bounds clamped into 16 bits (biased by 2^15 for signed compares) keep their meaning.
+    const __m256i bias = _mm256_set1_epi16((short)0x8000);
+    const __m256i lowest = _mm256_set1_epi16((short)(clamp_u16(plan->lowest) ^ 0x8000));
+    const __m256i highest = _mm256_set1_epi16((short)(clamp_u16(plan->highest) ^ 0x8000));
+    const __m256i underAll = _mm256_set1_epi16((short)(clamp_u16(plan->lowestBracket) ^ 0x8000));
+    const __m256i overAll = _mm256_set1_epi16((short)(clamp_u16(plan->highestBracket) ^ 0x8000));
+    const __m256i cheap = _mm256_set1_epi16((short)(clamp_u16(plan->cheapest) ^ 0x8000));
+    uint64_t misfit = 0, neverFits = 0, isBelow = 0, isAbove = 0, notCheap = 0;
+    for (int group = 0; group < 2; group++) {
+        if (!((anyValid >> (group * 32)) & 0xFFFFFFFFu)) continue;
+        __m256i low0 = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(stayLow + group * 32)), bias);
+        __m256i low1 = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(stayLow + group * 32 + 16)), bias);
+        __m256i high0 = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(stayHigh + group * 32)), bias);
+        __m256i high1 = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(stayHigh + group * 32 + 16)), bias);
+        const int shift = group * 32;
+        misfit |= calendar_rows_bits(_mm256_or_si256(_mm256_cmpgt_epi16(lowest, low0), _mm256_cmpgt_epi16(high0, highest)),
+                                     _mm256_or_si256(_mm256_cmpgt_epi16(lowest, low1), _mm256_cmpgt_epi16(high1, highest))) << shift;
+        neverFits |= calendar_rows_bits(_mm256_or_si256(_mm256_cmpgt_epi16(low0, highest), _mm256_cmpgt_epi16(lowest, high0)),
+                                        _mm256_or_si256(_mm256_cmpgt_epi16(low1, highest), _mm256_cmpgt_epi16(lowest, high1))) << shift;
+        isBelow |= calendar_rows_bits(_mm256_cmpgt_epi16(underAll, high0), _mm256_cmpgt_epi16(underAll, high1)) << shift;
+        isAbove |= calendar_rows_bits(_mm256_cmpgt_epi16(low0, overAll), _mm256_cmpgt_epi16(low1, overAll)) << shift;
+        notCheap |= calendar_rows_bits(_mm256_cmpgt_epi16(low0, cheap), _mm256_cmpgt_epi16(low1, cheap)) << shift;
     }
+    // Bounds below 0 (none or every total past them) that clamping would move.
+    if (plan->highest < 0) misfit = neverFits = ~(uint64_t)0;
+    if (plan->highestBracket < 0) isAbove = ~(uint64_t)0;
+    if (plan->cheapest < 0) notCheap = ~(uint64_t)0;
+    const uint64_t settled = exact & ~misfit & (isBelow | isAbove) & (constants | notCheap);
+    const uint64_t settledBelow = settled & isBelow, settledCheap = settled & constants & ~notCheap, never = exact & neverFits;
     const uint64_t returned = anyValid & ~exact;
     for (long p = 0; p < checkIns; p++) words[p] = valid[p] & exact;
     for (long p = checkIns; p < 32; p++) words[p] = 0;
@@ -1074,25 +1091,26 @@ STAYSEARCH_AVX2_BMI2 static uint64_t calendar_rows_avx2(staysearch_calendar_rows
         }
         for (long p = 0; settledCheap && p < checkIns; p++) {
             for (uint64_t bits = words[p] & settledCheap; bits; bits &= bits - 1) {
-                int32_t value = fixedTotals[__builtin_ctzll(bits)];
+                int32_t value = stayLow[__builtin_ctzll(bits)];
                 if (value < least[p]) least[p] = value;
             }
         }
     }
     uint64_t totalled = anyValid & exact & ~(settled | never);
-    // The rows to total have their sums scattered over the span's: asked of memory now, they are totalled
-    // by the next call, with the word before this one totalled meanwhile.
+    // The rows to total have their stays scattered over the span's: asked of memory now, they are totalled
+    // by the next call, with the word before this one totalled meanwhile (a row's stays are one line when
+    // `stays` and the stride are 64 bytes).
     for (uint64_t rows = totalled & ~constants; rows; rows &= rows - 1) {
-        const uint16_t *rowSums = sums + (long)sumSlots[__builtin_ctzll(rows)] * sumStride;
-        __builtin_prefetch(rowSums);
-        __builtin_prefetch(rowSums + 16 + nights);
+        const uint16_t *rowStays = stays + (long)sumSlots[__builtin_ctzll(rows)] * stayStride;
+        __builtin_prefetch(rowStays);
+        __builtin_prefetch(rowStays + checkIns - 1);
     }
-    if (plan->pendingRows) calendar_rows_total_avx2(plan, sums, sumStride, counts, below, least, slots);
+    if (plan->pendingRows) calendar_rows_total_avx2(plan, stays, stayStride, counts, below, least, slots);
     plan->pendingRows = totalled;
     if (!totalled) return returned;
     plan->pendingConstants = constants;
     plan->pendingSlots = sumSlots;
-    __builtin_memcpy(plan->pendingTotals, fixedTotals, sizeof fixedTotals);
+    plan->pendingTotals = stayLow;
     // Each totalled row's check-ins (a 32-bit mask), from the check-ins' rows.
     __m256i bytes[8];
     calendar_rows_transpose(words, bytes);
@@ -1101,25 +1119,38 @@ STAYSEARCH_AVX2_BMI2 static uint64_t calendar_rows_avx2(staysearch_calendar_rows
 }
 #endif
 
-uint64_t staysearch_calendar_rows(staysearch_calendar_rows_plan *plan, const int32_t *constant, const int32_t *stayLow,
-                                  const int32_t *stayHigh, const int32_t *sumSlots, const uint16_t *sums, long sumStride,
+uint64_t staysearch_calendar_rows(staysearch_calendar_rows_plan *plan, const uint16_t *stayLow, const uint16_t *stayHigh,
+                                  uint64_t exact, uint64_t constants, const int32_t *sumSlots, const uint16_t *stays, long stayStride,
                                   const uint64_t *valid, uint32_t *counts, uint32_t *below, int32_t *least, uint32_t *const *slots) {
 #if defined(__x86_64__)
     if (!__atomic_load_n(&calendar_portable, __ATOMIC_RELAXED) && has_avx2_bmi2()) {
-        return calendar_rows_avx2(plan, constant, stayLow, stayHigh, sumSlots, sums, sumStride, valid, counts, below, least, slots);
+        return calendar_rows_avx2(plan, stayLow, stayHigh, exact, constants, sumSlots, stays, stayStride, valid, counts, below, least,
+                                  slots);
     }
 #endif
-    staysearch_calendar_rows_finish(plan, sums, sumStride, counts, below, least, slots);
-    return calendar_rows_portable(plan, constant, stayLow, stayHigh, sumSlots, sums, sumStride, valid, counts, below, least, slots);
+    staysearch_calendar_rows_finish(plan, stays, stayStride, counts, below, least, slots);
+    return calendar_rows_portable(plan, stayLow, stayHigh, exact, constants, sumSlots, stays, stayStride, valid, counts, below, least,
+                                  slots);
 }
 
-void staysearch_calendar_rows_finish(staysearch_calendar_rows_plan *plan, const uint16_t *sums, long sumStride, uint32_t *counts,
+void staysearch_calendar_rows_finish(staysearch_calendar_rows_plan *plan, const uint16_t *stays, long stayStride, uint32_t *counts,
                                      uint32_t *below, int32_t *least, uint32_t *const *slots) {
 #if defined(__x86_64__)
     // Only the AVX2 version leaves a word pending.
-    if (plan->pendingRows) calendar_rows_total_avx2(plan, sums, sumStride, counts, below, least, slots);
+    if (plan->pendingRows) calendar_rows_total_avx2(plan, stays, stayStride, counts, below, least, slots);
 #endif
     plan->pendingRows = 0;
+}
+
+void staysearch_stays_of_sums(const uint16_t *sums, long stride, long nights, long windows, long slots, uint16_t *stays,
+                              long stayStride) {
+    for (long slot = 0; slot < slots; slot++) {
+        const uint16_t *from = sums + slot * stride;
+        uint16_t *to = stays + slot * stayStride;
+        long p = 0;
+        for (; p < windows; p++) to[p] = (uint16_t)(from[p + nights] - from[p]);
+        for (; p < stayStride; p++) to[p] = 0;
+    }
 }
 
 /// Runs of nights ANDed by doubling in `bits` (`span` words): returns the longest run, at most `nights`.

@@ -93,6 +93,13 @@ import Testing
         expected.counts = expected.counts.map { $0 * UInt32(repeats) }
         expected.below = expected.below.map { $0 * UInt32(repeats) }
         expected.inside = expected.inside.map { totals in totals.flatMap { Array(repeating: $0, count: repeats) } }
+        // What the kernel reads of the rows, as a span works it out: each row's stays from its sums, and its
+        // bounds and kind in 16 bits.
+        let stayStride = Int(STAYSEARCH_CALENDAR_ROWS_CHECKINS)
+        var stays = [UInt16](repeating: 9, count: 64 * stayStride)
+        staysearch_stays_of_sums(sums, stride, nights, checkIns, 64, &stays, stayStride)
+        var low16 = [UInt16](repeating: 9, count: 64), high16 = low16, exact: [UInt64] = [0], constants: [UInt64] = [0]
+        staysearch_calendar_rows_columns(constant, lows, highs, slots, nights, 0, 64, &low16, &high16, &exact, &constants)
         for portable in [0, 1] {
             staysearch_calendar_use_portable(Int32(portable))
             var outcome = Outcome(counts: Array(repeating: 0, count: checkIns), below: Array(repeating: 0, count: checkIns),
@@ -112,11 +119,16 @@ import Testing
             var below = outcome.below + Array(repeating: 7, count: width - checkIns)
             var least = outcome.least + Array(repeating: 7, count: width - checkIns)
             // The same word once or three times in a pass (a word's stays may be totalled by the next call).
-            for _ in 0..<repeats {
-                outcome.returned = staysearch_calendar_rows(&plan, constant, lows, highs, slots, sums, stride, valid, &counts, &below, &least,
-                                                            counted)
+            // The rows' least stays and slots must outlive the pass.
+            low16.withUnsafeBufferPointer { low16 in
+                slots.withUnsafeBufferPointer { slots in
+                    for _ in 0..<repeats {
+                        outcome.returned = staysearch_calendar_rows(&plan, low16.baseAddress, high16, exact[0], constants[0], slots.baseAddress,
+                                                                    stays, stayStride, valid, &counts, &below, &least, counted)
+                    }
+                    staysearch_calendar_rows_finish(&plan, stays, stayStride, &counts, &below, &least, counted)
+                }
             }
-            staysearch_calendar_rows_finish(&plan, sums, stride, &counts, &below, &least, counted)
             #expect(counts[checkIns...].allSatisfy { $0 == 7 } && below[checkIns...].allSatisfy { $0 == 7 }
                     && least[checkIns...].allSatisfy { $0 == 7 }, "seed \(seed): past the check-ins")
             (outcome.counts, outcome.below, outcome.least) = (Array(counts[..<checkIns]), Array(below[..<checkIns]), Array(least[..<checkIns]))

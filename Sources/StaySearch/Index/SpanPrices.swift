@@ -32,17 +32,18 @@ package struct SpanPrices: Sendable {
     /// meaningful and are never read: a calendar reads whole words of its own ranges' rows.
     let rows: [Range<Int>]?
 
-    /// Per row: where its running sums over the span are in ``sums`` (slot *s*: from *s* × ``sumStride``), or
-    /// −1 — a row of one price, an ``irregular`` one, or a span longer than ``longestSummedSpan``.
+    /// Per row: its slot in ``stays`` (its stays from *s* × ``stayStride``), or −1 — a row of one price, an
+    /// ``irregular`` one, or a span longer than ``longestSummedSpan``.
     let sumSlots: Column<Int32>
-    /// Each dense or copied row's running sums over the span, row after row: `span + 1` values modulo 2^16,
-    /// the first the sum before the span's first night (not necessarily 0; a stay is a difference), and
-    /// ``sumPadding`` values past the last row, so that a check-in's 32 lanes may be read at once. A
-    /// calendar totals a row's stays for all of its check-ins from them (``staysearch_calendar_rows``),
-    /// reading only the rows it must total, where the dense sums are a stripe a day (docs/performance.md).
-    let sums: Column<UInt16>
-    /// The values of a row in ``sums``: `span + 1`.
-    let sumStride: Int
+    /// Each dense or copied row's stays of ``stayNights`` nights from each of the span's check-ins (at most
+    /// ``stayStride``; the span's first `span − nights + 1` nights), slot after slot: ``stayStride`` values
+    /// modulo 2^16, the differences of the row's running sums over the span (``staysearch_stays_of_sums``;
+    /// a stay of at most 65,535 units is its total), 0 past the check-ins. A row's stays are one cache line,
+    /// and a calendar totals a row's stays for all of its check-ins from them (``staysearch_calendar_rows``),
+    /// reading only the rows it must total (docs/performance.md). Empty when the span has more check-ins.
+    let stays: Column<UInt16>
+    /// The values of a row in ``stays``: ``STAYSEARCH_CALENDAR_ROWS_CHECKINS`` (64 bytes).
+    let stayStride = Int(STAYSEARCH_CALENDAR_ROWS_CHECKINS)
 
     /// The nights of the stays ``stayLows`` and ``stayHighs`` bound: a calendar's span is its check-ins' first
     /// night to the last stay's last, so a span and its nights fix the check-ins (the span's first
@@ -56,11 +57,18 @@ package struct SpanPrices: Sendable {
     /// night (a month of 7-night stays each holds one weekend).
     let stayLows: Column<Int32>
     let stayHighs: Column<Int32>
+    /// What the row-by-row kernel reads of them (``staysearch_calendar_rows_columns``): per row its least
+    /// and greatest stay in 16 bits (its total for a row of one price) where the kernel totals it, and per
+    /// word of 64 rows the rows it totals and those of one price.
+    let stayLows16: Column<UInt16>
+    let stayHighs16: Column<UInt16>
+    let totalledRows: Column<UInt64>
+    let onePriceRows: Column<UInt64>
 
-    /// The longest span whose rows' running sums are kept (``sums``): 32 check-ins and stays of up to 65
-    /// nights, 194 bytes a dense row.
+    /// The longest span whose rows' running sums are worked out (for the stay bounds and ``stays``): 32
+    /// check-ins and stays of up to 65 nights.
     static let longestSummedSpan = 96
-    /// Values readable past the last row in ``sums``.
+    /// Values readable past the last row's running sums.
     static let sumPadding = 64
 
     /// The span prices of `index`'s rows over `start ..< end`: of every row, or of the words (64 rows)
@@ -155,11 +163,34 @@ package struct SpanPrices: Sendable {
         self.nights = Column(copied)
         self.lows = Column(owning: lowBuffer, count: rowCount)
         self.highs = Column(owning: highBuffer, count: rowCount)
-        (sumSlots, sums) = SpanPrices.runningSums(of: index, from: start, to: end, covered: end > start ? covered : [],
-                                                  ranks: ranks, prices: prices, copied: copied)
-        sumStride = span + 1
+        let (sumSlots, sums, slotCount) = SpanPrices.runningSums(of: index, from: start, to: end, covered: end > start ? covered : [],
+                                                                  ranks: ranks, prices: prices, copied: copied)
+        self.sumSlots = sumSlots
         (stayLows, stayHighs) = SpanPrices.stayBounds(nights: stayNights, span: span, covered: end > start ? covered : [], lows: lows,
                                                       highs: highs, sumSlots: sumSlots, sums: sums)
+        // The stays from the running sums, a line a row (the sums are dropped).
+        let windows = span - stayNights + 1, stride = Int(STAYSEARCH_CALENDAR_ROWS_CHECKINS)
+        if slotCount > 0, stayNights > 0, windows > 0, windows <= stride {
+            let stayBuffer = ColumnBuffer(byteCount: slotCount * stride * MemoryLayout<UInt16>.stride, alignment: 64)
+            let stays = stayBuffer.pointer.bindMemory(to: UInt16.self, capacity: slotCount * stride)
+            staysearch_stays_of_sums(sums.base, span + 1, stayNights, windows, slotCount, stays, stride)
+            self.stays = Column(owning: stayBuffer, count: slotCount * stride)
+        } else {
+            self.stays = .empty
+        }
+        let wordCount = (rowCount + 63) / 64
+        let (low16Buffer, low16) = ColumnBuffer.room(for: rowCount + 64, of: UInt16.self)
+        let (high16Buffer, high16) = ColumnBuffer.room(for: rowCount + 64, of: UInt16.self)
+        let (exactBuffer, exact) = ColumnBuffer.room(for: wordCount, of: UInt64.self)
+        let (constantBuffer, constants) = ColumnBuffer.room(for: wordCount, of: UInt64.self)
+        for range in covered where end > start && !range.isEmpty {
+            staysearch_calendar_rows_columns(prices, stayLows.base, stayHighs.base, sumSlots.base, stayNights, range.lowerBound,
+                                             range.upperBound, low16, high16, exact, constants)
+        }
+        stayLows16 = Column(owning: low16Buffer, count: rowCount)
+        stayHighs16 = Column(owning: high16Buffer, count: rowCount)
+        totalledRows = Column(owning: exactBuffer, count: wordCount)
+        onePriceRows = Column(owning: constantBuffer, count: wordCount)
     }
 
     /// ``stayLows`` and ``stayHighs`` for the rows of `covered`: `nights` × each row's night bounds, made
@@ -183,19 +214,20 @@ package struct SpanPrices: Sendable {
         return (Column(owning: lowBuffer, count: rowCount), Column(owning: highBuffer, count: rowCount))
     }
 
-    /// The running sums over `start ..< end` of the dense and copied rows of `covered` (see ``sums``), and
-    /// each row's slot; none when the span is longer than ``longestSummedSpan``. The dense rows of ranks
+    /// The running sums over `start ..< end` of the dense and copied rows of `covered` (`span + 1` values a
+    /// row modulo 2^16, the first the sum before the span's first night, and ``sumPadding`` values past the
+    /// last row), each row's slot, and the number of slots; none when the span is longer than ``longestSummedSpan``. The dense rows of ranks
     /// `ranks` (those of `covered`, and any between) take slots in rank order, turned row-major in one pass;
     /// the copied rows follow.
     /// - Complexity: O(*span* × (*ranks* + *c*)) for *c* copied rows, plus O(*rows*).
     private static func runningSums(of index: ListingIndex, from start: Int, to end: Int, covered: [Range<Int>], ranks: Range<Int>,
-                                    prices: UnsafePointer<Int32>, copied: [Int32]) -> (Column<Int32>, Column<UInt16>) {
+                                    prices: UnsafePointer<Int32>, copied: [Int32]) -> (Column<Int32>, Column<UInt16>, Int) {
         let rowCount = index.count, span = max(0, end - start), stride = span + 1
         let slotBuffer = ColumnBuffer(byteCount: max(1, rowCount) * MemoryLayout<Int32>.stride, alignment: 64)
         let slots = slotBuffer.pointer.bindMemory(to: Int32.self, capacity: max(1, rowCount))
         for range in covered { (slots + range.lowerBound).initialize(repeating: -1, count: range.count) }
         guard span > 0, span <= longestSummedSpan else {
-            return (Column(owning: slotBuffer, count: rowCount), Column([UInt16](repeating: 0, count: sumPadding)))
+            return (Column(owning: slotBuffer, count: rowCount), Column([UInt16](repeating: 0, count: sumPadding)), 0)
         }
         let copiedRows = copied.count / span, slotCount = ranks.count + copiedRows
         let count = slotCount * stride + sumPadding
@@ -231,7 +263,7 @@ package struct SpanPrices: Sendable {
                 }
             }
         }
-        return (Column(owning: slotBuffer, count: rowCount), Column(owning: sumBuffer, count: count))
+        return (Column(owning: slotBuffer, count: rowCount), Column(owning: sumBuffer, count: count), slotCount)
     }
 
     /// Whether the rows of `ranges` were worked out.

@@ -224,7 +224,9 @@ extension ListingIndex {
         let countedByUnit = (0..<checkInCount).allSatisfy { scratch.slots[$0] != nil }
         let byRows = countedByUnit && checkInCount <= Int(STAYSEARCH_CALENDAR_ROWS_CHECKINS) && span <= SpanPrices.longestSummedSpan
         let batch = countedByUnit && !byRows ? scratch.batch : nil
-        let sumSlots = spanPrices.sumSlots.base, rowSums = spanPrices.sums.base, sumStride = spanPrices.sumStride
+        let sumSlots = spanPrices.sumSlots.base, rowStays = spanPrices.stays.base, stayStride = spanPrices.stayStride
+        let stayLows16 = spanPrices.stayLows16.base, stayHighs16 = spanPrices.stayHighs16.base
+        let totalledRows = spanPrices.totalledRows.base, onePriceRows = spanPrices.onePriceRows.base
         if byRows {
             staysearch_calendar_rows_prepare(scratch.rowsPlan, nights, checkInCount, lowestUnits, highestUnits, bracketLow, bracketHigh, cheapest)
         }
@@ -309,8 +311,9 @@ extension ListingIndex {
                     let lanes = any & fast
                     if lanes != 0, byRows {
                         slow = any & ~lanes
-                        slow |= staysearch_calendar_rows(scratch.rowsPlan, rowPrices, spanPrices.stayLows.base + base, spanPrices.stayHighs.base + base,
-                                                         sumSlots + base, rowSums, sumStride, valid, counts, below, least, scratch.slots)
+                        slow |= staysearch_calendar_rows(scratch.rowsPlan, stayLows16 + base, stayHighs16 + base, totalledRows[word],
+                                                         onePriceRows[word], sumSlots + base, rowStays, stayStride, valid, counts, below,
+                                                         least, scratch.slots)
                     } else if lanes != 0 {
                         slow = any & ~lanes
                         let varying = lanes & staysearch_int32_in_range(rowPrices, Int32.min, SpanPrices.dense)
@@ -399,7 +402,7 @@ extension ListingIndex {
         }
         if byRows {
             // The last word's rows, left for a next word to be totalled behind.
-            staysearch_calendar_rows_finish(scratch.rowsPlan, rowSums, sumStride, counts, below, least, scratch.slots)
+            staysearch_calendar_rows_finish(scratch.rowsPlan, rowStays, stayStride, counts, below, least, scratch.slots)
         }
         if let batch {
             staysearch_calendar_flush(batch, span, nights, checkInCount, lowestUnits, highestUnits, bracketLow, bracketHigh, cheapest,

@@ -136,11 +136,11 @@ typedef struct {
     /// The brackets clamped into 16 bits.
     uint16_t lowBounds[STAYSEARCH_CALENDAR_ROWS_CHECKINS], highBounds[STAYSEARCH_CALENDAR_ROWS_CHECKINS];
     /// The word whose rows are still to be totalled (none when `pendingRows` is 0): its rows of one price,
-    /// their totals, where its rows' sums are (the word's first row's slot), and its rows' check-ins
-    /// (byte *p* of vector *j*: rows 8*j* ... 8*j* + 7 of check-in *p*).
+    /// their totals (the word's first row's least stay), where its rows' stays are (the word's first row's
+    /// slot), and its rows' check-ins (byte *p* of vector *j*: rows 8*j* ... 8*j* + 7 of check-in *p*).
     uint64_t pendingRows, pendingConstants;
     const int32_t *pendingSlots;
-    int32_t pendingTotals[64];
+    const uint16_t *pendingTotals;
     uint8_t pendingCheckIns[8 * STAYSEARCH_CALENDAR_ROWS_CHECKINS];
 } staysearch_calendar_rows_plan;
 
@@ -148,36 +148,53 @@ typedef struct {
 void staysearch_calendar_rows_prepare(staysearch_calendar_rows_plan *plan, long nights, long checkIns, int32_t lowest,
                                       int32_t highest, const int32_t *bracketLow, const int32_t *bracketHigh, int32_t cheapest);
 
+/// The stays of each of `slots` rows of running sums (`sums[s × stride ..< s × stride + windows + nights]` for
+/// slot *s*, modulo 2^16): `stays[s × stayStride + p]` = `sums[s × stride + p + nights]` − `sums[s × stride +
+/// p]` modulo 2^16 for each check-in *p* < `windows` (≤ `stayStride`), 0 after them. A stay of at most 65,535
+/// units is its total.
+void staysearch_stays_of_sums(const uint16_t *sums, long stride, long nights, long windows, long slots, uint16_t *stays,
+                              long stayStride);
+
+/// What ``staysearch_calendar_rows`` reads of a span's rows `from ..< to`, worked out once per span and its
+/// stays' nights from the rows' prices over the span (`constant`: a price in whole units when not negative),
+/// their least and greatest stay (`stayLow`, `stayHigh`: −1 when unknown) and their running sums' slots
+/// (`sumSlots`, −1 for none; see ``staysearch_stay_bounds``). A row is totalled by the kernel when its one
+/// price × `nights`, or with a slot and both bounds known its greatest stay, is at most
+/// ``STAYSEARCH_CALENDAR_ROWS_LARGEST``: per word of 64 rows (*w* = row ÷ 64) `exact[w]` has those rows' bits and
+/// `constants[w]` the rows of one price, and such a row's least and greatest stay are `low16[row]` and
+/// `high16[row]` (a row of one price: its total, both); the other rows' are 0. The words holding `from ..< to`
+/// are written whole (their rows outside the range taken as not totalled).
+void staysearch_calendar_rows_columns(const int32_t *constant, const int32_t *stayLow, const int32_t *stayHigh, const int32_t *sumSlots,
+                                      long nights, long from, long to, uint16_t *low16, uint16_t *high16, uint64_t *exact,
+                                      uint64_t *constants);
+
 /// One word of 64 rows (lanes) of a price calendar whose every check-in counts its bracket by whole unit, each
 /// lane's nights read from its own running sums over the span: what ``staysearch_calendar_word`` does with
 /// `slots[p]` given for every check-in, but a row's stays are totalled for all of its check-ins at once.
 ///
-/// A lane's total for check-in *p* of `plan`'s nights is `constant[lane]` × nights when `constant[lane]` is
-/// not negative, else `sums[s × sumStride + p + nights]` − `sums[s × sumStride + p]` modulo 2^16 with
-/// *s* = `sumSlots[lane]` (the row's running sums over the span, from its first night; `sums` readable 32
-/// values past the last row's). `stayLow[lane]` and `stayHigh[lane]` bound its totals over the plan's
-/// check-ins (−1 when unknown; for a one-price lane its total; see ``staysearch_stay_bounds``): rows whose
-/// every stay lies outside every bracket are settled by them without reading their sums. A lane is totalled
-/// here when `constant[lane]` × nights, or `stayHigh[lane]` with a slot (≥ 0) and both bounds known (≥ 0), is
-/// at most ``STAYSEARCH_CALENDAR_ROWS_LARGEST`` (the caller's bounds must then hold no 16-bit wrap: from
-/// nights that keep every stay within it); the other lanes of `valid` are
-/// returned, as bits, untouched, for the caller to total. For check-in *p* the totalled lanes of `valid[p]`
-/// whose total lies in the plan's price range are the stays found: their number is added to `counts[p]`,
-/// those below `bracketLow[p]` to `below[p]`, each of those in `bracketLow[p] ... bracketHigh[p]` adds one
-/// to `slots[p][total − bracketLow[p]]`, and the least of those of at most the cut narrows `least[p]`.
+/// The lanes of `exact` are totalled here (see ``staysearch_calendar_rows_columns``, whose `low16`, `high16`,
+/// `exact` and `constants` for this word are `stayLow`, `stayHigh`, `exact` and `constants`): a lane of
+/// `constants` costs `stayLow[lane]` a stay, any other `stays[s × stayStride + p]` from check-in *p* with
+/// *s* = `sumSlots[lane]` (the row's stays over the span, see ``staysearch_stays_of_sums``; 32 values readable
+/// from each slot's first), and its stays lie within `stayLow[lane]` ... `stayHigh[lane]`: rows whose every
+/// stay lies outside every bracket are settled by them without reading their stays. The other lanes of `valid` are returned, as bits, untouched,
+/// for the caller to total. For check-in *p* the totalled lanes of `valid[p]` whose total lies in the plan's
+/// price range are the stays found: their number is added to `counts[p]`, those below `bracketLow[p]` to
+/// `below[p]`, each of those in `bracketLow[p] ... bracketHigh[p]` adds one to
+/// `slots[p][total − bracketLow[p]]`, and the least of those of at most the cut narrows `least[p]`.
 /// `counts`, `below` and `least` hold ``STAYSEARCH_CALENDAR_ROWS_CHECKINS`` values (those past the plan's
 /// check-ins are left as they are).
 ///
-/// A word's stays may be totalled by the next call of the pass rather than this one (its rows' sums, scattered
-/// over the span, are asked of memory meanwhile): a pass passes the same `sums`, `sumStride`, `counts`,
-/// `below`, `least` and `slots` to every call and ends with ``staysearch_calendar_rows_finish``. What a call
-/// returns is its own word's.
-uint64_t staysearch_calendar_rows(staysearch_calendar_rows_plan *plan, const int32_t *constant, const int32_t *stayLow,
-                                  const int32_t *stayHigh, const int32_t *sumSlots, const uint16_t *sums, long sumStride,
+/// A word's stays may be totalled by the next call of the pass rather than this one (its rows' stays, scattered
+/// over the span, are asked of memory meanwhile): a pass passes the same `stays`, `stayStride`, `counts`,
+/// `below`, `least` and `slots` to every call and ends with ``staysearch_calendar_rows_finish``, and a call's
+/// `stayLow` and `sumSlots` must stay readable until then. What a call returns is its own word's.
+uint64_t staysearch_calendar_rows(staysearch_calendar_rows_plan *plan, const uint16_t *stayLow, const uint16_t *stayHigh,
+                                  uint64_t exact, uint64_t constants, const int32_t *sumSlots, const uint16_t *stays, long stayStride,
                                   const uint64_t *valid, uint32_t *counts, uint32_t *below, int32_t *least, uint32_t *const *slots);
 
 /// Totals the word a pass of ``staysearch_calendar_rows`` left pending, with what that pass was given.
-void staysearch_calendar_rows_finish(staysearch_calendar_rows_plan *plan, const uint16_t *sums, long sumStride, uint32_t *counts,
+void staysearch_calendar_rows_finish(staysearch_calendar_rows_plan *plan, const uint16_t *stays, long stayStride, uint32_t *counts,
                                      uint32_t *below, int32_t *least, uint32_t *const *slots);
 
 /// One word of 64 rows of a price calendar: for each of `checkIns` consecutive check-ins, the rows of
