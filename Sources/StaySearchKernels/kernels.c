@@ -1142,8 +1142,8 @@ void staysearch_calendar_rows_finish(staysearch_calendar_rows_plan *plan, const 
     plan->pendingRows = 0;
 }
 
-void staysearch_stays_of_sums(const uint16_t *sums, long stride, long nights, long windows, long slots, uint16_t *stays,
-                              long stayStride) {
+static void stays_of_sums_portable(const uint16_t *sums, long stride, long nights, long windows, long slots, uint16_t *stays,
+                                   long stayStride) {
     for (long slot = 0; slot < slots; slot++) {
         const uint16_t *from = sums + slot * stride;
         uint16_t *to = stays + slot * stayStride;
@@ -1151,6 +1151,37 @@ void staysearch_stays_of_sums(const uint16_t *sums, long stride, long nights, lo
         for (; p < windows; p++) to[p] = (uint16_t)(from[p + nights] - from[p]);
         for (; p < stayStride; p++) to[p] = 0;
     }
+}
+
+#if defined(__x86_64__)
+/// Sixteen check-ins a step; the lanes past the check-ins (read from the next slot's sums, or the padding)
+/// cleared by a mask.
+STAYSEARCH_AVX2_BMI2 static void stays_of_sums_avx2(const uint16_t *sums, long stride, long nights, long windows, long slots,
+                                                   uint16_t *stays) {
+    const __m256i index = _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const __m256i keep0 = _mm256_cmpgt_epi16(_mm256_set1_epi16((short)windows), index);
+    const __m256i keep1 = _mm256_cmpgt_epi16(_mm256_set1_epi16((short)(windows - 16)), index);
+    for (long slot = 0; slot < slots; slot++) {
+        const uint16_t *from = sums + slot * stride;
+        uint16_t *to = stays + slot * 32;
+        __m256i first = _mm256_sub_epi16(_mm256_loadu_si256((const __m256i *)(from + nights)), _mm256_loadu_si256((const __m256i *)from));
+        __m256i second = _mm256_sub_epi16(_mm256_loadu_si256((const __m256i *)(from + 16 + nights)),
+                                          _mm256_loadu_si256((const __m256i *)(from + 16)));
+        _mm256_storeu_si256((__m256i *)to, _mm256_and_si256(first, keep0));
+        _mm256_storeu_si256((__m256i *)(to + 16), _mm256_and_si256(second, keep1));
+    }
+}
+#endif
+
+void staysearch_stays_of_sums(const uint16_t *sums, long stride, long nights, long windows, long slots, uint16_t *stays,
+                              long stayStride) {
+#if defined(__x86_64__)
+    if (!__atomic_load_n(&calendar_portable, __ATOMIC_RELAXED) && has_avx2_bmi2() && stayStride == 32 && windows <= 32) {
+        stays_of_sums_avx2(sums, stride, nights, windows, slots, stays);
+        return;
+    }
+#endif
+    stays_of_sums_portable(sums, stride, nights, windows, slots, stays, stayStride);
 }
 
 /// Runs of nights ANDed by doubling in `bits` (`span` words): returns the longest run, at most `nights`.

@@ -98,6 +98,11 @@ import Testing
         let stayStride = Int(STAYSEARCH_CALENDAR_ROWS_CHECKINS)
         var stays = [UInt16](repeating: 9, count: 64 * stayStride)
         staysearch_stays_of_sums(sums, stride, nights, checkIns, 64, &stays, stayStride)
+        var portableStays = [UInt16](repeating: 9, count: 64 * stayStride)
+        staysearch_calendar_use_portable(1)
+        staysearch_stays_of_sums(sums, stride, nights, checkIns, 64, &portableStays, stayStride)
+        staysearch_calendar_use_portable(0)
+        #expect(stays == portableStays, "seed \(seed): the stays of the sums")
         var low16 = [UInt16](repeating: 9, count: 64), high16 = low16, exact: [UInt64] = [0], constants: [UInt64] = [0]
         staysearch_calendar_rows_columns(constant, lows, highs, slots, nights, 0, 64, &low16, &high16, &exact, &constants)
         for portable in [0, 1] {

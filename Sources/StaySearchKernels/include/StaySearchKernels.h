@@ -151,7 +151,7 @@ void staysearch_calendar_rows_prepare(staysearch_calendar_rows_plan *plan, long 
 /// The stays of each of `slots` rows of running sums (`sums[s × stride ..< s × stride + windows + nights]` for
 /// slot *s*, modulo 2^16): `stays[s × stayStride + p]` = `sums[s × stride + p + nights]` − `sums[s × stride +
 /// p]` modulo 2^16 for each check-in *p* < `windows` (≤ `stayStride`), 0 after them. A stay of at most 65,535
-/// units is its total.
+/// units is its total. `sums` must be readable 32 values past the last slot's sums.
 void staysearch_stays_of_sums(const uint16_t *sums, long stride, long nights, long windows, long slots, uint16_t *stays,
                               long stayStride);
 
