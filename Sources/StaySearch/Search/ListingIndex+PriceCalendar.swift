@@ -139,9 +139,10 @@ extension ListingIndex {
     /// Word by word: the candidates (guests, room type, filters), each check-in's bookable ones (the AND of
     /// its nights), then the rows whose nights read in whole units — one price over the span, or dense day
     /// by day, or copied — are totalled for every check-in at once: for up to 32 check-ins row by row from
-    /// their running sums over the span by ``staysearch_calendar_rows``, else by ``staysearch_calendar_word``
-    /// (both AVX2); the few others (prices of cents, rules read run by run, stays too dear for 16 bits) stay
-    /// by stay.
+    /// their stays over the span (``SpanPrices/stays``, a line a row) by ``staysearch_calendar_rows``, a word
+    /// behind its classification so that its rows' stays arrive meanwhile, else by
+    /// ``staysearch_calendar_word`` (both AVX2); the few others (prices of cents, rules read run by run, stays
+    /// too dear for 16 bits) stay by stay.
     private func tallyStays(_ query: SearchQuery, plan: ScanPlan, ranges: [Range<Int>], from: Day, days: Int, nights: Int,
                             sampleEvery: Int, readsBlocksFirst: Bool, into tally: CalendarTally) {
         // The check-ins (positions in the range) whose every night lies in this index's own calendar,
@@ -219,8 +220,8 @@ extension ListingIndex {
         }
         let cheapest = tally.cheapest
         // While every check-in counts its bracket by unit (no totals kept), a month's rows are totalled row by
-        // row from their running sums over the span (each row's stays for all its check-ins at once, only
-        // the rows that must be read); a longer range's lanes are held across words.
+        // row from their stays over the span (each row's stays for all its check-ins at once, only the rows
+        // that must be read); a longer range's lanes are held across words.
         let countedByUnit = (0..<checkInCount).allSatisfy { scratch.slots[$0] != nil }
         let byRows = countedByUnit && checkInCount <= Int(STAYSEARCH_CALENDAR_ROWS_CHECKINS) && span <= SpanPrices.longestSummedSpan
         let batch = countedByUnit && !byRows ? scratch.batch : nil
