@@ -216,9 +216,9 @@ package struct SpanPrices: Sendable {
 
     /// The running sums over `start ..< end` of the dense and copied rows of `covered` (`span + 1` values a
     /// row modulo 2^16, the first the sum before the span's first night, and ``sumPadding`` values past the
-    /// last row), each row's slot, and the number of slots; none when the span is longer than ``longestSummedSpan``. The dense rows of ranks
-    /// `ranks` (those of `covered`, and any between) take slots in rank order, turned row-major in one pass;
-    /// the copied rows follow.
+    /// last row), each row's slot, and the number of slots; none when the span is longer than
+    /// ``longestSummedSpan``. The dense rows of ranks `ranks` (those of `covered`, and any between) take slots
+    /// in rank order, turned row-major in one pass; the copied rows follow.
     /// - Complexity: O(*span* × (*ranks* + *c*)) for *c* copied rows, plus O(*rows*).
     private static func runningSums(of index: ListingIndex, from start: Int, to end: Int, covered: [Range<Int>], ranks: Range<Int>,
                                     prices: UnsafePointer<Int32>, copied: [Int32]) -> (Column<Int32>, Column<UInt16>, Int) {
