@@ -23,12 +23,21 @@ final class CalendarTally: @unchecked Sendable {
     var leastOfCents: [Int64]
     /// Per day: the totals inside the bracket (minor units) not counted in ``slots``.
     var inside: [[Int64]]
-    /// Per day whose bracket is at most ``slotLimit`` units wide: how many whole-unit totals fall on each unit
-    /// of the bracket (index 0 = ``bracketLow``); empty for a wider bracket.
+    /// Per day: the width of its bracket in units when it is at most ``slotLimit`` (its whole-unit totals are
+    /// counted by unit in ``slots``), else 0.
+    let slotWidths: [Int]
+    /// Per day counted by unit: how many whole-unit totals fall on each unit of the bracket (index 0 =
+    /// ``bracketLow``), ``slotWidths`` of them; empty while none has been counted (and for a wider bracket).
+    /// Made when counts first arrive, so that a tally's parts and a sample's wide tables are not zeroed
+    /// only to be added to.
     var slots: [[UInt32]]
 
     /// The widest bracket (units) counted by whole unit.
     static let slotLimit = 4_096
+
+    /// The totals kept one by one (over every day) from which the days' ranks are worked out on more than one
+    /// thread.
+    static let keptForThreads = 1 << 16
 
     /// A tally with brackets `bracketLow[d] ... bracketHigh[d]` (whole units) for each day *d*.
     init(bracketLow: [Int32], bracketHigh: [Int32], cheapest: Int32 = .max) {
@@ -41,10 +50,11 @@ final class CalendarTally: @unchecked Sendable {
         least = Array(repeating: .max, count: days)
         leastOfCents = Array(repeating: .max, count: days)
         inside = Array(repeating: [], count: days)
-        slots = (0..<days).map { day in
+        slotWidths = (0..<days).map { day in
             let width = Int64(bracketHigh[day]) - Int64(bracketLow[day]) + 1
-            return width > 0 && width <= Int64(CalendarTally.slotLimit) ? [UInt32](repeating: 0, count: Int(width)) : []
+            return width > 0 && width <= Int64(CalendarTally.slotLimit) ? Int(width) : 0
         }
+        slots = Array(repeating: [], count: days)
     }
 
     /// A tally of `days` days whose brackets hold every total.
@@ -101,10 +111,11 @@ final class CalendarTally: @unchecked Sendable {
     func totals(atRanks ranks: [Int], ofDay day: Int) -> [Int64]? {
         let below = Int(self.below[day]), totals = inside[day]
         guard ranks.allSatisfy({ $0 >= below }) else { return nil }
-        guard !slots[day].isEmpty else {
+        guard slotWidths[day] > 0 else {
             guard ranks.allSatisfy({ $0 - below < totals.count }) else { return nil }
             return CalendarTally.elements(ofRanks: ranks.map { $0 - below }, in: totals)
         }
+        let counted = slots[day].isEmpty ? [UInt32](repeating: 0, count: slotWidths[day]) : slots[day]
         // Unit by unit: the whole-unit totals counted on it, then the totals of cents above it (each at least
         // the unit and below the next).
         let cents = totals.sorted()
@@ -112,7 +123,7 @@ final class CalendarTally: @unchecked Sendable {
         var found = [Int64](repeating: 0, count: ranks.count)
         var next = 0, seen = below, centsSeen = 0
         let first = Int64(bracketLow[day])
-        slots[day].withUnsafeBufferPointer { slots in
+        counted.withUnsafeBufferPointer { slots in
             for offset in 0..<slots.count {
                 let unit = (first + Int64(offset)) * 100
                 seen += Int(slots[offset])
@@ -139,9 +150,13 @@ final class CalendarTally: @unchecked Sendable {
         eachDay(threads: threads) { self.median(ofDay: $0) }
     }
 
-    /// `work` of each day, the days cut into stretches on up to `threads` threads (it only reads this tally).
+    /// `work` of each day, the days cut into stretches on up to `threads` threads (it only reads this tally)
+    /// when the days keep at least ``keptForThreads`` totals one by one; a day's counts by unit are walked in
+    /// microseconds, less than waking a thread costs (1M listings, a month: the medians 8 µs on one thread,
+    /// 20 µs on two).
     private func eachDay<Value: Sendable>(threads: Int, _ work: @escaping @Sendable (Int) -> Value) -> [Value] {
-        let parts = max(1, min(threads, days / 8))
+        let kept = inside.reduce(0) { $0 + $1.count }
+        let parts = kept < CalendarTally.keptForThreads ? 1 : max(1, min(threads, days / 8))
         guard parts > 1 else { return (0..<days).map(work) }
         let results = PartResults<[Value]>(count: parts)
         let days = self.days
@@ -163,7 +178,8 @@ final class CalendarTally: @unchecked Sendable {
         if units < Int64(bracketLow[day]) {
             below[day] &+= 1
         } else if units <= Int64(bracketHigh[day]) {
-            if !slots[day].isEmpty, units * 100 == total {
+            if slotWidths[day] > 0, units * 100 == total {
+                if slots[day].isEmpty { slots[day] = [UInt32](repeating: 0, count: slotWidths[day]) }
                 slots[day][Int(units - Int64(bracketLow[day]))] &+= 1
             } else {
                 inside[day].append(total)
@@ -183,16 +199,28 @@ final class CalendarTally: @unchecked Sendable {
         }
     }
 
-    /// Adds `counts` (another tally's or a pass's, with the same bracket) to day `day`'s slots.
+    /// Adds `counts` (a pass's, with the same bracket) to day `day`'s slots: copied while the day has none.
     func addSlots(_ counts: UnsafeBufferPointer<UInt32>, day: Int) {
+        let width = slotWidths[day]
+        guard width > 0, !counts.isEmpty else { return }
+        guard !slots[day].isEmpty else {
+            slots[day] = [UInt32](UnsafeBufferPointer(rebasing: counts.prefix(width)))
+            if slots[day].count < width { slots[day] += [UInt32](repeating: 0, count: width - slots[day].count) }
+            return
+        }
         slots[day].withUnsafeMutableBufferPointer { slots in
             for index in 0..<min(slots.count, counts.count) { slots[index] &+= counts[index] }
         }
     }
 
-    /// Adds `counts` to day `day`'s slots.
+    /// Adds `counts` (another tally's, with the same bracket) to day `day`'s slots: shared while the day has
+    /// none.
     func addSlots(_ counts: [UInt32], day: Int) {
-        counts.withUnsafeBufferPointer { addSlots($0, day: day) }
+        if slots[day].isEmpty, counts.count == slotWidths[day] {
+            slots[day] = counts
+        } else {
+            counts.withUnsafeBufferPointer { addSlots($0, day: day) }
+        }
     }
 
     /// The lowest total of day `day` (minor units), or nil without stays or when none was as cheap as

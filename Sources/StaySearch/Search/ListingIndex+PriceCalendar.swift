@@ -5,6 +5,12 @@ extension ListingIndex {
     /// 256 words of dense prices are 32 KiB a night.
     static let calendarBlockWords = 256
 
+    /// The fewest words of a sample read by each of its parts: a part costs its thread's wake-up and its own
+    /// tables (a day's counts by unit are 16 KiB), worth more than half the words of a city's sample (1M
+    /// listings, Antwerp's 214,572 rows, 52 words: 0.87–0.90 ms a 3-night month on one thread's sample
+    /// against 0.92–0.94 on two; every listing, 244 words: 3.16–3.20 against 3.22–3.39).
+    static let calendarSampleWordsPerPart = 96
+
     /// The price calendar of `query` (docs/query-semantics.md, "Price calendar"): for each check-in day
     /// from `checkInFrom` to `checkInTo` (at most 62 days), the stays of `windowNights` nights that the
     /// exact search of that check-in finds — region, guests, filters, price range, availability and stay
@@ -111,7 +117,9 @@ extension ListingIndex {
     /// Check-ins before the query's today are left out.
     func tallyStays(_ query: SearchQuery, plan: ScanPlan, from: Day, days: Int, nights: Int, threads: Int, sampleEvery: Int,
                     into tally: CalendarTally) {
-        let parts = max(1, min(threads, plan.rowCount / ListingIndex.rowsPerParallelPart))
+        // A part of a sample reads at least ``calendarSampleWordsPerPart`` of its words.
+        let rowsPerPart = sampleEvery > 1 ? Self.calendarSampleWordsPerPart * 64 * sampleEvery : ListingIndex.rowsPerParallelPart
+        let parts = max(1, min(threads, plan.rowCount / rowsPerPart))
         let split = ScanParts(ranges: plan.ranges, rowCount: plan.rowCount, count: parts)
         if split.count == 1 {
             tallyStays(query, plan: plan, ranges: plan.ranges, from: from, days: days, nights: nights, sampleEvery: sampleEvery,
@@ -200,7 +208,7 @@ extension ListingIndex {
         let weekdayOfCheckIn = checkIns.map { (firstWeekday + firstOffset + $0) % 7 }
         let weekdayBits = weekdayOfCheckIn.map { UInt8(1) << UInt8($0) }
         // Scratch for the word loop, in plain memory (no copy-on-write checks in the loop).
-        let slotWidths = checkIns.map { tally.slots[$0].count }
+        let slotWidths = checkIns.map { tally.slotWidths[$0] }
         let scratch = CalendarScratch(checkIns: checkInCount, span: span, tables: weekdayTables, slotWidths: slotWidths)
         defer { scratch.deallocate() }
         let tables = scratch.tables, rulesAllow = scratch.rulesAllow, tableCount = weekdayTables.count
