@@ -1119,6 +1119,118 @@ STAYSEARCH_AVX2_BMI2 static uint64_t calendar_rows_avx2(staysearch_calendar_rows
 }
 #endif
 
+/// Per set of weekdays `w` (bit 0 = Monday) of a rule class: the check-ins among the span's first `windows`
+/// (the first on weekday `firstWeekday`) that fall on them.
+static void bookable_bounds_weekday_masks(long firstWeekday, long windows, uint32_t *masks) {
+    for (int w = 0; w < 128; w++) {
+        uint32_t mask = 0;
+        for (long p = 0; p < windows; p++) mask |= (uint32_t)(w >> ((firstWeekday + p) % 7) & 1) << p;
+        masks[w] = mask;
+    }
+}
+
+/// The rows of word `word` (of `rows`) that can book each of the `windows` check-ins' `nights` nights.
+static uint64_t bookable_bounds_open(const uint64_t *bookable, long wordsPerDay, long nights, long windows, long word, uint64_t rows,
+                                     uint64_t *open) {
+    uint64_t anyOpen = 0;
+    for (long p = 0; p < STAYSEARCH_CALENDAR_ROWS_CHECKINS; p++) {
+        uint64_t bits = p < windows ? rows : 0;
+        const uint64_t *night = bookable + p * wordsPerDay + word;
+        for (long k = 0; k < nights && bits; k++, night += wordsPerDay) bits &= *night;
+        open[p] = bits;
+        anyOpen |= bits;
+    }
+    return anyOpen;
+}
+
+static void bookable_bounds_portable(const uint64_t *bookable, long wordsPerDay, long nights, long windows, long from, long to,
+                                     const uint64_t *exact, const uint64_t *constants, const int32_t *sumSlots, const uint16_t *stays,
+                                     long stayStride, const uint8_t *classes, const uint32_t *weekdayMasks,
+                                     const uint8_t *weekdaysOfClass, uint16_t *low16, uint16_t *high16) {
+    uint64_t open[STAYSEARCH_CALENDAR_ROWS_CHECKINS];
+    for (long word = from >> 6; word << 6 < to; word++) {
+        const uint64_t rows = exact[word] & ~constants[word];
+        if (!rows) continue;
+        const uint64_t anyOpen = bookable_bounds_open(bookable, wordsPerDay, nights, windows, word, rows, open);
+        for (uint64_t lanes = anyOpen; lanes; lanes &= lanes - 1) {
+            const int lane = __builtin_ctzll(lanes);
+            const long row = (word << 6) + lane;
+            if (row < from || row >= to || sumSlots[row] < 0) continue;
+            const uint32_t allowed = weekdayMasks[weekdaysOfClass[classes[row]] & 127];
+            const uint16_t *line = stays + (long)sumSlots[row] * stayStride;
+            uint16_t low = UINT16_MAX, high = 0;
+            int any = 0;
+            for (long p = 0; p < windows; p++) {
+                if (!(open[p] >> lane & 1) || !(allowed >> p & 1)) continue;
+                any = 1;
+                if (line[p] < low) low = line[p];
+                if (line[p] > high) high = line[p];
+            }
+            if (!any) continue;
+            low16[row] = low;
+            high16[row] = high;
+        }
+    }
+}
+
+#if defined(__x86_64__)
+STAYSEARCH_AVX2_BMI2 static void bookable_bounds_avx2(const uint64_t *bookable, long wordsPerDay, long nights, long windows, long from,
+                                                      long to, const uint64_t *exact, const uint64_t *constants, const int32_t *sumSlots,
+                                                      const uint16_t *stays, long stayStride, const uint8_t *classes,
+                                                      const uint32_t *weekdayMasks, const uint8_t *weekdaysOfClass, uint16_t *low16,
+                                                      uint16_t *high16) {
+    uint64_t open[STAYSEARCH_CALENDAR_ROWS_CHECKINS];
+    const __m256i laneBits = _mm256_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, (short)32768);
+    const __m256i ones = _mm256_set1_epi16(-1);
+    for (long word = from >> 6; word << 6 < to; word++) {
+        const uint64_t rows = exact[word] & ~constants[word];
+        if (!rows) continue;
+        const uint64_t anyOpen = bookable_bounds_open(bookable, wordsPerDay, nights, windows, word, rows, open);
+        if (!anyOpen) continue;
+        __m256i bytes[8];
+        calendar_rows_transpose(open, bytes);
+        for (uint64_t lanes = anyOpen; lanes; lanes &= lanes - 1) {
+            const int lane = __builtin_ctzll(lanes);
+            const long row = (word << 6) + lane;
+            if (row < from || row >= to || sumSlots[row] < 0) continue;
+            const uint32_t bits = (uint32_t)_mm256_movemask_epi8(_mm256_sll_epi16(bytes[lane >> 3], _mm_cvtsi32_si128(7 - (lane & 7))))
+                                  & weekdayMasks[weekdaysOfClass[classes[row]] & 127];
+            if (!bits) continue;
+            const uint16_t *line = stays + (long)sumSlots[row] * stayStride;
+            const __m256i first = _mm256_loadu_si256((const __m256i *)line), second = _mm256_loadu_si256((const __m256i *)(line + 16));
+            const __m256i in0 = _mm256_cmpeq_epi16(_mm256_and_si256(_mm256_set1_epi16((short)(bits & 0xFFFF)), laneBits), laneBits);
+            const __m256i in1 = _mm256_cmpeq_epi16(_mm256_and_si256(_mm256_set1_epi16((short)(bits >> 16)), laneBits), laneBits);
+            // Stays outside the mask count as 65,535 for the least and 0 for the greatest.
+            const __m256i lows = _mm256_min_epu16(_mm256_or_si256(first, _mm256_andnot_si256(in0, ones)),
+                                                  _mm256_or_si256(second, _mm256_andnot_si256(in1, ones)));
+            const __m256i highs = _mm256_max_epu16(_mm256_and_si256(first, in0), _mm256_and_si256(second, in1));
+            const __m128i low8 = _mm_min_epu16(_mm256_castsi256_si128(lows), _mm256_extracti128_si256(lows, 1));
+            const __m128i high8 = _mm_max_epu16(_mm256_castsi256_si128(highs), _mm256_extracti128_si256(highs, 1));
+            low16[row] = (uint16_t)_mm_extract_epi16(_mm_minpos_epu16(low8), 0);
+            high16[row] = (uint16_t)~_mm_extract_epi16(_mm_minpos_epu16(_mm_xor_si128(high8, _mm256_castsi256_si128(ones))), 0);
+        }
+    }
+}
+#endif
+
+void staysearch_calendar_rows_bookable_bounds(const uint64_t *bookable, long wordsPerDay, long nights, long windows, long from, long to,
+                                              const uint64_t *exact, const uint64_t *constants, const int32_t *sumSlots,
+                                              const uint16_t *stays, long stayStride, const uint8_t *classes, const uint8_t *weekdaysOfClass,
+                                              long firstWeekday, uint16_t *low16, uint16_t *high16) {
+    if (nights < 1 || windows < 1 || windows > STAYSEARCH_CALENDAR_ROWS_CHECKINS || from >= to) return;
+    uint32_t weekdayMasks[128];
+    bookable_bounds_weekday_masks(((firstWeekday % 7) + 7) % 7, windows, weekdayMasks);
+#if defined(__x86_64__)
+    if (!__atomic_load_n(&calendar_portable, __ATOMIC_RELAXED) && has_avx2_bmi2()) {
+        bookable_bounds_avx2(bookable, wordsPerDay, nights, windows, from, to, exact, constants, sumSlots, stays, stayStride, classes,
+                             weekdayMasks, weekdaysOfClass, low16, high16);
+        return;
+    }
+#endif
+    bookable_bounds_portable(bookable, wordsPerDay, nights, windows, from, to, exact, constants, sumSlots, stays, stayStride, classes,
+                             weekdayMasks, weekdaysOfClass, low16, high16);
+}
+
 uint64_t staysearch_calendar_rows(staysearch_calendar_rows_plan *plan, const uint16_t *stayLow, const uint16_t *stayHigh,
                                   uint64_t exact, uint64_t constants, const int32_t *sumSlots, const uint16_t *stays, long stayStride,
                                   const uint64_t *valid, uint32_t *counts, uint32_t *below, int32_t *least, uint32_t *const *slots) {

@@ -279,6 +279,43 @@ import Testing
         }
     }
 
+    /// The same month asked again after nights opened: the span's stay bounds kept from the first calendar
+    /// counted only the stays that could be booked then, and must widen for the rows whose nights opened.
+    @Test(arguments: 0..<12)
+    func aMonthAskedAgainAfterNightsOpenedIsItsExactSearches(seed: Int) throws {
+        var data = TestDataset.random(seed: UInt64(seed) + 7_600)
+        let frozen = data.makeIndex().index
+        let live = LiveIndex(frozen)
+        let end = frozen.firstDay.advanced(by: frozen.dayCount)
+        var random = SeededGenerator(seed: UInt64(seed) &* 29 + 11)
+        let from = TestDataset.calendarStart.advanced(by: Int.random(in: 0...40, using: &random))
+        // A query the index answers (a random one may name a region it lacks).
+        var query = SearchQuery()
+        repeat {
+            query = Self.randomCalendarQuery(data, using: &random)
+            query.checkInFrom = from
+            query.checkInTo = from.advanced(by: Int.random(in: 5...30, using: &random))
+            query.windowNights = random.pick([1, 2, 3, 4, 7])
+            query.today = nil
+        } while (try? live.priceCalendar(query, threads: 1)) == nil
+        for round in 0..<4 {
+            _ = try live.priceCalendar(query, threads: 1)
+            let changes = (0..<40).map { _ -> CalendarChange in
+                let first = from.advanced(by: Int.random(in: -2...36, using: &random))
+                return random.chance(0.5)
+                    ? .availability(id: random.pick(data.listings).id, from: first, to: first.advanced(by: random.pick([1, 2, 5, 12])), available: true)
+                    : .cancel(id: random.pick(data.listings).id, checkIn: first, checkOut: first.advanced(by: random.pick([1, 3, 8])))
+            }
+            for (change, outcome) in zip(changes, live.apply(changes)) {
+                let want = data.apply(change, calendarStart: frozen.firstDay, calendarEnd: end)
+                #expect((outcome == nil) == want)
+            }
+            let calendar = try live.priceCalendar(query, threads: 1)
+            let context = "seed \(seed) round \(round): \(query)"
+            Self.check(calendar, of: query, context: context) { q throws(QueryError) in try ReferenceSearch.search(q, in: data) }
+        }
+    }
+
     /// The random calendars are not trivial: many days with stays, several prices, days before today
     /// and outside the data.
     @Test func randomCalendarsAreNotTrivial() throws {

@@ -54,6 +54,86 @@ import Testing
         }
     }
 
+    /// The row kernel's 16-bit bounds of a row whose stays it reads hold exactly the stays a search could find
+    /// over the span — every night bookable, a weekday the row's rule class allows — (or, with none, every
+    /// stay), in both versions of the kernel; a row restored after nights opened holds every stay again.
+    @Test(arguments: 0..<12)
+    func theKernelsBoundsAreThoseOfTheStaysASearchCouldFind(seed: Int) {
+        let data = TestDataset.random(seed: UInt64(seed) + 9_300, maximumListings: 1_500)
+        let index = data.makeIndex().index
+        guard index.count > 0, index.dayCount > 2 else { return }
+        var random = SeededGenerator(seed: UInt64(seed) + 9_400)
+        var narrowed = 0
+        for round in 0..<8 {
+            let nights = random.pick([1, 2, 3, 7])
+            let windows = Int.random(in: 1...32, using: &random)
+            guard index.dayCount >= windows + nights else { continue }
+            let start = Int.random(in: 0...(index.dayCount - windows - nights), using: &random)
+            let end = start + windows - 1 + nights
+            let fast = SpanPrices(of: index, from: start, to: end, nights: nights)
+            staysearch_calendar_use_portable(1)
+            let portable = SpanPrices(of: index, from: start, to: end, nights: nights)
+            staysearch_calendar_use_portable(0)
+            let allowed = index.weekdaysOfRuleClasses(allowing: nights)
+            let context = "seed \(seed) round \(round): \(start)..<\(end), \(nights) nights"
+            var restored: [Int] = []
+            for row in 0..<index.count {
+                #expect(fast.stayLows16[row] == portable.stayLows16[row] && fast.stayHighs16[row] == portable.stayHighs16[row],
+                        "\(context) row \(row): AVX2 and portable")
+                let word = row >> 6, bit = UInt64(1) << UInt64(row & 63)
+                guard fast.totalledRows[word] & bit != 0, fast.onePriceRows[word] & bit == 0 else { continue }
+                let slot = Int(fast.sumSlots[row])
+                let weekdays = allowed[Int(index.ruleClasses.classes[row])]
+                let findable = (0..<windows).filter { p in
+                    let weekday = (index.stayRules.firstWeekday + start + p) % 7
+                    return weekdays >> UInt8(weekday) & 1 == 1
+                        && (0..<nights).allSatisfy { index.isBookable(row: row, day: index.firstDay.advanced(by: start + p + $0)) }
+                }.map { fast.stays[slot * fast.stayStride + $0] }
+                let expected = findable.isEmpty ? (UInt16(fast.stayLows[row]), UInt16(fast.stayHighs[row])) : (findable.min()!, findable.max()!)
+                #expect(fast.stayLows16[row] == expected.0 && fast.stayHighs16[row] == expected.1, "\(context) row \(row)")
+                if expected != (UInt16(fast.stayLows[row]), UInt16(fast.stayHighs[row])) { narrowed += 1 }
+                if random.chance(0.1) { restored.append(row) }
+            }
+            for row in restored {
+                fast.restoreStayBounds(ofRow: row)
+                #expect(fast.stayLows16[row] == UInt16(fast.stayLows[row]) && fast.stayHighs16[row] == UInt16(fast.stayHighs[row]),
+                        "\(context) row \(row): restored")
+            }
+        }
+        #expect(narrowed > 0, "seed \(seed): some row's bounds narrowed")
+    }
+
+    /// Nights opened in a live index widen the bounds its kept span prices narrowed to the stays that could be
+    /// booked (the next calendar of that span reads them).
+    @Test(arguments: 0..<6)
+    func nightsOpenedInALiveIndexWidenItsKeptBounds(seed: Int) throws {
+        let data = TestDataset.random(seed: UInt64(seed) + 9_500, maximumListings: 1_500)
+        let live = LiveIndex(data.makeIndex().index)
+        let index = live.index
+        guard index.count > 0, index.dayCount > 12 else { return }
+        let (start, end, nights) = (2, 12, 3)
+        let kept = index.spanPrices(from: start, to: end, nights: nights, rows: [0..<index.count])
+        let narrowed = (0..<index.count).filter { row in
+            let word = row >> 6, bit = UInt64(1) << UInt64(row & 63)
+            return kept.totalledRows[word] & bit != 0 && kept.onePriceRows[word] & bit == 0
+                && (kept.stayLows16[row], kept.stayHighs16[row]) != (UInt16(kept.stayLows[row]), UInt16(kept.stayHighs[row]))
+        }
+        var checked = 0
+        for row in narrowed.prefix(20) {
+            // Each night of the span opened where the row has a calendar row for it.
+            let opened = (start..<end).filter { night in
+                let day = index.firstDay.advanced(by: night)
+                return (try? live.apply(.availability(id: index.listingID(ofRow: row), from: day, to: day.advanced(by: 1), available: true))) != nil
+            }
+            guard !opened.isEmpty else { continue }
+            checked += 1
+            let again = index.spanPrices(from: start, to: end, nights: nights, rows: [0..<index.count])
+            #expect(again.stayLows16[row] == UInt16(again.stayLows[row]) && again.stayHighs16[row] == UInt16(again.stayHighs[row]),
+                    "seed \(seed) row \(row)")
+        }
+        #expect(checked > 0 || narrowed.isEmpty, "seed \(seed): nights opened")
+    }
+
     /// Row `row`'s stay bounds summed here night by night (a night without a price counts as 0).
     func expectedStayBounds(_ index: ListingIndex, row: Int, start: Int, end: Int, nights: Int, span: SpanPrices) -> (low: Int32, high: Int32) {
         let (low, high) = (span.lows[row], span.highs[row])

@@ -32,4 +32,13 @@ final class SpanPriceCache: @unchecked Sendable {
             return prices
         }
     }
+
+    /// Row `row` has nights that became bookable: the span prices kept widen its stay bounds back (see
+    /// ``SpanPrices/restoreStayBounds(ofRow:)``). Called with no calendar reading them.
+    func availabilityOpened(row: Int) {
+        lock.writing {
+            latest?.restoreStayBounds(ofRow: row)
+            latestPart?.restoreStayBounds(ofRow: row)
+        }
+    }
 }

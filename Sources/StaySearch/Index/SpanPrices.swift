@@ -58,8 +58,10 @@ package struct SpanPrices: Sendable {
     let stayLows: Column<Int32>
     let stayHighs: Column<Int32>
     /// What the row-by-row kernel reads of them (``staysearch_calendar_rows_columns``): per row its least
-    /// and greatest stay in 16 bits (its total for a row of one price) where the kernel totals it, and per
-    /// word of 64 rows the rows it totals and those of one price.
+    /// and greatest stay in 16 bits (its total for a row of one price) where the kernel totals it — of the
+    /// stays that can be booked, when it has any (``staysearch_calendar_rows_bookable_bounds``; a night made
+    /// bookable since restores the row's, ``restoreStayBounds(ofRow:)``) — and per word of 64 rows the rows
+    /// it totals and those of one price.
     let stayLows16: Column<UInt16>
     let stayHighs16: Column<UInt16>
     let totalledRows: Column<UInt64>
@@ -183,14 +185,36 @@ package struct SpanPrices: Sendable {
         let (high16Buffer, high16) = ColumnBuffer.room(for: rowCount + 64, of: UInt16.self)
         let (exactBuffer, exact) = ColumnBuffer.room(for: wordCount, of: UInt64.self)
         let (constantBuffer, constants) = ColumnBuffer.room(for: wordCount, of: UInt64.self)
+        // The bounds over the stays a search could find (bookable, on a weekday the row's rules allow): a row
+        // dear only on nights already booked is settled.
+        let weekdaysOfClass = stays.count > 0 ? index.weekdaysOfRuleClasses(allowing: stayNights) : []
+        let firstWeekday = (index.stayRules.firstWeekday + start) % 7
         for range in covered where end > start && !range.isEmpty {
             staysearch_calendar_rows_columns(prices, stayLows.base, stayHighs.base, sumSlots.base, stayNights, range.lowerBound,
                                              range.upperBound, low16, high16, exact, constants)
+            if stays.count > 0 {
+                staysearch_calendar_rows_bookable_bounds(index.storage.bookable.base + start &* index.wordsPerDay, index.wordsPerDay,
+                                                         stayNights, windows, range.lowerBound, range.upperBound, exact, constants,
+                                                         sumSlots.base, stays.base, stride, index.ruleClasses.classes.base, weekdaysOfClass,
+                                                         firstWeekday, low16, high16)
+            }
         }
         stayLows16 = Column(owning: low16Buffer, count: rowCount)
         stayHighs16 = Column(owning: high16Buffer, count: rowCount)
         totalledRows = Column(owning: exactBuffer, count: wordCount)
         onePriceRows = Column(owning: constantBuffer, count: wordCount)
+    }
+
+    /// Widens row `row`'s 16-bit stay bounds back to those over every stay of the span (``stayLows``,
+    /// ``stayHighs``), for a row some of whose nights became bookable: the bounds narrowed to the stays that
+    /// could be booked no longer hold. Writes the columns' own memory: only while no calendar reads them
+    /// (under the live index's write lock).
+    func restoreStayBounds(ofRow row: Int) {
+        guard row >= 0, row < stayLows16.count, covers([row..<(row + 1)]) else { return }
+        let word = row >> 6, bit = UInt64(1) << UInt64(row & 63)
+        guard totalledRows[word] & bit != 0, onePriceRows[word] & bit == 0, stayLows[row] >= 0, stayHighs[row] >= 0 else { return }
+        UnsafeMutablePointer(mutating: stayLows16.base)[row] = UInt16(clamping: stayLows[row])
+        UnsafeMutablePointer(mutating: stayHighs16.base)[row] = UInt16(clamping: stayHighs[row])
     }
 
     /// ``stayLows`` and ``stayHighs`` for the rows of `covered`: `nights` × each row's night bounds, made

@@ -73,6 +73,7 @@ struct ChangedListings {
         guard !isStale, let overlay, let row = overlayRows[id] else { return }
         // The overlay's columns are memory this live index built and alone holds.
         let bookable = UnsafeMutablePointer(mutating: overlay.storage.bookable.base)
+        if value, !days.isEmpty { overlay.spanPriceCache.availabilityOpened(row: row) }
         let bit = UInt64(1) << UInt64(row & 63)
         // (Days past the overlay's calendar, which a roll added, have no calendar row there: never bookable.)
         for day in days where day < overlay.dayCount {

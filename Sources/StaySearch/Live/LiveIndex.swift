@@ -466,6 +466,8 @@ public final class LiveIndex: @unchecked Sendable {
     }
 
     private func setBookable(_ value: Bool, row: Int, days: Range<Int>) {
+        // The calendar's kept bounds of the row's stays counted only the stays that could be booked.
+        if value, !days.isEmpty { index.spanPriceCache.availabilityOpened(row: row) }
         let bit = UInt64(1) << UInt64(row & 63)
         var word = days.lowerBound * index.wordsPerDay + row >> 6
         for _ in days {

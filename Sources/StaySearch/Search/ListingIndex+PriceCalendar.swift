@@ -112,6 +112,23 @@ extension ListingIndex {
         return PriceCalendar(nights: nights, today: query.today, firstDay: firstDay, endDay: end, days: days)
     }
 
+    /// For each stay rule class, the weekdays (bit 0 = Monday) on which it allows a stay of `nights` nights;
+    /// all of them for ``RuleClasses/checkRow`` (whose rows are read rule run by rule run).
+    func weekdaysOfRuleClasses(allowing nights: Int) -> [UInt8] {
+        var allowedWeekdays = [UInt8](repeating: 0xFF, count: 256)
+        let patterns = storage.rulePatterns.base
+        for (ruleClass, value) in ruleClasses.values.enumerated() {
+            var weekdays: UInt8 = 0
+            for weekday in 0..<7 {
+                var packed = value
+                if let pattern = packed.patternIndex { packed = patterns[pattern &* 7 &+ weekday] }
+                if StayRule(packed: packed).allows(nights: nights) { weekdays |= 1 << UInt8(weekday) }
+            }
+            allowedWeekdays[ruleClass] = weekdays
+        }
+        return allowedWeekdays
+    }
+
     /// Adds to `tally` the stays of `nights` nights from each of `days` check-in days from `from` found in
     /// `plan`'s rows (in parts on up to `threads` threads), reading one word of 64 rows in `sampleEvery`.
     /// Check-ins before the query's today are left out.
@@ -175,18 +192,7 @@ extension ListingIndex {
         let lowestUnits = Int32(clamping: (lowest + 99) / 100), highestUnits = Int32(clamping: highest / 100)
         let wordsPerDay = self.wordsPerDay, rowCount = count
         let bookable = storage.bookable.base
-        // For each stay rule class, the weekdays (bit 0 = Monday) on which it allows a stay of `nights`;
-        // ``RuleClasses/checkRow`` reads the row's rule runs.
-        var allowedWeekdays = [UInt8](repeating: 0xFF, count: 256)
-        for (ruleClass, value) in ruleClasses.values.enumerated() {
-            var weekdays: UInt8 = 0
-            for weekday in 0..<7 {
-                var packed = value
-                if let pattern = packed.patternIndex { packed = columns.rulePatterns[pattern &* 7 &+ weekday] }
-                if StayRule(packed: packed).allows(nights: nights) { weekdays |= 1 << UInt8(weekday) }
-            }
-            allowedWeekdays[ruleClass] = weekdays
-        }
+        let allowedWeekdays = weekdaysOfRuleClasses(allowing: nights)
         // Per weekday, the classes allowing a check-in that day (bit `class mod 8` of byte `class ÷ 8`), kept
         // once per distinct set; each check-in's set.
         var weekdayTables: [[UInt8]] = []

@@ -168,6 +168,20 @@ void staysearch_calendar_rows_columns(const int32_t *constant, const int32_t *st
                                       long nights, long from, long to, uint16_t *low16, uint16_t *high16, uint64_t *exact,
                                       uint64_t *constants);
 
+/// Narrows `low16` and `high16` (see ``staysearch_calendar_rows_columns``) of the span's rows `from ..< to` whose
+/// stays the kernel reads (in `exact` and not in `constants`, with a slot in `sumSlots`) to the stays a search could
+/// find: those of the span's first `windows` check-ins whose `nights` nights are all set in the availability bit
+/// sets `bookable` (the span's first night's words, each later night `wordsPerDay` words on) and whose weekday the
+/// row's rule class allows (`weekdaysOfClass[classes[row]]`, bit 0 = Monday; the span's first check-in falls on
+/// weekday `firstWeekday`, 0 = Monday). Their totals are the row's line of `stays` (`stayStride` values from
+/// slot × `stayStride`). A row with no such stay keeps its bounds. Bounds so narrowed hold while no night of the
+/// row becomes bookable (then restore the row's bounds over every stay). `windows` is at most
+/// ``STAYSEARCH_CALENDAR_ROWS_CHECKINS``; the portable version is used after ``staysearch_calendar_use_portable``.
+void staysearch_calendar_rows_bookable_bounds(const uint64_t *bookable, long wordsPerDay, long nights, long windows, long from, long to,
+                                              const uint64_t *exact, const uint64_t *constants, const int32_t *sumSlots,
+                                              const uint16_t *stays, long stayStride, const uint8_t *classes, const uint8_t *weekdaysOfClass,
+                                              long firstWeekday, uint16_t *low16, uint16_t *high16);
+
 /// One word of 64 rows (lanes) of a price calendar whose every check-in counts its bracket by whole unit, each
 /// lane's nights read from its own running sums over the span: what ``staysearch_calendar_word`` does with
 /// `slots[p]` given for every check-in, but a row's stays are totalled for all of its check-ins at once.
