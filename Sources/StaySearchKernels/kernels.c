@@ -956,17 +956,86 @@ STAYSEARCH_AVX2_BMI2 static inline __m256i at_most_u16(__m256i values, __m256i c
     return _mm256_cmpeq_epi16(_mm256_min_epu16(values, ceiling), values);
 }
 
-/// What a row-by-row pass keeps of sixteen check-ins (16-bit lanes): their brackets' ends (biased by 2^15), and
-/// the word's stays found, those below the bracket, and the least total of at most the cut (65,535: none).
+/// What totalling a row's stays compares them with, the same for every row of a pass (16-bit lanes, the signed
+/// ones biased by 2^15): the price range's ends, the cut for the least.
 typedef struct {
-    __m256i from, to, found, under, lowest;
-} calendar_rows_half;
+    __m256i bias, fitLow, fitHigh, cheap, laneBits, ones;
+} calendar_rows_limits;
+
+/// Totals one row's stays `total` of sixteen check-ins (those of `checkIns`, bit *k* = lane *k*) whose brackets
+/// are `from ... to` (biased) and `lowBounds` (not): counts them in `found`, those below the bracket in `under`,
+/// the least at most the cut in `lowest` (when `mayBeCheap`), and each inside its bracket on its unit of
+/// `slots[first + k]`. `wholeRange`: every total of 16 bits lies in the price range.
+STAYSEARCH_AVX2_BMI2 static inline __attribute__((always_inline)) void
+calendar_rows_total_half(const calendar_rows_limits *limits, __m256i total, uint32_t checkIns, int mayBeCheap, int wholeRange,
+                         __m256i from, __m256i to, __m256i lowBounds, __m256i *found, __m256i *under, __m256i *lowest,
+                         uint32_t *const *slots, int first) {
+    const __m256i biased = _mm256_xor_si256(total, limits->bias);
+    __m256i hits = _mm256_cmpeq_epi16(_mm256_and_si256(_mm256_set1_epi16((short)checkIns), limits->laneBits), limits->laneBits);
+    if (!wholeRange) {
+        hits = _mm256_andnot_si256(_mm256_or_si256(_mm256_cmpgt_epi16(limits->fitLow, biased), _mm256_cmpgt_epi16(biased, limits->fitHigh)),
+                                   hits);
+    }
+    const __m256i below = _mm256_cmpgt_epi16(from, biased), above = _mm256_cmpgt_epi16(biased, to);
+    *found = _mm256_sub_epi16(*found, hits);
+    *under = _mm256_sub_epi16(*under, _mm256_and_si256(below, hits));
+    if (mayBeCheap) {
+        const __m256i cheapHits = _mm256_andnot_si256(_mm256_cmpgt_epi16(biased, limits->cheap), hits);
+        *lowest = _mm256_min_epu16(*lowest, _mm256_or_si256(total, _mm256_andnot_si256(cheapHits, limits->ones)));
+    }
+    uint32_t inside = _pext_u32((uint32_t)_mm256_movemask_epi8(_mm256_andnot_si256(_mm256_or_si256(below, above), hits)), 0x55555555u);
+    if (inside) {
+        // Each total's unit in its bracket (a total inside is at least its bracket's low end).
+        uint16_t units[16];
+        _mm256_storeu_si256((__m256i *)units, _mm256_sub_epi16(total, lowBounds));
+        for (; inside; inside &= inside - 1) {
+            const int k = __builtin_ctz(inside);
+            slots[first + k][units[k]] += 1;
+        }
+    }
+}
+
+/// The rows of `totalled` totalled into the accumulators (see calendar_rows_total_avx2); `wholeRange` and
+/// `mayBeCheap` (whether the rows' stays may be as cheap as the cut) constants where it is inlined, so that
+/// each version tests the price range and the cut or not without a branch.
+STAYSEARCH_AVX2_BMI2 static inline __attribute__((always_inline)) void
+calendar_rows_total_rows(const calendar_rows_limits *limits, const int wholeRange, const int mayBeCheap, uint64_t totalled,
+                         uint64_t constants, const __m256i *bytes, const int32_t *sumSlots, const uint16_t *fixedTotals,
+                         const uint16_t *stays, long stayStride, __m256i from0, __m256i to0, __m256i low0, __m256i from1, __m256i to1,
+                         __m256i low1, __m256i *found0, __m256i *under0, __m256i *lowest0, __m256i *found1, __m256i *under1,
+                         __m256i *lowest1, uint32_t *const *slots) {
+    for (uint64_t rows = totalled; rows; rows &= rows - 1) {
+        const int lane = __builtin_ctzll(rows);
+        const uint32_t checkInBits = (uint32_t)_mm256_movemask_epi8(_mm256_sll_epi16(bytes[lane >> 3], _mm_cvtsi32_si128(7 - (lane & 7))));
+        if (constants >> lane & 1) {
+            const __m256i fixedTotal = _mm256_set1_epi16((short)fixedTotals[lane]);
+            if (checkInBits & 0xFFFF) {
+                calendar_rows_total_half(limits, fixedTotal, checkInBits & 0xFFFF, mayBeCheap, wholeRange, from0, to0, low0, found0,
+                                         under0, lowest0, slots, 0);
+            }
+            if (checkInBits >> 16) {
+                calendar_rows_total_half(limits, fixedTotal, checkInBits >> 16, mayBeCheap, wholeRange, from1, to1, low1, found1,
+                                         under1, lowest1, slots, 16);
+            }
+            continue;
+        }
+        const uint16_t *rowStays = stays + (long)sumSlots[lane] * stayStride;
+        if (checkInBits & 0xFFFF) {
+            calendar_rows_total_half(limits, _mm256_loadu_si256((const __m256i *)rowStays), checkInBits & 0xFFFF, mayBeCheap, wholeRange,
+                                     from0, to0, low0, found0, under0, lowest0, slots, 0);
+        }
+        if (checkInBits >> 16) {
+            calendar_rows_total_half(limits, _mm256_loadu_si256((const __m256i *)(rowStays + 16)), checkInBits >> 16, mayBeCheap,
+                                     wholeRange, from1, to1, low1, found1, under1, lowest1, slots, 16);
+        }
+    }
+}
 
 /// Totals the stays of the word `plan` holds pending (see staysearch_calendar_rows).
 STAYSEARCH_AVX2_BMI2 static void calendar_rows_total_avx2(const staysearch_calendar_rows_plan *plan, const uint16_t *stays,
                                                          long stayStride, uint32_t *counts, uint32_t *below, int32_t *least,
                                                          uint32_t *const *slots) {
-    const uint64_t totalled = plan->pendingRows, constants = plan->pendingConstants;
+    const uint64_t totalled = plan->pendingRows, constants = plan->pendingConstants, cheapRows = plan->pendingCheap;
     const int32_t *sumSlots = plan->pendingSlots;
     const uint16_t *fixedTotals = plan->pendingTotals;
     __m256i bytes[8];
@@ -975,50 +1044,29 @@ STAYSEARCH_AVX2_BMI2 static void calendar_rows_total_avx2(const staysearch_calen
     // here is at most STAYSEARCH_CALENDAR_ROWS_LARGEST, so a bound above it keeps its meaning), biased by
     // 2^15 so that one signed compare tells each.
     const __m256i bias = _mm256_set1_epi16((short)0x8000);
-    const __m256i fitLow = _mm256_set1_epi16((short)(clamp_u16(plan->lowest) ^ 0x8000));
-    const __m256i fitHigh = _mm256_set1_epi16((short)(clamp_u16(plan->highest) ^ 0x8000));
-    const __m256i cheap16 = _mm256_set1_epi16((short)(clamp_u16(plan->cheapest) ^ 0x8000));
-    const __m256i cheapOn = plan->cheapest >= 0 ? _mm256_set1_epi16(-1) : _mm256_setzero_si256();
-    const __m256i laneBits = _mm256_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, (short)32768);
-    const __m256i ones = _mm256_set1_epi16(-1);
-    calendar_rows_half first = {_mm256_xor_si256(_mm256_loadu_si256((const __m256i *)plan->lowBounds), bias),
-                              _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)plan->highBounds), bias),
-                              _mm256_setzero_si256(), _mm256_setzero_si256(), ones};
-    calendar_rows_half second = {_mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(plan->lowBounds + 16)), bias),
-                               _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(plan->highBounds + 16)), bias),
-                               _mm256_setzero_si256(), _mm256_setzero_si256(), ones};
-    uint16_t dayTotals[32];
-    for (uint64_t rows = totalled; rows; rows &= rows - 1) {
-        const int lane = __builtin_ctzll(rows);
-        const uint32_t checkInBits = (uint32_t)_mm256_movemask_epi8(_mm256_sll_epi16(bytes[lane >> 3], _mm_cvtsi32_si128(7 - (lane & 7))));
-        const uint16_t *rowStays = (constants >> lane & 1) ? NULL : stays + (long)sumSlots[lane] * stayStride;
-        const __m256i fixedTotal = _mm256_set1_epi16((short)fixedTotals[lane]);
-        for (int h = 0; h < 2; h++) {
-            const uint32_t halfBits = checkInBits >> (16 * h) & 0xFFFF;
-            if (!halfBits) continue;
-            const __m256i total = rowStays ? _mm256_loadu_si256((const __m256i *)(rowStays + 16 * h)) : fixedTotal;
-            calendar_rows_half *half = h ? &second : &first;
-            const __m256i biased = _mm256_xor_si256(total, bias);
-            __m256i stays = _mm256_cmpeq_epi16(_mm256_and_si256(_mm256_set1_epi16((short)halfBits), laneBits), laneBits);
-            __m256i outOfRange = _mm256_or_si256(_mm256_cmpgt_epi16(fitLow, biased), _mm256_cmpgt_epi16(biased, fitHigh));
-            __m256i hits = _mm256_andnot_si256(outOfRange, stays);
-            __m256i under = _mm256_cmpgt_epi16(half->from, biased), over = _mm256_cmpgt_epi16(biased, half->to);
-            half->found = _mm256_sub_epi16(half->found, hits);
-            half->under = _mm256_sub_epi16(half->under, _mm256_and_si256(under, hits));
-            __m256i cheapHits = _mm256_andnot_si256(_mm256_cmpgt_epi16(biased, cheap16), _mm256_and_si256(hits, cheapOn));
-            half->lowest = _mm256_min_epu16(half->lowest, _mm256_or_si256(total, _mm256_andnot_si256(cheapHits, ones)));
-            __m256i inside = _mm256_andnot_si256(_mm256_or_si256(under, over), hits);
-            uint32_t insideBits = _pext_u32((uint32_t)_mm256_movemask_epi8(inside), 0x55555555u);
-            if (insideBits) {
-                _mm256_storeu_si256((__m256i *)(dayTotals + 16 * h), total);
-                for (; insideBits; insideBits &= insideBits - 1) {
-                    const int p = 16 * h + __builtin_ctz(insideBits);
-                    slots[p][dayTotals[p] - plan->bracketLow[p]] += 1;
-                }
-            }
-        }
+    const calendar_rows_limits limits = {
+        bias, _mm256_set1_epi16((short)(clamp_u16(plan->lowest) ^ 0x8000)), _mm256_set1_epi16((short)(clamp_u16(plan->highest) ^ 0x8000)),
+        _mm256_set1_epi16((short)(clamp_u16(plan->cheapest) ^ 0x8000)),
+        _mm256_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, (short)32768), _mm256_set1_epi16(-1)};
+    const int wholeRange = plan->lowest <= 0 && plan->highest >= STAYSEARCH_CALENDAR_ROWS_LARGEST;
+    const __m256i low0 = _mm256_loadu_si256((const __m256i *)plan->lowBounds), low1 = _mm256_loadu_si256((const __m256i *)(plan->lowBounds + 16));
+    const __m256i from0 = _mm256_xor_si256(low0, bias), from1 = _mm256_xor_si256(low1, bias);
+    const __m256i to0 = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)plan->highBounds), bias);
+    const __m256i to1 = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(plan->highBounds + 16)), bias);
+    __m256i found0 = _mm256_setzero_si256(), found1 = found0, under0 = found0, under1 = found0;
+    __m256i lowest0 = limits.ones, lowest1 = limits.ones;
+#define STAYSEARCH_TOTAL_ROWS(whole, cheap, rows)                                                                                      \
+    calendar_rows_total_rows(&limits, whole, cheap, rows, constants, bytes, sumSlots, fixedTotals, stays, stayStride, from0, to0, low0,  \
+                             from1, to1, low1, &found0, &under0, &lowest0, &found1, &under1, &lowest1, slots)
+    if (wholeRange) {
+        STAYSEARCH_TOTAL_ROWS(1, 0, totalled & ~cheapRows);
+        STAYSEARCH_TOTAL_ROWS(1, 1, totalled & cheapRows);
+    } else {
+        STAYSEARCH_TOTAL_ROWS(0, 0, totalled & ~cheapRows);
+        STAYSEARCH_TOTAL_ROWS(0, 1, totalled & cheapRows);
     }
-    __m256i found[2] = {first.found, second.found}, under[2] = {first.under, second.under}, lowestTotal[2] = {first.lowest, second.lowest};
+#undef STAYSEARCH_TOTAL_ROWS
+    __m256i found[2] = {found0, found1}, under[2] = {under0, under1}, lowestTotal[2] = {lowest0, lowest1};
     // The word's counts added in 32 bits, eight check-ins a step (the arrays hold 32).
     const __m256i none = _mm256_set1_epi32(0xFFFF), unset = _mm256_set1_epi32(INT32_MAX);
     for (int h = 0; h < 2; h++) {
@@ -1109,6 +1157,7 @@ STAYSEARCH_AVX2_BMI2 static uint64_t calendar_rows_avx2(staysearch_calendar_rows
     plan->pendingRows = totalled;
     if (!totalled) return returned;
     plan->pendingConstants = constants;
+    plan->pendingCheap = totalled & ~notCheap;
     plan->pendingSlots = sumSlots;
     plan->pendingTotals = stayLow;
     // Each totalled row's check-ins (a 32-bit mask), from the check-ins' rows.

@@ -139,6 +139,8 @@ typedef struct {
     /// their totals (the word's first row's least stay), where its rows' stays are (the word's first row's
     /// slot), and its rows' check-ins (byte *p* of vector *j*: rows 8*j* ... 8*j* + 7 of check-in *p*).
     uint64_t pendingRows, pendingConstants;
+    /// The pending rows some of whose stays may be as cheap as the cut.
+    uint64_t pendingCheap;
     const int32_t *pendingSlots;
     const uint16_t *pendingTotals;
     uint8_t pendingCheckIns[8 * STAYSEARCH_CALENDAR_ROWS_CHECKINS];
