@@ -946,16 +946,6 @@ STAYSEARCH_AVX2_BMI2 static void calendar_rows_transpose(const uint64_t *valid, 
     }
 }
 
-/// Sixteen 16-bit lanes of `values` that are at least `floor` (unsigned).
-STAYSEARCH_AVX2_BMI2 static inline __m256i at_least_u16(__m256i values, __m256i floor) {
-    return _mm256_cmpeq_epi16(_mm256_max_epu16(values, floor), values);
-}
-
-/// Sixteen 16-bit lanes of `values` that are at most `ceiling` (unsigned).
-STAYSEARCH_AVX2_BMI2 static inline __m256i at_most_u16(__m256i values, __m256i ceiling) {
-    return _mm256_cmpeq_epi16(_mm256_min_epu16(values, ceiling), values);
-}
-
 /// What totalling a row's stays compares them with, the same for every row of a pass (16-bit lanes, the signed
 /// ones biased by 2^15): the price range's ends, the cut for the least.
 typedef struct {
