@@ -947,19 +947,30 @@ STAYSEARCH_AVX2_BMI2 static void calendar_rows_transpose(const uint64_t *valid, 
 }
 
 /// What totalling a row's stays compares them with, the same for every row of a pass (16-bit lanes, the signed
-/// ones biased by 2^15): the price range's ends, the cut for the least.
+/// ones biased by 2^15): the price range's ends, the cut for the least; and (32-bit lanes) each check-in
+/// × 4,096, check-ins 0-7, 8-15, 16-23 and 24-31.
 typedef struct {
-    __m256i bias, fitLow, fitHigh, cheap, laneBits, ones;
+    __m256i bias, fitLow, fitHigh, cheap, laneBits, ones, checkInUnits[4];
 } calendar_rows_limits;
+
+/// `values`' lanes whose bits are set in `mask` (eight bits) stored in order at `to`; returns the place after
+/// them (eight lanes are written whatever the mask).
+STAYSEARCH_AVX2_BMI2 static inline __attribute__((always_inline)) uint32_t *calendar_rows_append(uint32_t *to, __m256i values,
+                                                                                               uint32_t mask) {
+    const uint64_t spread = _pdep_u64(mask, 0x0101010101010101ull) * 0xFF;
+    const uint64_t order = _pext_u64(0x0706050403020100ull, spread);
+    _mm256_storeu_si256((__m256i *)to, _mm256_permutevar8x32_epi32(values, _mm256_cvtepu8_epi32(_mm_cvtsi64_si128((long long)order))));
+    return to + __builtin_popcount(mask);
+}
 
 /// Totals one row's stays `total` of sixteen check-ins (those of `checkIns`, bit *k* = lane *k*) whose brackets
 /// are `from ... to` (biased) and `lowBounds` (not): counts them in `found`, those below the bracket in `under`,
-/// the least at most the cut in `lowest` (when `mayBeCheap`), and each inside its bracket on its unit of
-/// `slots[first + k]`. `wholeRange`: every total of 16 bits lies in the price range.
+/// the least at most the cut in `lowest` (when `mayBeCheap`), and each inside its bracket appended to `entries`
+/// as (`first` + *k*) × 4,096 + its unit in the bracket. `wholeRange`: every total of 16 bits lies in the price range.
 STAYSEARCH_AVX2_BMI2 static inline __attribute__((always_inline)) void
 calendar_rows_total_half(const calendar_rows_limits *limits, __m256i total, uint32_t checkIns, int mayBeCheap, int wholeRange,
                          __m256i from, __m256i to, __m256i lowBounds, __m256i *found, __m256i *under, __m256i *lowest,
-                         uint32_t *const *slots, int first) {
+                         uint32_t **entries, int first) {
     const __m256i biased = _mm256_xor_si256(total, limits->bias);
     __m256i hits = _mm256_cmpeq_epi16(_mm256_and_si256(_mm256_set1_epi16((short)checkIns), limits->laneBits), limits->laneBits);
     if (!wholeRange) {
@@ -974,15 +985,14 @@ calendar_rows_total_half(const calendar_rows_limits *limits, __m256i total, uint
         *lowest = _mm256_min_epu16(*lowest, _mm256_or_si256(total, _mm256_andnot_si256(cheapHits, limits->ones)));
     }
     uint32_t inside = _pext_u32((uint32_t)_mm256_movemask_epi8(_mm256_andnot_si256(_mm256_or_si256(below, above), hits)), 0x55555555u);
-    if (inside) {
-        // Each total's unit in its bracket (a total inside is at least its bracket's low end).
-        uint16_t units[16];
-        _mm256_storeu_si256((__m256i *)units, _mm256_sub_epi16(total, lowBounds));
-        for (; inside; inside &= inside - 1) {
-            const int k = __builtin_ctz(inside);
-            slots[first + k][units[k]] += 1;
-        }
-    }
+    // Each total inside its bracket appended with its check-in (a total inside is at least its bracket's low
+    // end), eight lanes a step: a branch on how many are inside cost more than the counting (the number varies
+    // from row to row and was mispredicted about once a row).
+    const __m256i units = _mm256_sub_epi16(total, lowBounds);
+    const __m256i entries0 = _mm256_add_epi32(_mm256_cvtepu16_epi32(_mm256_castsi256_si128(units)), limits->checkInUnits[first >> 3]);
+    const __m256i entries1 = _mm256_add_epi32(_mm256_cvtepu16_epi32(_mm256_extracti128_si256(units, 1)), limits->checkInUnits[(first >> 3) + 1]);
+    *entries = calendar_rows_append(*entries, entries0, inside & 0xFF);
+    *entries = calendar_rows_append(*entries, entries1, inside >> 8);
 }
 
 /// The rows of `totalled` totalled into the accumulators (see calendar_rows_total_avx2); `wholeRange` and
@@ -993,7 +1003,7 @@ calendar_rows_total_rows(const calendar_rows_limits *limits, const int wholeRang
                          uint64_t constants, const __m256i *bytes, const int32_t *sumSlots, const uint16_t *fixedTotals,
                          const uint16_t *stays, long stayStride, __m256i from0, __m256i to0, __m256i low0, __m256i from1, __m256i to1,
                          __m256i low1, __m256i *found0, __m256i *under0, __m256i *lowest0, __m256i *found1, __m256i *under1,
-                         __m256i *lowest1, uint32_t *const *slots) {
+                         __m256i *lowest1, uint32_t **entries) {
     for (uint64_t rows = totalled; rows; rows &= rows - 1) {
         const int lane = __builtin_ctzll(rows);
         const uint32_t checkInBits = (uint32_t)_mm256_movemask_epi8(_mm256_sll_epi16(bytes[lane >> 3], _mm_cvtsi32_si128(7 - (lane & 7))));
@@ -1001,22 +1011,22 @@ calendar_rows_total_rows(const calendar_rows_limits *limits, const int wholeRang
             const __m256i fixedTotal = _mm256_set1_epi16((short)fixedTotals[lane]);
             if (checkInBits & 0xFFFF) {
                 calendar_rows_total_half(limits, fixedTotal, checkInBits & 0xFFFF, mayBeCheap, wholeRange, from0, to0, low0, found0,
-                                         under0, lowest0, slots, 0);
+                                         under0, lowest0, entries, 0);
             }
             if (checkInBits >> 16) {
                 calendar_rows_total_half(limits, fixedTotal, checkInBits >> 16, mayBeCheap, wholeRange, from1, to1, low1, found1,
-                                         under1, lowest1, slots, 16);
+                                         under1, lowest1, entries, 16);
             }
             continue;
         }
         const uint16_t *rowStays = stays + (long)sumSlots[lane] * stayStride;
         if (checkInBits & 0xFFFF) {
             calendar_rows_total_half(limits, _mm256_loadu_si256((const __m256i *)rowStays), checkInBits & 0xFFFF, mayBeCheap, wholeRange,
-                                     from0, to0, low0, found0, under0, lowest0, slots, 0);
+                                     from0, to0, low0, found0, under0, lowest0, entries, 0);
         }
         if (checkInBits >> 16) {
             calendar_rows_total_half(limits, _mm256_loadu_si256((const __m256i *)(rowStays + 16)), checkInBits >> 16, mayBeCheap,
-                                     wholeRange, from1, to1, low1, found1, under1, lowest1, slots, 16);
+                                     wholeRange, from1, to1, low1, found1, under1, lowest1, entries, 16);
         }
     }
 }
@@ -1037,7 +1047,15 @@ STAYSEARCH_AVX2_BMI2 static void calendar_rows_total_avx2(const staysearch_calen
     const calendar_rows_limits limits = {
         bias, _mm256_set1_epi16((short)(clamp_u16(plan->lowest) ^ 0x8000)), _mm256_set1_epi16((short)(clamp_u16(plan->highest) ^ 0x8000)),
         _mm256_set1_epi16((short)(clamp_u16(plan->cheapest) ^ 0x8000)),
-        _mm256_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, (short)32768), _mm256_set1_epi16(-1)};
+        _mm256_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, (short)32768), _mm256_set1_epi16(-1),
+        {_mm256_setr_epi32(0 << 12, 1 << 12, 2 << 12, 3 << 12, 4 << 12, 5 << 12, 6 << 12, 7 << 12),
+         _mm256_setr_epi32(8 << 12, 9 << 12, 10 << 12, 11 << 12, 12 << 12, 13 << 12, 14 << 12, 15 << 12),
+         _mm256_setr_epi32(16 << 12, 17 << 12, 18 << 12, 19 << 12, 20 << 12, 21 << 12, 22 << 12, 23 << 12),
+         _mm256_setr_epi32(24 << 12, 25 << 12, 26 << 12, 27 << 12, 28 << 12, 29 << 12, 30 << 12, 31 << 12)}};
+    // The totals inside their brackets (a bracket counted by unit is at most 4,096 units wide), counted on
+    // their units once the word's rows are totalled: one loop a word rather than one a row.
+    uint32_t entryBuffer[64 * STAYSEARCH_CALENDAR_ROWS_CHECKINS + 8];
+    uint32_t *entries = entryBuffer;
     const int wholeRange = plan->lowest <= 0 && plan->highest >= STAYSEARCH_CALENDAR_ROWS_LARGEST;
     const __m256i low0 = _mm256_loadu_si256((const __m256i *)plan->lowBounds), low1 = _mm256_loadu_si256((const __m256i *)(plan->lowBounds + 16));
     const __m256i from0 = _mm256_xor_si256(low0, bias), from1 = _mm256_xor_si256(low1, bias);
@@ -1047,7 +1065,7 @@ STAYSEARCH_AVX2_BMI2 static void calendar_rows_total_avx2(const staysearch_calen
     __m256i lowest0 = limits.ones, lowest1 = limits.ones;
 #define STAYSEARCH_TOTAL_ROWS(whole, cheap, rows)                                                                                      \
     calendar_rows_total_rows(&limits, whole, cheap, rows, constants, bytes, sumSlots, fixedTotals, stays, stayStride, from0, to0, low0,  \
-                             from1, to1, low1, &found0, &under0, &lowest0, &found1, &under1, &lowest1, slots)
+                             from1, to1, low1, &found0, &under0, &lowest0, &found1, &under1, &lowest1, &entries)
     if (wholeRange) {
         STAYSEARCH_TOTAL_ROWS(1, 0, totalled & ~cheapRows);
         STAYSEARCH_TOTAL_ROWS(1, 1, totalled & cheapRows);
@@ -1056,6 +1074,7 @@ STAYSEARCH_AVX2_BMI2 static void calendar_rows_total_avx2(const staysearch_calen
         STAYSEARCH_TOTAL_ROWS(0, 1, totalled & cheapRows);
     }
 #undef STAYSEARCH_TOTAL_ROWS
+    for (const uint32_t *entry = entryBuffer; entry < entries; entry++) slots[*entry >> 12][*entry & 4095] += 1;
     __m256i found[2] = {found0, found1}, under[2] = {under0, under1}, lowestTotal[2] = {lowest0, lowest1};
     // The word's counts added in 32 bits, eight check-ins a step (the arrays hold 32).
     const __m256i none = _mm256_set1_epi32(0xFFFF), unset = _mm256_set1_epi32(INT32_MAX);

@@ -197,7 +197,8 @@ void staysearch_calendar_rows_bookable_bounds(const uint64_t *bookable, long wor
 /// for the caller to total. For check-in *p* the totalled lanes of `valid[p]` whose total lies in the plan's
 /// price range are the stays found: their number is added to `counts[p]`, those below `bracketLow[p]` to
 /// `below[p]`, each of those in `bracketLow[p] ... bracketHigh[p]` adds one to
-/// `slots[p][total − bracketLow[p]]`, and the least of those of at most the cut narrows `least[p]`.
+/// `slots[p][total − bracketLow[p]]` (each bracket is at most 4,096 units wide), and the least of those of at
+/// most the cut narrows `least[p]`.
 /// `counts`, `below` and `least` hold ``STAYSEARCH_CALENDAR_ROWS_CHECKINS`` values (those past the plan's
 /// check-ins are left as they are).
 ///
