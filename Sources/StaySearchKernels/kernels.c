@@ -995,39 +995,32 @@ calendar_rows_total_half(const calendar_rows_limits *limits, __m256i total, uint
     *entries = calendar_rows_append(*entries, entries1, inside >> 8);
 }
 
-/// The rows of `totalled` totalled into the accumulators (see calendar_rows_total_avx2); `wholeRange` and
-/// `mayBeCheap` (whether the rows' stays may be as cheap as the cut) constants where it is inlined, so that
-/// each version tests the price range and the cut or not without a branch.
+/// The rows of `totalled` totalled into the accumulators (see calendar_rows_total_avx2); `wholeRange`,
+/// `mayBeCheap` (whether the rows' stays may be as cheap as the cut) and `constant` (whether the rows are of
+/// one price) constants where it is inlined, so that each version tests the price range and the cut or not,
+/// and reads a row's stays or its one total, without a branch. Both halves of a row are totalled whatever its
+/// check-ins (a half with none adds nothing): a branch on them was mispredicted more than it saved.
 STAYSEARCH_AVX2_BMI2 static inline __attribute__((always_inline)) void
-calendar_rows_total_rows(const calendar_rows_limits *limits, const int wholeRange, const int mayBeCheap, uint64_t totalled,
-                         uint64_t constants, const __m256i *bytes, const int32_t *sumSlots, const uint16_t *fixedTotals,
+calendar_rows_total_rows(const calendar_rows_limits *limits, const int wholeRange, const int mayBeCheap, const int constant,
+                         uint64_t totalled, const __m256i *bytes, const int32_t *sumSlots, const uint16_t *fixedTotals,
                          const uint16_t *stays, long stayStride, __m256i from0, __m256i to0, __m256i low0, __m256i from1, __m256i to1,
                          __m256i low1, __m256i *found0, __m256i *under0, __m256i *lowest0, __m256i *found1, __m256i *under1,
                          __m256i *lowest1, uint32_t **entries) {
     for (uint64_t rows = totalled; rows; rows &= rows - 1) {
         const int lane = __builtin_ctzll(rows);
         const uint32_t checkInBits = (uint32_t)_mm256_movemask_epi8(_mm256_sll_epi16(bytes[lane >> 3], _mm_cvtsi32_si128(7 - (lane & 7))));
-        if (constants >> lane & 1) {
-            const __m256i fixedTotal = _mm256_set1_epi16((short)fixedTotals[lane]);
-            if (checkInBits & 0xFFFF) {
-                calendar_rows_total_half(limits, fixedTotal, checkInBits & 0xFFFF, mayBeCheap, wholeRange, from0, to0, low0, found0,
-                                         under0, lowest0, entries, 0);
-            }
-            if (checkInBits >> 16) {
-                calendar_rows_total_half(limits, fixedTotal, checkInBits >> 16, mayBeCheap, wholeRange, from1, to1, low1, found1,
-                                         under1, lowest1, entries, 16);
-            }
-            continue;
+        __m256i first, second;
+        if (constant) {
+            first = second = _mm256_set1_epi16((short)fixedTotals[lane]);
+        } else {
+            const uint16_t *rowStays = stays + (long)sumSlots[lane] * stayStride;
+            first = _mm256_loadu_si256((const __m256i *)rowStays);
+            second = _mm256_loadu_si256((const __m256i *)(rowStays + 16));
         }
-        const uint16_t *rowStays = stays + (long)sumSlots[lane] * stayStride;
-        if (checkInBits & 0xFFFF) {
-            calendar_rows_total_half(limits, _mm256_loadu_si256((const __m256i *)rowStays), checkInBits & 0xFFFF, mayBeCheap, wholeRange,
-                                     from0, to0, low0, found0, under0, lowest0, entries, 0);
-        }
-        if (checkInBits >> 16) {
-            calendar_rows_total_half(limits, _mm256_loadu_si256((const __m256i *)(rowStays + 16)), checkInBits >> 16, mayBeCheap,
-                                     wholeRange, from1, to1, low1, found1, under1, lowest1, entries, 16);
-        }
+        calendar_rows_total_half(limits, first, checkInBits & 0xFFFF, mayBeCheap, wholeRange, from0, to0, low0, found0, under0, lowest0,
+                                 entries, 0);
+        calendar_rows_total_half(limits, second, checkInBits >> 16, mayBeCheap, wholeRange, from1, to1, low1, found1, under1, lowest1,
+                                 entries, 16);
     }
 }
 
@@ -1063,15 +1056,19 @@ STAYSEARCH_AVX2_BMI2 static void calendar_rows_total_avx2(const staysearch_calen
     const __m256i to1 = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(plan->highBounds + 16)), bias);
     __m256i found0 = _mm256_setzero_si256(), found1 = found0, under0 = found0, under1 = found0;
     __m256i lowest0 = limits.ones, lowest1 = limits.ones;
-#define STAYSEARCH_TOTAL_ROWS(whole, cheap, rows)                                                                                      \
-    calendar_rows_total_rows(&limits, whole, cheap, rows, constants, bytes, sumSlots, fixedTotals, stays, stayStride, from0, to0, low0,  \
+#define STAYSEARCH_TOTAL_ROWS(whole, cheap, constant, rows)                                                                            \
+    calendar_rows_total_rows(&limits, whole, cheap, constant, rows, bytes, sumSlots, fixedTotals, stays, stayStride, from0, to0, low0,     \
                              from1, to1, low1, &found0, &under0, &lowest0, &found1, &under1, &lowest1, &entries)
     if (wholeRange) {
-        STAYSEARCH_TOTAL_ROWS(1, 0, totalled & ~cheapRows);
-        STAYSEARCH_TOTAL_ROWS(1, 1, totalled & cheapRows);
+        STAYSEARCH_TOTAL_ROWS(1, 0, 0, totalled & ~cheapRows & ~constants);
+        STAYSEARCH_TOTAL_ROWS(1, 1, 0, totalled & cheapRows & ~constants);
+        STAYSEARCH_TOTAL_ROWS(1, 0, 1, totalled & ~cheapRows & constants);
+        STAYSEARCH_TOTAL_ROWS(1, 1, 1, totalled & cheapRows & constants);
     } else {
-        STAYSEARCH_TOTAL_ROWS(0, 0, totalled & ~cheapRows);
-        STAYSEARCH_TOTAL_ROWS(0, 1, totalled & cheapRows);
+        STAYSEARCH_TOTAL_ROWS(0, 0, 0, totalled & ~cheapRows & ~constants);
+        STAYSEARCH_TOTAL_ROWS(0, 1, 0, totalled & cheapRows & ~constants);
+        STAYSEARCH_TOTAL_ROWS(0, 0, 1, totalled & ~cheapRows & constants);
+        STAYSEARCH_TOTAL_ROWS(0, 1, 1, totalled & cheapRows & constants);
     }
 #undef STAYSEARCH_TOTAL_ROWS
     for (const uint32_t *entry = entryBuffer; entry < entries; entry++) slots[*entry >> 12][*entry & 4095] += 1;
