@@ -947,30 +947,43 @@ STAYSEARCH_AVX2_BMI2 static void calendar_rows_transpose(const uint64_t *valid, 
 }
 
 /// What totalling a row's stays compares them with, the same for every row of a pass (16-bit lanes, the signed
-/// ones biased by 2^15): the price range's ends, the cut for the least; and (32-bit lanes) each check-in
-/// × 4,096, check-ins 0-7, 8-15, 16-23 and 24-31.
+/// ones biased by 2^15): the price range's ends, the cut for the least; and each lane *k* × 4,096.
 typedef struct {
-    __m256i bias, fitLow, fitHigh, cheap, laneBits, ones, checkInUnits[4];
+    __m256i bias, fitLow, fitHigh, cheap, laneBits, ones, laneUnits;
 } calendar_rows_limits;
 
-/// `values`' lanes whose bits are set in `mask` (eight bits) stored in order at `to`; returns the place after
-/// them (eight lanes are written whatever the mask).
-STAYSEARCH_AVX2_BMI2 static inline __attribute__((always_inline)) uint32_t *calendar_rows_append(uint32_t *to, __m256i values,
+/// For each set of eight 16-bit lanes (bit *k* = lane *k*), the byte shuffle that moves those lanes in order
+/// to the front of a vector of 128 bits.
+static uint8_t calendar_rows_compress[256][16];
+
+__attribute__((constructor)) static void calendar_rows_compress_fill(void) {
+    for (int mask = 0; mask < 256; mask++) {
+        int at = 0;
+        for (int lane = 0; lane < 8; lane++) {
+            if (!(mask >> lane & 1)) continue;
+            calendar_rows_compress[mask][at++] = (uint8_t)(2 * lane);
+            calendar_rows_compress[mask][at++] = (uint8_t)(2 * lane + 1);
+        }
+        while (at < 16) calendar_rows_compress[mask][at++] = 0x80;
+    }
+}
+
+/// `values`' 16-bit lanes whose bits are set in `mask` (eight bits) stored in order at `to`; returns the place
+/// after them (eight lanes are written whatever the mask).
+STAYSEARCH_AVX2_BMI2 static inline __attribute__((always_inline)) uint16_t *calendar_rows_append(uint16_t *to, __m128i values,
                                                                                                uint32_t mask) {
-    const uint64_t spread = _pdep_u64(mask, 0x0101010101010101ull) * 0xFF;
-    const uint64_t order = _pext_u64(0x0706050403020100ull, spread);
-    _mm256_storeu_si256((__m256i *)to, _mm256_permutevar8x32_epi32(values, _mm256_cvtepu8_epi32(_mm_cvtsi64_si128((long long)order))));
+    _mm_storeu_si128((__m128i *)to, _mm_shuffle_epi8(values, _mm_loadu_si128((const __m128i *)calendar_rows_compress[mask])));
     return to + __builtin_popcount(mask);
 }
 
 /// Totals one row's stays `total` of sixteen check-ins (those of `checkIns`, bit *k* = lane *k*) whose brackets
 /// are `from ... to` (biased) and `lowBounds` (not): counts them in `found`, those below the bracket in `under`,
 /// the least at most the cut in `lowest` (when `mayBeCheap`), and each inside its bracket appended to `entries`
-/// as (`first` + *k*) × 4,096 + its unit in the bracket. `wholeRange`: every total of 16 bits lies in the price range.
+/// as *k* × 4,096 + its unit in the bracket. `wholeRange`: every total of 16 bits lies in the price range.
 STAYSEARCH_AVX2_BMI2 static inline __attribute__((always_inline)) void
 calendar_rows_total_half(const calendar_rows_limits *limits, __m256i total, uint32_t checkIns, int mayBeCheap, int wholeRange,
                          __m256i from, __m256i to, __m256i lowBounds, __m256i *found, __m256i *under, __m256i *lowest,
-                         uint32_t **entries, int first) {
+                         uint16_t **entriesOf) {
     const __m256i biased = _mm256_xor_si256(total, limits->bias);
     __m256i hits = _mm256_cmpeq_epi16(_mm256_and_si256(_mm256_set1_epi16((short)checkIns), limits->laneBits), limits->laneBits);
     if (!wholeRange) {
@@ -985,14 +998,12 @@ calendar_rows_total_half(const calendar_rows_limits *limits, __m256i total, uint
         *lowest = _mm256_min_epu16(*lowest, _mm256_or_si256(total, _mm256_andnot_si256(cheapHits, limits->ones)));
     }
     uint32_t inside = _pext_u32((uint32_t)_mm256_movemask_epi8(_mm256_andnot_si256(_mm256_or_si256(below, above), hits)), 0x55555555u);
-    // Each total inside its bracket appended with its check-in (a total inside is at least its bracket's low
-    // end), eight lanes a step: a branch on how many are inside cost more than the counting (the number varies
-    // from row to row and was mispredicted about once a row).
-    const __m256i units = _mm256_sub_epi16(total, lowBounds);
-    const __m256i entries0 = _mm256_add_epi32(_mm256_cvtepu16_epi32(_mm256_castsi256_si128(units)), limits->checkInUnits[first >> 3]);
-    const __m256i entries1 = _mm256_add_epi32(_mm256_cvtepu16_epi32(_mm256_extracti128_si256(units, 1)), limits->checkInUnits[(first >> 3) + 1]);
-    *entries = calendar_rows_append(*entries, entries0, inside & 0xFF);
-    *entries = calendar_rows_append(*entries, entries1, inside >> 8);
+    // Each total inside its bracket appended with its lane (a total inside is at least its bracket's low end),
+    // eight lanes a step: a branch on how many are inside cost more than the counting (the number varies from
+    // row to row and was mispredicted about once a row).
+    const __m256i entries = _mm256_or_si256(_mm256_sub_epi16(total, lowBounds), limits->laneUnits);
+    *entriesOf = calendar_rows_append(*entriesOf, _mm256_castsi256_si128(entries), inside & 0xFF);
+    *entriesOf = calendar_rows_append(*entriesOf, _mm256_extracti128_si256(entries, 1), inside >> 8);
 }
 
 /// The rows of `totalled` totalled into the accumulators (see calendar_rows_total_avx2); `wholeRange`,
@@ -1005,7 +1016,7 @@ calendar_rows_total_rows(const calendar_rows_limits *limits, const int wholeRang
                          uint64_t totalled, const __m256i *bytes, const int32_t *sumSlots, const uint16_t *fixedTotals,
                          const uint16_t *stays, long stayStride, __m256i from0, __m256i to0, __m256i low0, __m256i from1, __m256i to1,
                          __m256i low1, __m256i *found0, __m256i *under0, __m256i *lowest0, __m256i *found1, __m256i *under1,
-                         __m256i *lowest1, uint32_t **entries) {
+                         __m256i *lowest1, uint16_t **entries0, uint16_t **entries1) {
     for (uint64_t rows = totalled; rows; rows &= rows - 1) {
         const int lane = __builtin_ctzll(rows);
         const uint32_t checkInBits = (uint32_t)_mm256_movemask_epi8(_mm256_sll_epi16(bytes[lane >> 3], _mm_cvtsi32_si128(7 - (lane & 7))));
@@ -1018,9 +1029,9 @@ calendar_rows_total_rows(const calendar_rows_limits *limits, const int wholeRang
             second = _mm256_loadu_si256((const __m256i *)(rowStays + 16));
         }
         calendar_rows_total_half(limits, first, checkInBits & 0xFFFF, mayBeCheap, wholeRange, from0, to0, low0, found0, under0, lowest0,
-                                 entries, 0);
+                                 entries0);
         calendar_rows_total_half(limits, second, checkInBits >> 16, mayBeCheap, wholeRange, from1, to1, low1, found1, under1, lowest1,
-                                 entries, 16);
+                                 entries1);
     }
 }
 
@@ -1041,14 +1052,13 @@ STAYSEARCH_AVX2_BMI2 static void calendar_rows_total_avx2(const staysearch_calen
         bias, _mm256_set1_epi16((short)(clamp_u16(plan->lowest) ^ 0x8000)), _mm256_set1_epi16((short)(clamp_u16(plan->highest) ^ 0x8000)),
         _mm256_set1_epi16((short)(clamp_u16(plan->cheapest) ^ 0x8000)),
         _mm256_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, (short)32768), _mm256_set1_epi16(-1),
-        {_mm256_setr_epi32(0 << 12, 1 << 12, 2 << 12, 3 << 12, 4 << 12, 5 << 12, 6 << 12, 7 << 12),
-         _mm256_setr_epi32(8 << 12, 9 << 12, 10 << 12, 11 << 12, 12 << 12, 13 << 12, 14 << 12, 15 << 12),
-         _mm256_setr_epi32(16 << 12, 17 << 12, 18 << 12, 19 << 12, 20 << 12, 21 << 12, 22 << 12, 23 << 12),
-         _mm256_setr_epi32(24 << 12, 25 << 12, 26 << 12, 27 << 12, 28 << 12, 29 << 12, 30 << 12, 31 << 12)}};
-    // The totals inside their brackets (a bracket counted by unit is at most 4,096 units wide), counted on
-    // their units once the word's rows are totalled: one loop a word rather than one a row.
-    uint32_t entryBuffer[64 * STAYSEARCH_CALENDAR_ROWS_CHECKINS + 8];
-    uint32_t *entries = entryBuffer;
+        _mm256_setr_epi16(0, 1 << 12, 2 << 12, 3 << 12, 4 << 12, 5 << 12, 6 << 12, 7 << 12, (short)(8 << 12), (short)(9 << 12),
+                          (short)(10 << 12), (short)(11 << 12), (short)(12 << 12), (short)(13 << 12), (short)(14 << 12), (short)(15 << 12))};
+    // The totals inside their brackets (a bracket counted by unit is at most 4,096 units wide) of check-ins
+    // 0-15 and 16-31, counted on their units once the word's rows are totalled: one loop a word rather than
+    // one a row.
+    uint16_t entryBuffers[2][64 * 16 + 8];
+    uint16_t *entries0 = entryBuffers[0], *entries1 = entryBuffers[1];
     const int wholeRange = plan->lowest <= 0 && plan->highest >= STAYSEARCH_CALENDAR_ROWS_LARGEST;
     const __m256i low0 = _mm256_loadu_si256((const __m256i *)plan->lowBounds), low1 = _mm256_loadu_si256((const __m256i *)(plan->lowBounds + 16));
     const __m256i from0 = _mm256_xor_si256(low0, bias), from1 = _mm256_xor_si256(low1, bias);
@@ -1058,7 +1068,7 @@ STAYSEARCH_AVX2_BMI2 static void calendar_rows_total_avx2(const staysearch_calen
     __m256i lowest0 = limits.ones, lowest1 = limits.ones;
 #define STAYSEARCH_TOTAL_ROWS(whole, cheap, constant, rows)                                                                            \
     calendar_rows_total_rows(&limits, whole, cheap, constant, rows, bytes, sumSlots, fixedTotals, stays, stayStride, from0, to0, low0,     \
-                             from1, to1, low1, &found0, &under0, &lowest0, &found1, &under1, &lowest1, &entries)
+                             from1, to1, low1, &found0, &under0, &lowest0, &found1, &under1, &lowest1, &entries0, &entries1)
     if (wholeRange) {
         STAYSEARCH_TOTAL_ROWS(1, 0, 0, totalled & ~cheapRows & ~constants);
         STAYSEARCH_TOTAL_ROWS(1, 1, 0, totalled & cheapRows & ~constants);
@@ -1071,7 +1081,8 @@ STAYSEARCH_AVX2_BMI2 static void calendar_rows_total_avx2(const staysearch_calen
         STAYSEARCH_TOTAL_ROWS(0, 1, 1, totalled & cheapRows & constants);
     }
 #undef STAYSEARCH_TOTAL_ROWS
-    for (const uint32_t *entry = entryBuffer; entry < entries; entry++) slots[*entry >> 12][*entry & 4095] += 1;
+    for (const uint16_t *entry = entryBuffers[0]; entry < entries0; entry++) slots[*entry >> 12][*entry & 4095] += 1;
+    for (const uint16_t *entry = entryBuffers[1]; entry < entries1; entry++) slots[16 + (*entry >> 12)][*entry & 4095] += 1;
     __m256i found[2] = {found0, found1}, under[2] = {under0, under1}, lowestTotal[2] = {lowest0, lowest1};
     // The word's counts added in 32 bits, eight check-ins a step (the arrays hold 32).
     const __m256i none = _mm256_set1_epi32(0xFFFF), unset = _mm256_set1_epi32(INT32_MAX);
