@@ -978,7 +978,7 @@ STAYSEARCH_AVX2_BMI2 static inline __attribute__((always_inline)) uint16_t *cale
 
 /// Totals one row's stays `total` of sixteen check-ins (those of `checkIns`, bit *k* = lane *k*) whose brackets
 /// are `from ... to` (biased) and `lowBounds` (not): counts them in `found`, those below the bracket in `under`,
-/// the least at most the cut in `lowest` (when `mayBeCheap`), and each inside its bracket appended to `entries`
+/// the least at most the cut in `lowest` (when `mayBeCheap`), and each inside its bracket appended at `*entriesOf`
 /// as *k* × 4,096 + its unit in the bracket. `wholeRange`: every total of 16 bits lies in the price range.
 STAYSEARCH_AVX2_BMI2 static inline __attribute__((always_inline)) void
 calendar_rows_total_half(const calendar_rows_limits *limits, __m256i total, uint32_t checkIns, int mayBeCheap, int wholeRange,
