@@ -1,7 +1,7 @@
 import StaySearch
 
 /// Months of a listing's calendar drawn as a PNG: a grid per month, each day coloured by its status
-/// (available, booked, unpriced, outside the calendar) with its price.
+/// (available, booked, unpriced, no calendar row, outside the calendar, past) with its price.
 public struct CalendarChart {
     public var months: [CalendarMonth]
     public var title: String
@@ -18,6 +18,7 @@ public struct CalendarChart {
     static let cellWidth = 64, cellHeight = 44, monthGap = 24, margin = 16
     static let fills: [NightStatus: Color] = [
         .available: Color(hex: 0xE8F5E9), .booked: Color(hex: 0xE0E0E0), .unpriced: Color(hex: 0xFFF3CD), .outsideCalendar: Color(hex: 0xFAFAFA),
+        .noCalendarRow: Color(hex: 0xFAFAFA), .past: Color(hex: 0xF0F0F0),
     ]
 
     /// Size in output pixels.
@@ -54,7 +55,7 @@ public struct CalendarChart {
                                         color: Self.fills[cell.status]!)
                     let ink = cell.status == .available ? HistogramChart.ink : HistogramChart.muted
                     try text.draw(String(cell.day.components.day), x: x + 6 * s, baseline: y + 16 * s, size: 9, bold: cell.status == .available, color: ink)
-                    if let price = cell.price {
+                    if let price = cell.price, cell.status != .past {
                         try text.draw(month.compact(price), x: x + 6 * s, baseline: y + 34 * s, size: 8,
                                       color: cell.status == .available ? Color(hex: 0x1B5E20) : HistogramChart.muted)
                     }
@@ -66,8 +67,8 @@ public struct CalendarChart {
             }
         }
         let legend = months.first?.style.language == .korean
-            ? "초록: 예약 가능   회색, 줄 그음: 예약됨   노랑: 가격 없음   빈칸: 달력 밖"
-            : "green: available   grey, struck through: booked   yellow: unpriced   blank: outside the calendar"
+            ? "초록: 예약 가능   회색, 줄 그음: 예약됨   노랑: 가격 없음   빈칸: 달력 행 없음, 달력 밖   옅은 회색, 요금 없음: 지난 날"
+            : "green: available   grey, struck through: booked   yellow: unpriced   blank: no calendar row, outside the calendar   pale grey, no price: past"
         try text.draw(legend,
                       x: Self.margin * s, baseline: height - 10 * s, size: 8, color: HistogramChart.muted)
         return image

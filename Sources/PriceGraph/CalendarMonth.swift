@@ -16,8 +16,10 @@ public struct CalendarMonth: Sendable {
     /// How the month, weekdays and prices are written.
     public var style: DisplayStyle
 
-    /// Lays out `month` of `year` for row `row` of `index`.
-    public init(index: ListingIndex, row: Int, year: Int, month: Int, firstWeekday: Int, style: DisplayStyle = .standard) {
+    /// Lays out `month` of `year` for row `row` of `index`; with `today`, the days before it are past, and with
+    /// `coveredUntil`, the days of a window that rolled past the calendars have no calendar row.
+    public init(index: ListingIndex, row: Int, year: Int, month: Int, firstWeekday: Int, style: DisplayStyle = .standard,
+                today: Day? = nil, coveredUntil: Day? = nil) {
         self.style = style
         self.year = year
         self.month = month
@@ -26,7 +28,7 @@ public struct CalendarMonth: Sendable {
         let length = Day.length(ofMonth: month, in: year)
         var weeks: [[Cell?]] = []
         var week = [Cell?](repeating: nil, count: (first.weekdayFromMonday - firstWeekday + 7) % 7)
-        for night in index.nights(ofRow: row, from: first, to: first.advanced(by: length)) {
+        for night in index.nights(ofRow: row, from: first, to: first.advanced(by: length), today: today, coveredUntil: coveredUntil) {
             week.append(night)
             if week.count == 7 {
                 weeks.append(week)
@@ -43,7 +45,9 @@ public struct CalendarMonth: Sendable {
     /// Weekday names in column order.
     public var weekdayNames: [String] { (0..<7).map { style.weekdayName(($0 + firstWeekday) % 7) } }
 
-    static let markers: [NightStatus: Character] = [.available: "●", .booked: "×", .unpriced: "?", .outsideCalendar: "·"]
+    static let markers: [NightStatus: Character] = [
+        .available: "●", .booked: "×", .unpriced: "?", .noCalendarRow: "○", .outsideCalendar: "·", .past: "-",
+    ]
 
     /// The month as text, 7 columns of 11 characters.
     public func text() -> String {
@@ -54,7 +58,7 @@ public struct CalendarMonth: Sendable {
             lines.append(week.map { cell -> String in
                 guard let cell else { return String(repeating: " ", count: 11) }
                 let number = cell.day.components.day
-                let price = cell.price.map { compact($0) } ?? ""
+                let price = cell.status == .past ? "" : cell.price.map { compact($0) } ?? ""
                 return ((number < 10 ? " " : "") + "\(number) \(CalendarMonth.markers[cell.status]!)\(price.isEmpty ? "" : " " + price)").padding(toLength: 11)
             }.joined().trimmingTrailingSpaces)
         }
@@ -66,7 +70,9 @@ public struct CalendarMonth: Sendable {
 
     /// The legend of the markers in `style`'s language.
     public static func legend(_ style: DisplayStyle) -> String {
-        style.language == .korean ? "● 예약 가능   × 예약됨   ? 가격 없음   · 달력 밖" : "● available   × booked   ? unpriced   · outside the calendar"
+        style.language == .korean
+            ? "● 예약 가능   × 예약됨   ? 가격 없음   ○ 달력 행 없음   - 지난 날   · 달력 밖"
+            : "● available   × booked   ? unpriced   ○ no calendar row   - past   · outside the calendar"
     }
 
     /// `$175`, `$1,350`, `$25k` for ten thousand and more (to the nearest thousand); `₩85,000`, `₩120만` for a

@@ -12,6 +12,8 @@ public enum DataError: Error, Equatable, CustomStringConvertible {
     case badIndex(path: String, reason: String)
     case cannotWrite(path: String, reason: String)
     case malformedFile(path: String, reason: String)
+    /// A today whose window would run past ``Day/latest`` (a wrong flag, not bad data: exit 64).
+    case todayTooLate(String)
 
     /// One line that says what failed and where.
     public var description: String {
@@ -31,6 +33,7 @@ public enum DataError: Error, Equatable, CustomStringConvertible {
         case let .badIndex(path, reason): return "\(path): not a usable index: \(reason)"
         case let .cannotWrite(path, reason): return "\(path): cannot write: \(reason)"
         case let .malformedFile(path, reason): return "\(path): \(reason)"
+        case let .todayTooLate(reason): return reason
         }
     }
 }

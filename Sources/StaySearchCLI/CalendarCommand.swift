@@ -56,7 +56,8 @@ struct CalendarCommand: ParsableCommand {
         let row = try ListingID.row(of: id, in: index)
         let style = try display.style
         let grids = CalendarGrids.grids(index: index, row: row, from: month, count: months,
-                                        firstWeekday: firstWeekday?.fromMonday ?? style.firstWeekday, style: style)
+                                        firstWeekday: firstWeekday?.fromMonday ?? style.firstWeekday, style: style,
+                                        clock: try data.clock.clock(for: index))
         let title = "\(ListingFormatting.title(index.listing(atRow: row))) (\(id))"
         if let png {
             ChartOutput.warnAboutFonts(for: style)

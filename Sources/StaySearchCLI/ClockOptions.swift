@@ -19,13 +19,23 @@ struct ClockOptions: ParsableArguments {
 
     /// The clock of `index`'s data, whose window is as long as its calendars (docs/query-semantics.md, "A
     /// window that rolls").
-    func clock(for index: ListingIndex) -> StayClock {
-        StayClock(today: today, first: index.firstDay, dayCount: index.dayCount, window: index.dayCount)
+    /// - Throws: ``CommandFailure`` (exit 64) for a today whose window would run past ``Day/latest``.
+    func clock(for index: ListingIndex) throws -> StayClock {
+        try clock(for: (index.firstDay, index.dayCount), window: index.dayCount)
     }
 
     /// The clock of data whose calendars cover `span`, with a window of `window` days.
-    func clock(for span: (first: Day, dayCount: Int), window: Int) -> StayClock {
-        StayClock(today: today, first: span.first, dayCount: span.dayCount, window: window)
+    /// - Throws: ``CommandFailure`` (exit 64) for a today whose window would run past ``Day/latest``.
+    func clock(for span: (first: Day, dayCount: Int), window: Int) throws -> StayClock {
+        try ClockOptions.check(today, window: window)
+        return StayClock(today: today, first: span.first, dayCount: span.dayCount, window: window)
+    }
+
+    /// Refuses a `today` whose window of `window` days would run past ``Day/latest`` (exit 64).
+    static func check(_ today: Day?, window: Int) throws {
+        if let today, let refusal = Day.refusal(ofToday: today, window: window) {
+            throw CommandFailure(message: refusal, code: ExitStatus.badInput)
+        }
     }
 
     /// The day a live index's calendars must run until for today's window (`window` days from today), when

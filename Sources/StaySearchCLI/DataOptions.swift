@@ -64,7 +64,7 @@ struct DataOptions: ParsableArguments {
             if printsStats {
                 Standard.error("loaded \(loaded) in \(String(format3: (Standard.now() - start) * 1000)) ms; peak memory \(Standard.peakMemory() / 1_048_576) MiB")
             }
-            searchable.clock = clock.clock(for: searchable.calendarSpan, window: searchable.windowDays)
+            searchable.clock = try clock.clock(for: searchable.calendarSpan, window: searchable.windowDays)
             return searchable
         }
         let datasets = try folders.isEmpty ? [ShippedDataset.folder()] : folders.map { try DatasetFolder(argument: $0) }
@@ -88,7 +88,7 @@ struct DataOptions: ParsableArguments {
                 """)
         }
         let searchable = SearchableIndex(frozen: index)
-        searchable.clock = clock.clock(for: index)
+        searchable.clock = try clock.clock(for: index)
         return searchable
     }
 }

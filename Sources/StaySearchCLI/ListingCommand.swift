@@ -35,17 +35,18 @@ struct ListingCommand: ParsableCommand {
         let stay = self.stay.query
         let index = try data.loadIndex()
         let row = try ListingID.row(of: id, in: index)
-        let today = data.clock.clock(for: index).today
+        let clock = try data.clock.clock(for: index)
+        let today = clock.today
         if let checkIn = stay.checkIn, checkIn < today { throw QueryError.checkInBeforeToday(checkIn: checkIn, today: today) }
         let quote = stay.checkIn.flatMap { checkIn in
-            stay.checkOut.map { index.quote(row: row, checkIn: checkIn, checkOut: $0, guests: stay.guests) }
+            stay.checkOut.map { index.quote(row: row, checkIn: checkIn, checkOut: $0, guests: stay.guests, coveredUntil: clock.end) }
         }
         switch format {
         case .json:
             Standard.write(ListingFormatting.json(index: index, row: row, quote: quote, today: today) + "\n")
         case .text:
             let style = try display.style
-            var output = ListingFormatting.details(index: index, row: row, today: today, style: style)
+            var output = ListingFormatting.details(index: index, row: row, clock: clock, style: style)
             if let quote { output += "\n" + ListingFormatting.quote(quote, guests: stay.guests, infants: stay.infants, style: style) }
             Standard.write(output)
         }

@@ -37,11 +37,13 @@ struct Staysearch: ParsableCommand {
         } catch let error as QueryError {
             fail(error.description, code: ExitStatus.badInput)
         } catch let error as DataError {
+            if case .todayTooLate = error { fail(error.description, code: ExitStatus.badInput) }
             fail(error.description, code: ExitStatus.badData)
         } catch let error as DatabaseError {
             switch error {
             case .unreachable: fail(error.description, code: ExitStatus.unavailable)
-            case .badAddress: fail(error.description, code: ExitStatus.badInput)
+            case .badAddress, .refusedRequest: fail(error.description, code: ExitStatus.badInput)
+            case .refusedData: fail(error.description, code: ExitStatus.badData)
             default: fail(error.description, code: 1)
             }
         } catch let error as CommandFailure {

@@ -50,7 +50,7 @@ struct UpdateCommand: ParsableCommand {
             input = try FileDescriptor.openForReading(changes).file
         }
         let (live, journal) = try LiveIndexLoader.open(indexPath, today: clock.today)
-        let clock = self.clock.clock(for: live.calendarSpan, window: live.calendarSpan.first.distance(to: live.frozenCalendarEnd))
+        let clock = try self.clock.clock(for: live.calendarSpan, window: live.calendarSpan.first.distance(to: live.frozenCalendarEnd))
         defer { journal.close() }
 
         // Whatever one read brings (one line typed, or thousands from a file) is one group: applied under

@@ -36,10 +36,13 @@ extension Database {
     /// - Throws: ``DatabaseError/notReady(_:)`` before `db load`; ``DatabaseError/failed(step:reason:)``
     ///   (the chunks committed before it stay: a refresh run again finishes the work).
     public func refresh(with scrape: ListingIndex, chunkSize: Int = 200) async throws(DatabaseError) -> RefreshSummary {
-        _ = try await clock()
+        let clockBefore = try await clock()
         guard let span = try await calendarSpan() else {
             throw .notReady("the database \(address) has no listings yet: load a first scrape with 'staysearch db load'")
         }
+        // Refused before anything is written (the new day included): a scrape none of whose nights lies in
+        // the window from today on.
+        if let refusal = try await refusal(of: scrape, clock: clockBefore, span: span) { throw .refusedData(refusal) }
         do {
             if try await FleetClock.read(on: connection).isBehind { try await FleetClock.announce(on: connection) }
         } catch {
@@ -190,8 +193,9 @@ extension Database {
                 target.bookable[day] = false
             }
         }
-        let days = max(todayOffset, scrapeOffset, 0)..<min(dayCount, scrapeOffset + scraped.prices.count)
-        for day in days where !days.isEmpty {
+        // The scrape's nights inside the window from today on (none when they lie wholly outside it).
+        let lower = max(todayOffset, scrapeOffset, 0), upper = min(dayCount, scrapeOffset + scraped.prices.count)
+        for day in lower..<max(lower, upper) {
             let source = day - scrapeOffset
             guard scraped.prices[source] != ListingIndex.noCalendarRow else { continue }
             target.prices[day] = scraped.prices[source]
@@ -206,6 +210,28 @@ extension Database {
             }
         }
         return (target, keptClosed)
+    }
+
+    /// Why `scrape` cannot be taken in on `clock`: it has a calendar, and none of its nights lies in the window
+    /// from the fleet's today on (all past, or all after the window's last day). Nil when it can.
+    func refusal(of scrape: ListingIndex, clock: FleetClock, span: (first: Day, dayCount: Int)) async throws(DatabaseError) -> String? {
+        guard scrape.dayCount > 0 else { return nil }
+        let rows = try await run("SELECT coalesce(window_days, day_count) FROM staysearch_calendar", "reading the calendar span")
+        let window = Int((try? rows.first?.decode(Int32.self, context: .default)) ?? Int32(span.dayCount))
+        let today = max(clock.today, clock.loggedToday ?? clock.today)
+        let windowEnd = span.first.advanced(by: max(span.dayCount, span.first.distance(to: today) + window))
+        let first = scrape.firstDay, last = scrape.firstDay.advanced(by: scrape.dayCount - 1)
+        let nights = "the scrape's nights (\(first) … \(last))"
+        if last < today {
+            let settable = clock.loggedToday.map { $0 <= first } ?? true
+            return "\(nights) all lie before the fleet's today, \(today): nothing was taken in; take a newer scrape"
+                + (settable ? ", or run the fleet at the scrape's date first: staysearch db clock \(address) --today \(first)" : "")
+        }
+        if first >= windowEnd {
+            return "\(nights) all lie after the fleet's window, whose last night is \(windowEnd.advanced(by: -1)) (today \(today)): "
+                + "nothing was taken in; move the fleet's clock into the scrape first: staysearch db clock \(address) --today \(first)"
+        }
+        return nil
     }
 
     /// The log's today and the calendars' day count for a write, in a transaction, under the clock lock

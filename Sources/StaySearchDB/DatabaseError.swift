@@ -8,6 +8,10 @@ public enum DatabaseError: Error, CustomStringConvertible, Sendable {
     case unreachable(address: String, reason: String)
     /// The database is not in the state the step needs (not initialised, already loaded, another span…).
     case notReady(String)
+    /// The request cannot be taken as asked (a clock set back or past the latest day it can take): exit 64.
+    case refusedRequest(String)
+    /// The data given cannot be taken (a scrape none of whose nights lies in the fleet's window): exit 65.
+    case refusedData(String)
     /// A statement failed.
     case failed(step: String, reason: String)
 
@@ -15,7 +19,7 @@ public enum DatabaseError: Error, CustomStringConvertible, Sendable {
         switch self {
         case .badAddress(let reason): return reason
         case let .unreachable(address, reason): return "cannot reach the database at \(address): \(reason)"
-        case .notReady(let reason): return reason
+        case .notReady(let reason), .refusedRequest(let reason), .refusedData(let reason): return reason
         case let .failed(step, reason): return "\(step) failed: \(reason)"
         }
     }

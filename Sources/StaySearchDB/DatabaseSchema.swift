@@ -31,6 +31,9 @@ public enum DatabaseSchema {
     /// the day's entry, and every change after it is decided on the new day.
     static let clockLock: Int64 = 0x5354_4159_4441_5953      // "STAYDAYS"
 
+    /// The most days the calendars may hold from their first day (`staysearch_calendar.day_count`'s check).
+    static let largestDayCount = 1_000_000
+
     /// The channel every write notifies as it commits (from `change_log_number`).
     static let channel = "staysearch_changes"
 
@@ -41,7 +44,7 @@ public enum DatabaseSchema {
         CREATE TABLE staysearch_calendar (
             only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row),
             first_day date NOT NULL,
-            day_count integer NOT NULL CHECK (day_count BETWEEN 0 AND 1000000)
+            day_count integer NOT NULL CHECK (day_count BETWEEN 0 AND \(largestDayCount))
         )
         """,
         """

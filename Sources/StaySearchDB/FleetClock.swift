@@ -142,6 +142,22 @@ extension Database {
         }
     }
 
+    /// The latest day the fleet's clock can take, and why: its window (the loaded scrape's days) must end by
+    /// ``Day/latest``, and the calendars may hold at most ``DatabaseSchema/largestDayCount`` days from their first.
+    public func latestClockDay() async throws(DatabaseError) -> (day: Day, why: String) {
+        let rows = try await run("SELECT first_day - DATE '1970-01-01', coalesce(window_days, day_count) FROM staysearch_calendar",
+                                 "reading the calendar span")
+        guard let (first, window) = try? rows.first?.decode((Int32, Int32).self, context: .default) else {
+            return (Day.latest, "the last date staysearch takes")
+        }
+        let byDate = Day.latestToday(window: Int(window))
+        let byCount = Day(daysSinceEpoch: first).advanced(by: DatabaseSchema.largestDayCount - Int(window))
+        return byCount < byDate
+            ? (byCount, "the calendars hold at most \(DatabaseSchema.largestDayCount) days from their first, \(Day(daysSinceEpoch: first)), "
+                + "and the window is \(window) days")
+            : (byDate, "a window of \(window) days must end by \(Day.latest), the last date staysearch takes")
+    }
+
     /// The first day of the loaded calendars: the scrape's own date (`db clock --scrape-date`).
     /// - Throws: ``DatabaseError/notReady(_:)`` before `db load`.
     public func scrapeDate() async throws(DatabaseError) -> Day {
@@ -153,13 +169,20 @@ extension Database {
 
     /// Sets the fleet's clock to `today` (nil: the database's own date in UTC) and announces the day in the
     /// change log when it moved on (`db clock --today`, `--utc`).
-    /// - Throws: ``DatabaseError/notReady(_:)`` for a day before the log's today (the clock never goes back).
+    /// - Throws: ``DatabaseError/refusedRequest(_:)`` for a day before the log's today (the clock never goes
+    ///   back) or after ``latestClockDay()``.
     public func setClock(today: Day?) async throws(DatabaseError) -> FleetClock {
         _ = try await clock()
+        if let today {
+            let latest = try await latestClockDay()
+            guard today <= latest.day else {
+                throw .refusedRequest("--today \(today) is past the latest day the fleet's clock can take, \(latest.day) (\(latest.why))")
+            }
+        }
         do {
             return try await FleetClock.announce(on: connection, setting: .some(today))
         } catch let error as ClockGoesBack {
-            throw .notReady(error.description)
+            throw .refusedRequest(error.description)
         } catch {
             throw .failed(step: "setting the clock", reason: DatabaseError.reason(of: error))
         }

@@ -74,4 +74,28 @@ import Testing
             #expect(document.contains(#""/v1/price-calendar":"#) && document.contains(#""/v1/price-calendar.png":"#))
         }
     }
+
+    /// Every route's dates at their bounds, and the keys an unknown key's message names: those the route takes.
+    @Test func datesAtTheirBoundsAndTheKeysNamedForAnUnknownOne() async throws {
+        try await RouteTests.withClient { client in
+            let unknown = String(buffer: try await client.execute(uri: "/v1/price-calendar?colour=red", method: .get).body)
+            #expect(unknown.contains(#""code":"unknown_parameter""#) && unknown.contains(", month"), "\(unknown)")
+            let picture = String(buffer: try await client.execute(uri: "/v1/price-calendar.png?colour=red", method: .get).body)
+            #expect(picture.contains(", month, locale, currency"), "\(picture)")
+
+            // The last month: a price calendar's stays would check out after 9999-12-31, a listing's grid is its own.
+            let last = try await client.execute(uri: "/v1/price-calendar?month=9999-12", method: .get)
+            #expect(last.status == .badRequest && String(buffer: last.body).contains("checks in by 9999-12-28 at the latest"), "\(String(buffer: last.body))")
+            let beyond = try await client.execute(uri: "/v1/price-calendar?month=10000-01", method: .get)
+            #expect(beyond.status == .badRequest)
+            let grid = try await client.execute(uri: "/v1/listings/50904/calendar?month=9999-12&months=3", method: .get)
+            #expect(grid.status == .ok && String(buffer: grid.body).components(separatedBy: #""month":"#).count == 2, "\(String(buffer: grid.body))")
+            let flexible = try await client.execute(uri: "/v1/search?checkin=9999-12-29&checkout=9999-12-31&flexible_days=3", method: .get)
+            #expect(flexible.status == .badRequest && String(buffer: flexible.body).contains("9999-12-31"))
+
+            // A listing's calendar: today's month by default, the days before today past.
+            let calendar = String(buffer: try await client.execute(uri: "/v1/listings/50904/calendar", method: .get).body)
+            #expect(calendar.contains(#""month":"2024-06""#) && calendar.components(separatedBy: #""status":"past""#).count == 29, "\(calendar)")
+        }
+    }
 }

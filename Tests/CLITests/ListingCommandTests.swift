@@ -59,7 +59,7 @@ import Testing
         #expect(text.status == 0)
         #expect(text.stdout.contains("July 2024\nMon        Tue        Wed        Thu        Fri        Sat        Sun\n"
             + " 1 ● $175   2 × $175   3 ● $175   4 ● $175   5 ● $175   6 ● $175   7 × $175\n"))
-        #expect(text.stdout.hasSuffix("● available   × booked   ? unpriced   · outside the calendar\n"))
+        #expect(text.stdout.hasSuffix("● available   × booked   ? unpriced   ○ no calendar row   - past   · outside the calendar\n"))
         let sunday = try CommandRunner.run(["calendar", "50904", "--month", "2024-06", "--first-weekday", "sunday"])
         #expect(sunday.stdout.contains("Sun        Mon") && sunday.stdout.contains("29 × $175"))
         let path = Scratch.path("calendar.png")
@@ -78,8 +78,8 @@ import Testing
         let june = try #require(months[0]["days"] as? [[String: Any]])
         let july = try #require(months[1]["days"] as? [[String: Any]])
         #expect(june.count == 30 && july.count == 31)
-        // The calendar starts on 2024-06-29: the days before are outside it, without a price.
-        #expect(june[0]["status"] as? String == "outside the calendar" && june[0]["price"] is NSNull)
+        // The calendar starts on 2024-06-29, today: the days before are past, not available, without a price.
+        #expect(june[0]["status"] as? String == "past" && june[0]["available"] as? Bool == false && june[0]["price"] is NSNull)
         #expect(june[28]["status"] as? String == "booked" && june[29]["status"] as? String == "available")
         #expect(july[1]["date"] as? String == "2024-07-02" && july[1]["available"] as? Bool == false && july[1]["price"] as? Double == 175)
     }

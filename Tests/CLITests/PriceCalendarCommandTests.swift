@@ -42,7 +42,7 @@ import Testing
 
     @Test(arguments: [
         (["--nights", "0"], "nights must be from 1 to 365 (got 0)"),
-        (["--month", "2024-13"], "month '2024-13' is not a month; use YYYY-MM, e.g. 2024-07"),
+        (["--month", "2024-13"], "month '2024-13' is not a month; use YYYY-MM from 0001-01 to 9999-12, e.g. 2024-07"),
         (["--month", "2024-07", "--checkin-from", "2024-07-01"], "give month or checkin_from and checkin_to, not both"),
         (["--checkin-from", "2024-07-01", "--checkin-to", "2024-09-30"], "a check-in window may have at most 62 days (got 92)"),
         (["--region", "atlantis"], "unknown region 'atlantis'"),

@@ -41,7 +41,7 @@ import Testing
         // Hangul takes two columns: each name and its padding make 11 columns, as the cells below.
         #expect(lines[1] == "일         월         화         수         목         금         토")
         #expect(lines[3] == " 2 ·        3 ● ₩80    4 × ₩80    5 ?        6 ● ₩80    7 ● ₩80    8 ● ₩12,500")
-        #expect(CalendarMonth.legend(style) == "● 예약 가능   × 예약됨   ? 가격 없음   · 달력 밖")
+        #expect(CalendarMonth.legend(style) == "● 예약 가능   × 예약됨   ? 가격 없음   ○ 달력 행 없음   - 지난 날   · 달력 밖")
     }
 
     /// Korean words are drawn with a font that has Hangul: Noto Sans CJK, which the set-up installs.

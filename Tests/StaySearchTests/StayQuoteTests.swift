@@ -35,8 +35,10 @@ import Testing
                         expectedStatuses.append(.unpriced)
                     }
                 } else {
+                    // Without a row: a day the data's calendars cover has no calendar row; any other is outside.
                     allPriced = false
-                    expectedStatuses.append(.outsideCalendar)
+                    let covered = day >= index.firstDay && day < index.firstDay.advanced(by: index.dayCount)
+                    expectedStatuses.append(covered ? .noCalendarRow : .outsideCalendar)
                 }
                 day = day.advanced(by: 1)
             }

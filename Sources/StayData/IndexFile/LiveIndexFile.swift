@@ -62,6 +62,7 @@ public enum LiveIndexFile {
             start = afterChanges
         }
         skipped += live.replay(start == 0 ? contents.changes : Array(contents.changes[start...]))
+        if let today, let refusal = Day.refusal(ofToday: today, window: index.dayCount) { throw .todayTooLate(refusal) }
         let until = today.map { $0.advanced(by: index.dayCount) }
         if let until { live.extendCalendar(until: until) }
         return (live, contents, skipped, identity, until)

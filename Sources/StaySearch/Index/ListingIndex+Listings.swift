@@ -62,17 +62,22 @@ extension ListingIndex {
     }
 
     /// The nights of row `row` from `start` up to (not including) `end`, each with its status and
-    /// price: the nights of a stay, or the days of a month.
+    /// price: the nights of a stay, or the days of a month. A day the data covers without a calendar row is
+    /// ``NightStatus/noCalendarRow`` — the data covering the calendars' days and, with `coveredUntil`, the
+    /// days up to it (a window that rolled past them); any other day is ``NightStatus/outsideCalendar``; with
+    /// `today`, a day before it is ``NightStatus/past`` (with its price, if it has one).
     /// - Complexity: O(*n* log *r*) for *n* nights and *r* price runs of the row.
-    public func nights(ofRow row: Int, from start: Day, to end: Day) -> [ListingNight] {
+    public func nights(ofRow row: Int, from start: Day, to end: Day, today: Day? = nil, coveredUntil: Day? = nil) -> [ListingNight] {
         var nights: [ListingNight] = []
         nights.reserveCapacity(max(0, start.distance(to: end)))
+        let coveredEnd = max(firstDay.advanced(by: dayCount), coveredUntil ?? firstDay)
         var day = start
         while day < end {
             let price = nightPrice(row: row, day: day)
             let status: NightStatus
             switch price {
-            case Int64(ListingIndex.noCalendarRow): status = .outsideCalendar
+            case _ where today.map({ day < $0 }) ?? false: status = .past
+            case Int64(ListingIndex.noCalendarRow): status = day >= firstDay && day < coveredEnd ? .noCalendarRow : .outsideCalendar
             case Int64(ListingIndex.unpricedNight): status = .unpriced
             default: status = isBookable(row: row, day: day) ? .available : .booked
             }
@@ -82,8 +87,8 @@ extension ListingIndex {
         return nights
     }
 
-    /// How many of the first `days` nights of the calendar row `row` can book.
-    public func bookableNights(ofRow row: Int, inFirst days: Int) -> Int {
-        (0..<min(days, dayCount)).reduce(0) { $0 + (isBookable(row: row, day: firstDay.advanced(by: $1)) ? 1 : 0) }
+    /// How many of the `days` nights of row `row` from `start` on can book.
+    public func bookableNights(ofRow row: Int, from start: Day, count days: Int) -> Int {
+        (0..<max(0, days)).reduce(0) { $0 + (isBookable(row: row, day: start.advanced(by: $1)) ? 1 : 0) }
     }
 }

@@ -67,7 +67,7 @@ package struct EditableListing: Sendable, Equatable {
     /// The status of the night on day offset `day`.
     func status(ofDay day: Int) -> NightStatus {
         switch prices[day] {
-        case ListingIndex.noCalendarRow: return .outsideCalendar
+        case ListingIndex.noCalendarRow: return .noCalendarRow
         case ListingIndex.unpricedNight: return .unpriced
         default: return bookable[day] ? .available : .booked
         }

@@ -5,6 +5,25 @@ public struct Day: Hashable, Comparable, Strideable, Sendable, CustomStringConve
     /// Days since 1970-01-01; negative before it.
     public var daysSinceEpoch: Int32
 
+    /// The first day staysearch reads, keeps or writes: 0001-01-01.
+    public static let earliest = Day(year: 1, month: 1, day: 1)!
+
+    /// The last day staysearch reads, keeps or writes: 9999-12-31, the last date `YYYY-MM-DD` can write. A stay
+    /// checks out by it, a window of calendars ends by it, and so a today is at most this day less the window.
+    public static let latest = Day(year: 9999, month: 12, day: 31)!
+
+    /// The latest today whose window of `window` days still ends by ``latest`` (its last stay checks out by then).
+    public static func latestToday(window: Int) -> Day { latest.advanced(by: -max(0, window)) }
+
+    /// Why `today` cannot be today for a window of `window` days (its days would run past ``latest``), in one
+    /// line naming the latest day that can; nil when it can.
+    public static func refusal(ofToday today: Day, window: Int, option: String = "--today") -> String? {
+        let latest = latestToday(window: window)
+        guard today > latest else { return nil }
+        return "\(option) \(today) is too late: its window of \(window) days would run past \(Day.latest), the last date "
+            + "staysearch takes; the latest today is \(latest)"
+    }
+
     /// Creates a day from its offset from 1970-01-01.
     @inlinable
     public init(daysSinceEpoch: Int32) {

@@ -6,8 +6,13 @@ public enum NightStatus: String, Sendable {
     case booked
     /// In the calendar but without a price (and the listing has none): not bookable.
     case unpriced
-    /// Not in the listing's calendar: not bookable.
+    /// A day the data covers (its calendars, or the window from today on) that no calendar row of the listing
+    /// covers — as the days a rolling window adds: not bookable.
+    case noCalendarRow = "no calendar row"
+    /// Outside the days the data covers: not bookable.
     case outsideCalendar = "outside the calendar"
+    /// Before today (a calendar's view; no stay checks in then): not bookable.
+    case past
 }
 
 /// One night of a listing's calendar, decoded: its status and its price.

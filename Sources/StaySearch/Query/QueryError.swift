@@ -35,6 +35,8 @@ public enum QueryError: Error, Equatable, CustomStringConvertible {
     case unknownWeekday(String)
     case checkInBeforeToday(checkIn: Day, today: Day)
     case outsideCalendar(checkIn: Day, checkOut: Day, first: Day, last: Day)
+    /// A stay of the query would check in before ``Day/earliest`` or check out after ``Day/latest``.
+    case beyondDateBounds(nights: Int)
 
     /// One line that says what is wrong and how to put it right.
     public var description: String {
@@ -107,6 +109,9 @@ public enum QueryError: Error, Equatable, CustomStringConvertible {
             return "check-in \(checkIn) is before today (\(today)): a stay starts today or later"
         case let .outsideCalendar(checkIn, checkOut, first, last):
             return "no stay from \(checkIn) to \(checkOut) is within the data's calendars, which cover the nights of \(first) to \(last)"
+        case let .beyondDateBounds(nights):
+            return "a stay must lie from \(Day.earliest) to \(Day.latest), the dates staysearch takes: one of \(nights) "
+                + "night\(nights == 1 ? "" : "s") checks in by \(Day.latest.advanced(by: -nights)) at the latest"
         case let .unknownWeekday(name):
             return "unknown weekday '\(name)'; use mon, tue, wed, thu, fri, sat, sun"
         case let .invalidBathrooms(value):

@@ -165,6 +165,7 @@ public struct SearchQuery: Sendable, Equatable {
             guard checkOut > checkIn else { throw .checkOutNotAfterCheckIn(checkIn: checkIn, checkOut: checkOut) }
         }
         try validateFlexibleDates()
+        try validateDateBounds()
         guard adults >= 1 else { throw .tooFewAdults(adults) }
         guard children >= 0 else { throw .negative(field: "children", value: children) }
         guard adults <= 10_000, children <= 10_000 else { throw .tooManyGuests(adults + children) }
@@ -202,6 +203,20 @@ public struct SearchQuery: Sendable, Equatable {
         guard SearchQuery.facetLimitRange.contains(facetLimit) else {
             throw .outOfRange(field: "facet_limit", value: facetLimit, range: SearchQuery.facetLimitRange)
         }
+    }
+
+    /// Every stay the query may find lies from ``Day/earliest`` to ``Day/latest`` (its check-out included).
+    private func validateDateBounds() throws(QueryError) {
+        let first: Day, last: Day, nights: Int
+        if let checkInFrom, let checkInTo, let windowNights {
+            (first, last, nights) = (checkInFrom, checkInTo, windowNights)
+        } else if let checkIn, let checkOut {
+            let shift = flexibleDays ?? 0
+            (first, last, nights) = (checkIn.advanced(by: -shift), checkIn.advanced(by: shift), checkIn.distance(to: checkOut))
+        } else {
+            return
+        }
+        guard first >= Day.earliest, last.distance(to: Day.latest) >= nights else { throw .beyondDateBounds(nights: nights) }
     }
 
     /// The rules of `flexibleDays` and the check-in window.

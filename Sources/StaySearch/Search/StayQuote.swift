@@ -16,7 +16,11 @@ public struct StayQuote: Sendable, Equatable {
         public var description: String {
             switch self {
             case let .nightNotAvailable(day, status):
-                return "the night of \(day) is \(status == .booked ? "booked" : status.rawValue)"
+                switch status {
+                case .noCalendarRow: return "the night of \(day) has no calendar row"
+                case .past: return "the night of \(day) is past"
+                default: return "the night of \(day) is \(status.rawValue)"
+                }
             case let .tooFewNights(minimum, nights):
                 return "a stay checking in that day must be at least \(minimum) nights (this one is \(nights))"
             case let .tooManyNights(maximum, nights):
@@ -44,10 +48,12 @@ public struct StayQuote: Sendable, Equatable {
 
 extension ListingIndex {
     /// Quotes a stay at row `row`: each night with its price and status, the total, and every reason
-    /// the stay cannot be booked, checked by the same rules as ``search(_:)``.
+    /// the stay cannot be booked, checked by the same rules as ``search(_:)``. The data covers the
+    /// calendars' days and, with `coveredUntil`, the days of a window that rolled past them (their nights have
+    /// no calendar row).
     /// - Complexity: O(*n* log *r*) for *n* nights and *r* price runs of the row.
-    public func quote(row: Int, checkIn: Day, checkOut: Day, guests: Int) -> StayQuote {
-        let nights = self.nights(ofRow: row, from: checkIn, to: checkOut)
+    public func quote(row: Int, checkIn: Day, checkOut: Day, guests: Int, coveredUntil: Day? = nil) -> StayQuote {
+        let nights = self.nights(ofRow: row, from: checkIn, to: checkOut, coveredUntil: coveredUntil)
         var problems: [StayQuote.Problem] = []
         var total: Int64 = 0
         var allPriced = true

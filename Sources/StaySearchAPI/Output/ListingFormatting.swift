@@ -9,10 +9,12 @@ package enum ListingFormatting {
         listing.name.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: "")
     }
 
-    /// The listing screen as text on `today` (which prices a listing without a price of its own); prices,
-    /// dates and words in `style`.
-    package static func details(index: ListingIndex, row: Int, today: Day? = nil, style: DisplayStyle = .standard) -> String {
-        if style.language == .korean { return koreanDetails(index: index, row: row, today: today, style: style) }
+    /// The listing screen as text on `clock`'s today (which prices a listing without a price of its own), its
+    /// calendar line the window from today on; prices, dates and words in `style`.
+    package static func details(index: ListingIndex, row: Int, clock: StayClock? = nil, style: DisplayStyle = .standard) -> String {
+        let clock = clock ?? StayClock(today: nil, first: index.firstDay, dayCount: index.dayCount)
+        let today = clock.today
+        if style.language == .korean { return koreanDetails(index: index, row: row, clock: clock, style: style) }
         let listing = index.listing(atRow: row)
         var lines = [title(listing)]
         lines.append("id \(listing.id) · \(listing.region.components.joined(separator: " / ")) · \(listing.roomType) · "
@@ -26,16 +28,24 @@ package enum ListingFormatting {
         lines.append("price \(priceText) · rating "
             + (listing.ratingHundredths.map(ResultFormatting.ratingText) ?? "none") + " (\(listing.reviewCount) reviews) · "
             + "\(ResultFormatting.coordinate(listing.latitude)), \(ResultFormatting.coordinate(listing.longitude))")
-        if index.dayCount > 0 {
-            let last = index.firstDay.advanced(by: index.dayCount - 1)
-            let days = min(30, index.dayCount)
-            lines.append("calendar \(index.firstDay) … \(last) · \(index.bookableNights(ofRow: row, inFirst: days)) of the first \(days) nights free")
+        if let (first, last, days) = window(of: clock) {
+            lines.append("calendar \(first) … \(last) · \(index.bookableNights(ofRow: row, from: first, count: days)) of the first \(days) nights free")
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// ``details(index:row:style:)`` in Korean.
-    static func koreanDetails(index: ListingIndex, row: Int, today: Day?, style: DisplayStyle) -> String {
+    /// The window the listing screen's calendar line shows: from today (or the calendars' first day, if later)
+    /// to the last night the data covers, and how many of its first nights it counts (at most 30); nil when it
+    /// has no night.
+    static func window(of clock: StayClock) -> (first: Day, last: Day, days: Int)? {
+        let first = clock.firstOpen
+        let days = min(30, first.distance(to: clock.end))
+        return days > 0 ? (first, clock.last, days) : nil
+    }
+
+    /// ``details(index:row:clock:style:)`` in Korean.
+    static func koreanDetails(index: ListingIndex, row: Int, clock: StayClock, style: DisplayStyle) -> String {
+        let today = clock.today
         let listing = index.listing(atRow: row)
         var lines = [title(listing)]
         lines.append("id \(listing.id) · \(listing.region.components.joined(separator: " / ")) · \(listing.roomType) · "
@@ -49,10 +59,8 @@ package enum ListingFormatting {
         lines.append("요금 \(priceText) · 평점 "
             + (listing.ratingHundredths.map(ResultFormatting.ratingText) ?? "없음") + " (후기 \(listing.reviewCount)개) · "
             + "\(ResultFormatting.coordinate(listing.latitude)), \(ResultFormatting.coordinate(listing.longitude))")
-        if index.dayCount > 0 {
-            let last = index.firstDay.advanced(by: index.dayCount - 1)
-            let days = min(30, index.dayCount)
-            lines.append("달력 \(index.firstDay) … \(last) · 처음 \(days)박 중 \(index.bookableNights(ofRow: row, inFirst: days))박 예약 가능")
+        if let (first, last, days) = window(of: clock) {
+            lines.append("달력 \(first) … \(last) · 처음 \(days)박 중 \(index.bookableNights(ofRow: row, from: first, count: days))박 예약 가능")
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -89,7 +97,9 @@ package enum ListingFormatting {
         let first = quote.nights.first!.day, end = quote.nights.last!.day.advanced(by: 1)
         var lines = ["숙박 \(style.shortDate(first)) → \(style.shortDate(end)), \(count)박, 게스트 \(guests)명"
             + (infants > 0 ? ", 유아 \(infants)명" : "") + ":"]
-        let statuses: [NightStatus: String] = [.available: "예약 가능", .booked: "예약됨", .unpriced: "가격 없음", .outsideCalendar: "달력 밖"]
+        let statuses: [NightStatus: String] = [
+            .available: "예약 가능", .booked: "예약됨", .unpriced: "가격 없음", .noCalendarRow: "달력 행 없음", .outsideCalendar: "달력 밖", .past: "지난 날",
+        ]
         for night in quote.nights {
             let price = night.price.map { style.money($0) } ?? "-"
             let day = "\(style.shortDate(night.day)) (\(style.weekdayName(night.day.weekdayFromMonday)))"

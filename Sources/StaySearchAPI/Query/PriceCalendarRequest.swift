@@ -4,10 +4,11 @@ import StaySearch
 /// ``QuerySchema/priceCalendarSearchKeys``, the check-in days as `checkin_from` and `checkin_to` or as a
 /// `month` (default: today's), and `nights` (default ``QuerySchema/defaultCalendarNights``).
 package enum PriceCalendarRequest {
-    /// The query of `items` on `today`.
+    /// The query of `items` on `today`; `extraKeys`: the route's keys read before (a picture's `locale`),
+    /// named with the calendar's own when a key is unknown.
     /// - Throws: ``InputError`` for a key that is not a calendar's, a month together with `checkin_from` or
     ///   `checkin_to`, or a value the schema refuses; ``QueryError`` as ``SearchQuery/validate()`` does.
-    package static func query(_ items: [(key: String, value: String)], today: Day) throws -> SearchQuery {
+    package static func query(_ items: [(key: String, value: String)], today: Day, extraKeys: [String] = []) throws -> SearchQuery {
         var items = items
         let month = items.filter { $0.key == QuerySchema.checkInMonth.key }
         items.removeAll { $0.key == QuerySchema.checkInMonth.key }
@@ -21,7 +22,8 @@ package enum PriceCalendarRequest {
             items += days(of: CalendarGrids.Month(year: today.components.year, month: today.components.month))
         }
         if !items.contains(where: { $0.key == "nights" }) { items.append(("nights", String(QuerySchema.defaultCalendarNights))) }
-        var query = try QueryReader.query(items: items, allowed: QuerySchema.priceCalendar)
+        var query = try QueryReader.query(items: items, allowed: QuerySchema.priceCalendar,
+                                          extraKeys: QuerySchema.priceCalendarRoute.map(\.key) + extraKeys)
         query.today = today
         return query
     }

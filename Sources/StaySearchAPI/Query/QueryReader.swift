@@ -34,13 +34,18 @@ package enum QueryReader {
 
     /// The query of a URL's query string or of command-line values: each value as text; a repeated key adds
     /// to a list (and is refused for any other key).
-    /// - Parameter allowed: the parameters these items may name (a route that takes only some of them).
+    /// - Parameters:
+    ///   - allowed: the parameters these items may name (a route that takes only some of them).
+    ///   - extraKeys: the route's other keys, read before these items (named with the allowed ones when a key
+    ///     is unknown).
     /// - Throws: ``InputError`` or ``QueryError``.
-    package static func query(items: [(key: String, value: String)], allowed: [QueryParameter] = QuerySchema.search) throws -> SearchQuery {
+    package static func query(items: [(key: String, value: String)], allowed: [QueryParameter] = QuerySchema.search,
+                              extraKeys: [String] = []) throws -> SearchQuery {
         var values: [(QueryParameter, QueryParameter.Value)] = []
         for (key, text) in items {
             guard let parameter = allowed.first(where: { $0.key == key }) else {
-                throw InputError("unknown key '\(key)'; keys are \(allowed.map(\.key).joined(separator: ", "))", code: .unknownParameter)
+                throw InputError("unknown key '\(key)'; keys are \((allowed.map(\.key) + extraKeys).joined(separator: ", "))",
+                                 code: .unknownParameter)
             }
             let value = try textValue(text, of: parameter)
             if let position = values.firstIndex(where: { $0.0.key == key }) {

@@ -186,9 +186,11 @@ package final class SearchService: @unchecked Sendable {
         } catch {
             return .failure(error)
         }
+        let clock = self.clock
         let answer = live.withListing(id: id) { index, row -> Answer in
-            let first = month ?? CalendarGrids.Month(year: index.firstDay.components.year, month: index.firstDay.components.month)
-            let grids = CalendarGrids.grids(index: index, row: row, from: first, count: months, firstWeekday: style.firstWeekday, style: style)
+            let first = month ?? CalendarGrids.Month(year: clock.today.components.year, month: clock.today.components.month)
+            let grids = CalendarGrids.grids(index: index, row: row, from: first, count: months, firstWeekday: style.firstWeekday, style: style,
+                                            clock: clock)
             guard png else { return .ok(CalendarGrids.json(id: id, grids) + "\n") }
             let chart = CalendarChart(months: grids, title: "\(ListingFormatting.title(index.listing(atRow: row))) (\(id))",
                                       fonts: FontLocator.sans(for: style.language))
@@ -207,7 +209,7 @@ package final class SearchService: @unchecked Sendable {
             var style = DisplayStyle.standard, rest = items
             if png { (style, rest) = try self.style(items, acceptLanguage: acceptLanguage) }
             let clock = self.clock
-            let query = try PriceCalendarRequest.query(rest, today: clock.today)
+            let query = try PriceCalendarRequest.query(rest, today: clock.today, extraKeys: png ? QuerySchema.display.map(\.key) : [])
             let start = Standard.now()
             let calendar = try live.priceCalendar(query)
             guard png else {
@@ -340,9 +342,11 @@ package final class SearchService: @unchecked Sendable {
         if let nights = stay.nights, nights > SearchService.longestQuote {
             return .error(APIError(.quoteTooLong, "a quote covers at most \(SearchService.longestQuote) nights (got \(nights))"))
         }
-        let guests = stay.guests
+        let guests = stay.guests, covered = clock.end
         let body = live.withListing(id: id) { index, row in
-            let quote = stay.checkIn.flatMap { checkIn in stay.checkOut.map { index.quote(row: row, checkIn: checkIn, checkOut: $0, guests: guests) } }
+            let quote = stay.checkIn.flatMap { checkIn in
+                stay.checkOut.map { index.quote(row: row, checkIn: checkIn, checkOut: $0, guests: guests, coveredUntil: covered) }
+            }
             return ListingFormatting.json(index: index, row: row, quote: quote, today: clock.today)
         }
         guard let body else { return .error(Self.notFound(id)) }
