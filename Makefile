@@ -36,13 +36,15 @@ fleet: release fleet-deps
 
 # Unit, differential and end-to-end tests (Swift Testing), then the concurrency tests of live changes under
 # ThreadSanitizer, the API under attack, the search page in a real browser, and a fleet with a real PostgreSQL.
+# Each part's wall time is printed (docs/testing.md, "Where the time goes").
+TIMED = bash scripts/timed.sh
 test: deps fleet-deps
-	$(SWIFT) build --build-tests
-	$(SWIFT) test
-	$(MAKE) --no-print-directory test-tsan
-	$(MAKE) --no-print-directory test-api
-	$(MAKE) --no-print-directory test-browser
-	$(MAKE) --no-print-directory test-fleet
+	$(TIMED) "debug build" $(SWIFT) build --build-tests
+	$(TIMED) "swift test" $(SWIFT) test
+	$(TIMED) "test-tsan" $(MAKE) --no-print-directory test-tsan
+	$(TIMED) "test-api" $(MAKE) --no-print-directory test-api
+	$(TIMED) "test-browser" $(MAKE) --no-print-directory test-browser
+	$(TIMED) "test-fleet" $(MAKE) --no-print-directory test-fleet
 
 # Three replicas and a real PostgreSQL (scripts/fleet.py test): racing bookings, 10,000 mixed changes against a
 # fresh index of the database, a replica killed mid-stream, the database restarted under load, commit order.

@@ -1,5 +1,6 @@
 import PostgresNIO
 import StaySearch
+import StaySearchAPI
 
 /// The fleet's clock as the database keeps it (`staysearch_clock`, docs/fleet.md, "Today").
 ///
@@ -153,7 +154,8 @@ extension Database {
         let byDate = Day.latestToday(window: Int(window))
         let byCount = Day(daysSinceEpoch: first).advanced(by: DatabaseSchema.largestDayCount - Int(window))
         return byCount < byDate
-            ? (byCount, "the calendars hold at most \(DatabaseSchema.largestDayCount) days from their first, \(Day(daysSinceEpoch: first)), "
+            ? (byCount, "the calendars hold at most \(ResultFormatting.grouped(DatabaseSchema.largestDayCount)) days from their first, "
+                + "\(Day(daysSinceEpoch: first)), "
                 + "and the window is \(window) days")
             : (byDate, "a window of \(window) days must end by \(Day.latest), the last date staysearch takes")
     }
