@@ -92,3 +92,15 @@ let package = Package(
         ),
     ]
 )
+
+// `STAYSEARCH_ENGINE_ONLY=1` (the ThreadSanitizer run of `make test-tsan`): the engine, its data layer and
+// their tests alone, without the server, the database stack and their TLS libraries, which that run does not
+// exercise and would otherwise build a second time with the sanitizer.
+if Context.environment["STAYSEARCH_ENGINE_ONLY"] == "1" {
+    let engine: Set<String> = [
+        "StaySearchKernels", "StaySearch", "CZlib", "CFileSpace", "StayData", "StaySearchTestSupport", "StaySearchTests",
+    ]
+    package.targets.removeAll { !engine.contains($0.name) }
+    package.products = [.library(name: "StaySearch", targets: ["StaySearch"]), .library(name: "StayData", targets: ["StayData"])]
+    package.dependencies = []
+}
