@@ -36,11 +36,13 @@ fleet: release fleet-deps
 
 # Unit, differential and end-to-end tests (Swift Testing), then the concurrency tests of live changes under
 # ThreadSanitizer, the API under attack, the search page in a real browser, and a fleet with a real PostgreSQL.
-# Each part's wall time is printed (docs/testing.md, "Where the time goes").
+# Everything runs on the one release build `make demo` makes (the tests use the package's `package` API, not
+# @testable imports, so that building them reuses every optimized module); each part's wall time is printed
+# (docs/testing.md, "Where the time goes").
 TIMED = bash scripts/timed.sh
 test: deps fleet-deps
-	$(TIMED) "debug build" $(SWIFT) build --build-tests
-	$(TIMED) "swift test" $(SWIFT) test
+	$(TIMED) "release build with the tests" $(SWIFT) build -c release --build-tests
+	$(TIMED) "swift test" $(SWIFT) test -c release --skip-build
 	$(TIMED) "test-tsan" $(MAKE) --no-print-directory test-tsan
 	$(TIMED) "test-api" $(MAKE) --no-print-directory test-api
 	$(TIMED) "test-browser" $(MAKE) --no-print-directory test-browser
@@ -54,15 +56,13 @@ test-fleet: fleet-deps release
 # The search page in headless Chromium (Debian's chromium and chromium-driver, selenium in a venv): region,
 # calendar, guests, the price slider's thumbs, the map's pins and a listing's quote, each checked against the
 # API; screenshots at desktop and phone widths in .build/browser-artefacts/.
-test-browser: deps
-	$(SWIFT) build --product staysearch
-	bash scripts/test-browser.sh
+test-browser: release
+	BIN=$(BIN) bash scripts/test-browser.sh
 
 # The HTTP API under attack: schemathesis from /openapi.json (no 5xx) and hand-written abuse (long query
 # strings, invalid UTF-8, deep JSON, oversized bodies, a trickling client, 2,000 idle connections).
-test-api: deps
-	$(SWIFT) build --product staysearch
-	bash scripts/test-api.sh
+test-api: release
+	BIN=$(BIN) bash scripts/test-api.sh
 
 # Queries and changes on many threads at once in the library, under ThreadSanitizer (its own build folder, of
 # the engine alone: STAYSEARCH_ENGINE_ONLY in Package.swift); a race stops it with exit status 66.

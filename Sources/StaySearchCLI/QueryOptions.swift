@@ -5,7 +5,7 @@ import StaySearch
 /// The query flags of `search`, `histogram` and `map`: each declared with its name, value name and help from
 /// ``QuerySchema``, taken as text, and read into one ``SearchQuery`` by ``QueryReader`` (the reader of batch
 /// lines and URLs), which also validates it.
-struct QueryOptions: ParsableArguments {
+package struct QueryOptions: ParsableArguments {
     @Option(name: .schema("region"), help: .schema("region")) var region: String?
     @OptionGroup var stay: StayOptions
     @Option(name: .schema("flexible_days"), parsing: .unconditional, help: .schema("flexible_days")) var flexibleDays: String?
@@ -66,7 +66,7 @@ struct QueryOptions: ParsableArguments {
     }
 
     /// `checkInFrom` → `checkin_from`: the property's words in snake case, check-in written as the schema does.
-    static func schemaKey(ofProperty name: String) -> String {
+    package static func schemaKey(ofProperty name: String) -> String {
         var key = ""
         for character in name {
             if character.isUppercase { key += "_" + character.lowercased() } else { key.append(character) }
@@ -74,16 +74,22 @@ struct QueryOptions: ParsableArguments {
         return key.replacingOccurrences(of: "check_in", with: "checkin").replacingOccurrences(of: "check_out", with: "checkout")
     }
 
-    func validate() throws {
+    package func validate() throws {
         _ = try CommandLineQuery.read(items)
     }
 
+    /// Flags not parsed yet (ArgumentParser fills them in).
+    package init() {}
+
     /// The query these flags describe (checked by ``validate()`` before a command runs).
-    var query: SearchQuery { (try? CommandLineQuery.read(items)) ?? SearchQuery() }
+    package var query: SearchQuery { (try? CommandLineQuery.read(items)) ?? SearchQuery() }
 }
 
 /// The stay: dates and guests. Shared by `search` (through ``QueryOptions``) and `listing`.
-struct StayOptions: ParsableArguments {
+package struct StayOptions: ParsableArguments {
+    /// Flags not parsed yet (ArgumentParser fills them in).
+    package init() {}
+
     @Option(name: .schema("checkin"), help: .schema("checkin")) var checkin: String?
     @Option(name: .schema("checkout"), help: .schema("checkout")) var checkout: String?
     @Option(name: .schema("adults"), parsing: .unconditional, help: .schema("adults")) var adults: String?
@@ -98,7 +104,7 @@ struct StayOptions: ParsableArguments {
         QuerySchema.stay.flatMap { parameter in (given[parameter.key] ?? []).map { (parameter.key, $0) } }
     }
 
-    func validate() throws {
+    package func validate() throws {
         _ = try CommandLineQuery.read(items, allowed: QuerySchema.stay)
     }
 

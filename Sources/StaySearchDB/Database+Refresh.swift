@@ -176,7 +176,7 @@ extension Database {
     /// `current` (nil: new) as the scraped listing `scraped` makes it: the scrape's fields, and its nights
     /// from `todayOffset` on where it has a calendar row (the scrape's day `s` is the database's day
     /// `scrapeOffset + s`), with the nights `booked` (day offsets) kept closed.
-    static func refreshed(_ current: EditableListing?, by scraped: EditableListing, scrapeOffset: Int, dayCount: Int, todayOffset: Int,
+    package static func refreshed(_ current: EditableListing?, by scraped: EditableListing, scrapeOffset: Int, dayCount: Int, todayOffset: Int,
                           booked: [Range<Int>]) -> (listing: EditableListing, keptClosed: Int) {
         let own = StayRule(minimumNights: scraped.record.minimumNights, maximumNights: scraped.record.maximumNights).packed
         var target = current ?? EditableListing(record: scraped.record, prices: Array(repeating: ListingIndex.noCalendarRow, count: dayCount),

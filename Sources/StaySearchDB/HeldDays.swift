@@ -3,7 +3,7 @@ import StaySearch
 /// Every listing's days of a snapshot, held compactly until the index is built from them: the prices in one
 /// buffer, the open nights as bits, the stay rules as runs of equal days (a listing's rules seldom change
 /// from day to day). About a quarter of the memory of the listings held whole.
-struct HeldDays {
+package struct HeldDays {
     let dayCount: Int
     private let wordsPerListing: Int
     private var prices: [Int32] = []
@@ -14,16 +14,16 @@ struct HeldDays {
     /// Where each listing's runs begin in `runDays` (one more entry than listings).
     private var runStarts: [Int] = [0]
 
-    init(dayCount: Int) {
+    package init(dayCount: Int) {
         self.dayCount = dayCount
         wordsPerListing = (dayCount + 63) / 64
     }
 
     /// How many listings are held.
-    var count: Int { runStarts.count - 1 }
+    package var count: Int { runStarts.count - 1 }
 
     /// Holds the days of `listing` (its days must number `dayCount`).
-    mutating func append(_ listing: EditableListing) {
+    package mutating func append(_ listing: EditableListing) {
         prices.append(contentsOf: listing.prices)
         var words = [UInt64](repeating: 0, count: wordsPerListing)
         for (day, isOpen) in listing.bookable.enumerated() where isOpen { words[day >> 6] |= 1 << UInt64(day & 63) }
@@ -36,7 +36,7 @@ struct HeldDays {
     }
 
     /// The listing held at `position`, whole again, with its fields `record`.
-    func listing(at position: Int, record: ListingRecord) -> EditableListing {
+    package func listing(at position: Int, record: ListingRecord) -> EditableListing {
         let first = position * dayCount
         let words = position * wordsPerListing
         let bookable = (0..<dayCount).map { open[words + $0 >> 6] >> UInt64($0 & 63) & 1 == 1 }

@@ -10,7 +10,7 @@ import StaySearch
 /// Its line: `{"refresh":ID,"fields":{…},"from":"YYYY-MM-DD","prices":[…],"open":"0110…","minimum":[…],"maximum":[…]}`
 /// — prices as stored (minor units; −1 no price; −2 a day the scrape has no calendar row for, left as it
 /// is), `open` one digit a day.
-struct ListingRefresh: Codable, Equatable {
+package struct ListingRefresh: Codable, Equatable {
     /// The listing's id.
     var refresh: Int64
     /// Every field of the listing, when one changed or the listing is new.
@@ -100,7 +100,7 @@ struct ListingRefresh: Codable, Equatable {
 
     /// The entry that takes `current` (nil: a new listing) to `target` over the calendar from `firstDay`,
     /// comparing the days from offset `fromDay` on; nil when nothing differs.
-    static func entry(from current: EditableListing?, to target: EditableListing, firstDay: Day, fromDay: Int) -> ListingRefresh? {
+    package static func entry(from current: EditableListing?, to target: EditableListing, firstDay: Day, fromDay: Int) -> ListingRefresh? {
         var entry = ListingRefresh(refresh: target.record.id)
         if current?.record != target.record { entry.fields = Fields(target.record) }
         let count = target.prices.count
@@ -123,7 +123,7 @@ struct ListingRefresh: Codable, Equatable {
 
     /// The changes this entry stands for, in order: the fields (a `listing` change), then the days (one
     /// `days` change; the days the scrape has no row for marked to be left as they are).
-    var changes: [CalendarChange] {
+    package var changes: [CalendarChange] {
         var changes: [CalendarChange] = []
         if let fields { changes.append(.listing(fields.change(id: refresh))) }
         guard let from = from.flatMap(Day.init(iso:)), let prices, let open, let minimum, let maximum,
@@ -134,7 +134,7 @@ struct ListingRefresh: Codable, Equatable {
     }
 
     /// The entry's line.
-    var line: String {
+    package var line: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // (An entry always encodes: its values are strings, integers and finite coordinates.)
@@ -143,7 +143,7 @@ struct ListingRefresh: Codable, Equatable {
     }
 
     /// The entry in a change-log line, when it is one (no client can write one: a change line has an `op`).
-    init?(line: String) {
+    package init?(line: String) {
         guard line.hasPrefix("{\"fields\":") || line.hasPrefix("{\"from\":") || line.hasPrefix("{\"refresh\":"),
               let entry = try? JSONDecoder().decode(ListingRefresh.self, from: Data(line.utf8)) else { return nil }
         self = entry

@@ -3,9 +3,9 @@ import PostgresNIO
 import StaySearch
 
 /// A listing as a row of the `listings` table (``DatabaseSchema``): its fields and its days.
-enum ListingRow {
+package enum ListingRow {
     /// The columns, in the order every statement here names them.
-    static let columns = [
+    package static let columns = [
         "id", "name", "city", "neighbourhood_group", "neighbourhood", "room_type", "accommodates", "price_minor",
         "minimum_nights", "maximum_nights", "rating_hundredths", "reviews", "latitude", "longitude", "bedrooms", "beds",
         "bathroom_halves", "property_type", "amenities", "instant_bookable", "superhost",
@@ -138,7 +138,7 @@ enum ListingRow {
     }
 
     /// `listing` as one line of `COPY listings FROM STDIN` in text format, appended to `line`.
-    static func appendCopyLine(_ listing: EditableListing, to line: inout [UInt8]) {
+    package static func appendCopyLine(_ listing: EditableListing, to line: inout [UInt8]) {
         let r = listing.record
         var first = true
         func separate() {

@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import StaySearch
-@testable import StaySearchAPI
+import StaySearchAPI
 import StaySearchTestSupport
 import Testing
 

@@ -1,5 +1,5 @@
 import StaySearch
-@testable import StaySearchAPI
+import StaySearchAPI
 import Testing
 
 /// The schema against itself: defaults, bounds and readers agree.

@@ -4,7 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import StayData
 import StaySearch
-@testable import StaySearchAPI
+import StaySearchAPI
 import StaySearchTestSupport
 import Testing
 

@@ -1,6 +1,6 @@
 import Foundation
 import StaySearch
-@testable import StaySearchAPI
+import StaySearchAPI
 import StaySearchTestSupport
 import Testing
 

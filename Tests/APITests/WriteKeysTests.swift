@@ -1,4 +1,4 @@
-@testable import StaySearchAPI
+import StaySearchAPI
 import Testing
 
 /// The write keys: the file's lines, and which headers they accept.

@@ -1,7 +1,7 @@
 import Foundation
 import StaySearch
-@testable import StaySearchAPI
-@testable import StaySearchCLI
+import StaySearchAPI
+import StaySearchCLI
 import StaySearchTestSupport
 import Testing
 

@@ -1,4 +1,4 @@
-@testable import StaySearchDB
+import StaySearchDB
 import StaySearch
 import StaySearchTestSupport
 import Testing

@@ -1,6 +1,6 @@
-@testable import StayData
+import StayData
 import StaySearch
-@testable import StaySearchDB
+import StaySearchDB
 import StaySearchTestSupport
 import Testing
 

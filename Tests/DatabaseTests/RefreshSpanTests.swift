@@ -1,8 +1,8 @@
 import Foundation
 import StayData
 import StaySearch
-@testable import StaySearchAPI
-@testable import StaySearchDB
+import StaySearchAPI
+import StaySearchDB
 import StaySearchTestSupport
 import Testing
 

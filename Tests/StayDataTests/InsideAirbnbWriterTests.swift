@@ -1,4 +1,4 @@
-@testable import StayData
+import StayData
 import StaySearch
 import StaySearchTestSupport
 import Testing

@@ -1,4 +1,4 @@
-@testable import StayData
+import StayData
 import Testing
 
 /// When a saved index is copied into huge pages rather than mapped.

@@ -1,5 +1,5 @@
 import Foundation
-@testable import StayData
+import StayData
 import StaySearch
 import StaySearchTestSupport
 import Testing

@@ -1,5 +1,5 @@
 import Foundation
-@testable import StaySearch
+import StaySearch
 import StaySearchTestSupport
 import Testing
 

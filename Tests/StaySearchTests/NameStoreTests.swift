@@ -1,4 +1,4 @@
-@testable import StaySearch
+import StaySearch
 import Testing
 
 /// The builder's store of listings' names gives back each listing's codes in order, two bytes a code or,

@@ -1,4 +1,4 @@
-@testable import StaySearch
+import StaySearch
 import Testing
 
 @Suite struct ScanPartsTests {

@@ -1,4 +1,4 @@
-@testable import StaySearch
+import StaySearch
 import Dispatch
 import Testing
 

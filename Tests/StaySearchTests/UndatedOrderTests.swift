@@ -1,5 +1,5 @@
 import StayData
-@testable import StaySearch
+import StaySearch
 import StaySearchTestSupport
 import Testing
 

@@ -25,7 +25,7 @@ struct CSVHeader {
 }
 
 extension String {
-    var trimmingSpaces: String {
+    package var trimmingSpaces: String {
         // Nearly every field starts and ends with a visible ASCII character: nothing to trim, and no
         // grapheme breaking to find that out.
         let utf8 = self.utf8

@@ -10,7 +10,7 @@ import StaySearch
 /// UTF-8, numbers as 4 or 8 bytes, doubles by their bits, flags as a byte). A `days` change is kind 10, the
 /// id, the first day (`Int32`), the day count (`UInt32`), then each day's stored price (`Int32`), each day's
 /// packed stay rule (`UInt32`), and each day's open flag (a byte).
-enum ChangeRecord {
+package enum ChangeRecord {
     /// The size of every record but a `listing` change's.
     static let size = 25
     /// The fewest bytes a record takes: a `listing` change that sets no field.
@@ -18,7 +18,7 @@ enum ChangeRecord {
     /// The most bytes a `listing` or `days` change may take.
     static let largestSize = 1 << 20
 
-    static func encode(_ change: CalendarChange) -> [UInt8] {
+    package static func encode(_ change: CalendarChange) -> [UInt8] {
         let kind: UInt8
         var extra: [UInt8]
         switch change {
@@ -72,12 +72,12 @@ enum ChangeRecord {
 
     /// Whether a record of `length` bytes, whose first byte is `kind` (when there is one), can be one
     /// (checked before its bytes are read): only a `listing` change is longer than ``size``.
-    static func isPlausible(length: Int, kind: UInt8?) -> Bool {
+    package static func isPlausible(length: Int, kind: UInt8?) -> Bool {
         kind == nil || kind == 6 || kind == 10 ? length >= smallestSize && length <= largestSize : length == size
     }
 
     /// The change in `bytes`, or nil when they are not one.
-    static func decode(_ bytes: ArraySlice<UInt8>) -> CalendarChange? {
+    package static func decode(_ bytes: ArraySlice<UInt8>) -> CalendarChange? {
         guard bytes.count >= smallestSize else { return nil }
         if bytes.first == 10 {
             var reader = ByteReader(bytes)

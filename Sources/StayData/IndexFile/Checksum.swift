@@ -1,14 +1,14 @@
 /// A fast 64-bit checksum of bytes (four independent multiply-rotate lanes, as in xxHash64), so
 /// that checking a 200 MB index costs tens of milliseconds. It finds flipped bits and torn writes;
 /// it is not meant to resist tampering.
-enum Checksum {
+package enum Checksum {
     private static let prime1: UInt64 = 0x9E37_79B1_85EB_CA87
     private static let prime2: UInt64 = 0xC2B2_AE3D_27D4_EB4F
     private static let prime3: UInt64 = 0x1656_67B1_9E37_79F9
 
     /// The checksum of `bytes`.
     /// - Complexity: O(*n*).
-    static func of(_ bytes: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
+    package static func of(_ bytes: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
         // One pass, no allocation (a journal checks a checksum per record): the same result as a Stream's.
         guard let base = bytes.baseAddress, bytes.count > 0 else { return finish(seed &+ prime3) }
         let count = bytes.count
@@ -40,13 +40,13 @@ enum Checksum {
 
     /// The checksum of bytes given a piece at a time: the same as ``of(_:seed:)`` of all of them, for
     /// data too large to hold at once.
-    struct Stream {
+    package struct Stream {
         private var lane1, lane2, lane3, lane4: UInt64
         /// Bytes given so far, and the last of them that do not make a whole 32-byte block yet.
         private var count = 0
         private var tail: [UInt8] = []
 
-        init(seed: UInt64 = 0) {
+        package init(seed: UInt64 = 0) {
             lane1 = seed &+ prime1 &+ prime2
             lane2 = seed &+ prime2
             lane3 = seed
@@ -54,7 +54,7 @@ enum Checksum {
         }
 
         /// Adds the next bytes.
-        mutating func add(_ bytes: UnsafeRawBufferPointer) {
+        package mutating func add(_ bytes: UnsafeRawBufferPointer) {
             guard var base = bytes.baseAddress, bytes.count > 0 else { return }
             count += bytes.count
             var left = bytes.count
@@ -85,7 +85,7 @@ enum Checksum {
         }
 
         /// The checksum of every byte added.
-        func checksum() -> UInt64 {
+        package func checksum() -> UInt64 {
             guard count > 0 else { return finish(lane3 &+ prime3) }
             var hash = lane1 ^ (lane2 &* prime3) ^ (lane3 &* prime1) ^ (lane4 &* prime2) ^ UInt64(count)
             tail.withUnsafeBytes { rest in

@@ -4,7 +4,7 @@ import Glibc
 
 /// A file's bytes in memory, read-only: the file mapped, or a copy of it in huge pages (see
 /// ``IndexMemory``); released when the last column that uses it goes away.
-final class MappedFile {
+package final class MappedFile {
     let bytes: UnsafeRawBufferPointer
     /// The mapping to release: ``bytes``, or the larger anonymous region the copy was aligned within.
     private let mapping: UnsafeMutableRawBufferPointer
@@ -39,7 +39,7 @@ final class MappedFile {
     /// has available (`MemAvailable`, which counts the file's own cached pages as reclaimable) and of what
     /// the process's control group may still use. A copy cannot be paged out as the file's pages can, so an
     /// index near the machine's memory is mapped instead.
-    static func memoryLeavesRoom(forCopyOf size: Int) -> Bool {
+    package static func memoryLeavesRoom(forCopyOf size: Int) -> Bool {
         let available = lines(of: "/proc/meminfo").first { $0.hasPrefix("MemAvailable:") }
             .flatMap { $0.split(separator: " ").dropFirst().first }.flatMap { Int($0) }.map { $0 * 1024 }
         guard var room = available else { return false }

@@ -29,7 +29,7 @@ public struct InsideAirbnbLoader {
 
     /// The pieces the builders spill in: bytes of sealed nights, and dense rows, at a time (tests make
     /// them small, to spill many).
-    var spillPieces = (fragmentBytes: 1 << 22, denseRows: 4_096)
+    package var spillPieces = (fragmentBytes: 1 << 22, denseRows: 4_096)
 
     /// Creates a loader.
     public init(strict: Bool = false) {

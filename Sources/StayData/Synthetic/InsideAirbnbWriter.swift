@@ -77,7 +77,7 @@ public enum InsideAirbnbWriter {
 
     /// A price as the `price` field of a calendar row: `$1,234.00`, quoted when it has a comma
     /// (what `csvField(price.formatted())` gives, without making strings).
-    static func appendPriceField(_ price: Money, to bytes: inout [UInt8]) {
+    package static func appendPriceField(_ price: Money, to bytes: inout [UInt8]) {
         guard price.minorUnits >= 0 else {
             bytes.append(contentsOf: csvField(price.formatted()).utf8)
             return
@@ -106,7 +106,7 @@ public enum InsideAirbnbWriter {
     }
 
     /// `value` in decimal digits.
-    static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
+    package static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
         guard value >= 0 else {
             bytes.append(contentsOf: String(value).utf8)
             return
@@ -157,7 +157,7 @@ public enum InsideAirbnbWriter {
         return text + "]"
     }
 
-    static func csvField(_ text: String) -> String {
+    package static func csvField(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
         return "\"" + text.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
     }

@@ -12,7 +12,7 @@
 /// read back for the last time (``release(_:)``), so that the nights shrink while the index grows.
 /// Given a ``SpillStore``, each chunk goes there as soon as it is full, and fragments are read back
 /// from it one at a time: the nights then take a few MiB of memory however many there are.
-struct CalendarFragments {
+package struct CalendarFragments {
     /// Chunks of sealed fragments; a released or spilled chunk is empty.
     private var chunks: [[UInt8]] = []
     /// Where each chunk was spilled (-1: in memory), and its size in bytes.
@@ -21,7 +21,7 @@ struct CalendarFragments {
     /// Where full chunks go, or nil to keep them in memory.
     private let store: (any SpillStore)?
     /// The first error the store gave; that chunk, and those after it, stayed in memory.
-    private(set) var spillFailure: (any Error)?
+    package private(set) var spillFailure: (any Error)?
     /// The buffer of the chunk spilled last, emptied, for the next chunk: a fresh one would cost a page
     /// fault every 4 KiB.
     private var spare: [UInt8] = []
@@ -31,7 +31,7 @@ struct CalendarFragments {
     private var current = -1
     /// Where each fragment starts (chunk above the offset), and whose it is.
     private(set) var locations: [UInt64] = []
-    private(set) var listings: [Int32] = []
+    package private(set) var listings: [Int32] = []
     /// Scratch for sealing.
     private var scratch: [UInt8] = []
 
@@ -41,24 +41,24 @@ struct CalendarFragments {
     let chunkSize: Int
 
     /// Creates an empty store with chunks of `chunkSize` bytes (4 MiB unless a test wants many).
-    init(chunkSize: Int = 1 << 22, store: (any SpillStore)? = nil) {
+    package init(chunkSize: Int = 1 << 22, store: (any SpillStore)? = nil) {
         self.chunkSize = chunkSize
         self.store = store
     }
 
     /// The number of fragments.
-    var count: Int { locations.count }
+    package var count: Int { locations.count }
 
     /// The chunk a fragment is in.
-    func chunk(ofFragment fragment: Int) -> Int { Int(locations[fragment] >> 32) }
+    package func chunk(ofFragment fragment: Int) -> Int { Int(locations[fragment] >> 32) }
 
     /// The number of chunks.
-    var chunkCount: Int { chunks.count }
+    package var chunkCount: Int { chunks.count }
 
     /// Seals the nights of one listing.
     /// - Parameters:
     ///   - runs: its runs in the order added; those with night values refer to `values`.
-    mutating func append(listing: Int32, runs: [NightRun], values: NightValues) {
+    package mutating func append(listing: Int32, runs: [NightRun], values: NightValues) {
         scratch.removeAll(keepingCapacity: true)
         encode(runs, values: values, into: &scratch)
         if current < 0 || chunks[current].count + scratch.count > chunkSize {
@@ -94,7 +94,7 @@ struct CalendarFragments {
     }
 
     /// Moves `other`'s fragments after these, their lines shifted by `lineShift`.
-    mutating func append(_ other: CalendarFragments, shiftingLinesBy lineShift: UInt64) {
+    package mutating func append(_ other: CalendarFragments, shiftingLinesBy lineShift: UInt64) {
         spillCurrent()
         var other = other
         other.spillCurrent()
@@ -109,7 +109,7 @@ struct CalendarFragments {
     }
 
     /// Frees a chunk whose fragments will not be read again.
-    mutating func release(_ chunk: Int) {
+    package mutating func release(_ chunk: Int) {
         chunks[chunk] = []
         if let store, spilledAt[chunk] >= 0 { store.discard(offset: spilledAt[chunk], byteCount: chunkSizes[chunk]) }
         if chunk == current { current = -1 }
@@ -119,7 +119,7 @@ struct CalendarFragments {
     /// added (origins shifted as appended), each run of `listing`.
     /// - Parameter buffer: room for a fragment read back from the store, reused from call to call.
     /// - Throws: the store's error when the fragment cannot be read back.
-    func decode(_ fragment: Int, into runs: inout [NightRun], values: inout NightValues, buffer: inout [UInt8]) throws {
+    package func decode(_ fragment: Int, into runs: inout [NightRun], values: inout NightValues, buffer: inout [UInt8]) throws {
         let location = locations[fragment]
         let chunk = Int(location >> 32)
         let start = Int(location & 0xFFFF_FFFF)

@@ -5,7 +5,7 @@
 /// Given a ``SpillStore``, each full chunk goes to the store instead of waiting in memory, and the
 /// day-major table is written there and mapped: the rows never take memory of their own beyond a few
 /// chunks, however many there are.
-struct DenseRowsWriter {
+package struct DenseRowsWriter {
     let valuesPerRow: Int
     /// Where full chunks go, or nil to keep them in memory.
     private let store: (any SpillStore)?
@@ -29,7 +29,7 @@ struct DenseRowsWriter {
     /// Chunks laid out together when the table is written to a store: 8, day stripes of 64 KiB a write.
     let chunksPerGroup: Int
 
-    init(valuesPerRow: Int, store: (any SpillStore)? = nil, rowsPerChunk: Int = 4_096, chunksPerGroup: Int = 8) {
+    package init(valuesPerRow: Int, store: (any SpillStore)? = nil, rowsPerChunk: Int = 4_096, chunksPerGroup: Int = 8) {
         self.valuesPerRow = valuesPerRow
         self.store = store
         self.rowsPerChunk = rowsPerChunk
@@ -37,7 +37,7 @@ struct DenseRowsWriter {
     }
 
     /// Appends the next dense row: `valuesPerRow` values, day 0 first.
-    mutating func append(_ codes: [UInt16]) {
+    package mutating func append(_ codes: [UInt16]) {
         precondition(codes.count == valuesPerRow, "a dense row is one value a day and one more")
         if current.isEmpty { current.reserveCapacity(rowsPerChunk * valuesPerRow) }
         current.append(contentsOf: codes)
@@ -67,7 +67,7 @@ struct DenseRowsWriter {
 
     /// The codes day-major in memory: day *d* of row *k* at `d × rowCount + k`. Leaves the writer
     /// empty. For a writer without a store.
-    mutating func finish() -> Column<UInt16> {
+    package mutating func finish() -> Column<UInt16> {
         precondition(store == nil, "a writer with a store finishes with finish(in:)")
         closeChunk()
         let rows = rowCount
@@ -105,7 +105,7 @@ struct DenseRowsWriter {
     /// The codes day-major, written to the writer's store and mapped from it: a group of chunks at a time
     /// is read back, turned day-major and written as one stripe a day. Leaves the writer empty.
     /// - Throws: the store's first error (also one met while spilling).
-    mutating func finishInStore() throws -> Column<UInt16> {
+    package mutating func finishInStore() throws -> Column<UInt16> {
         guard let store else { return finish() }
         closeChunk()
         if let spillFailure { throw spillFailure }

@@ -43,7 +43,7 @@ extension ListingIndex {
     /// How the rows of `rows` (at least) are priced over the day offsets `start ..< end` for stays of
     /// `nights` nights (see ``SpanPrices``), worked out once for that span — for every row, or for those rows
     /// when they are few — and kept.
-    func spanPrices(from start: Int, to end: Int, nights: Int, rows: [Range<Int>]) -> SpanPrices {
+    package func spanPrices(from start: Int, to end: Int, nights: Int, rows: [Range<Int>]) -> SpanPrices {
         spanPriceCache.prices(from: start, to: end, nights: nights, rows: rows, rowCount: count) { wanted in
             SpanPrices(of: self, from: start, to: end, nights: nights, rows: wanted)
         }

@@ -30,7 +30,7 @@ public struct ListingIndex: Sendable {
     /// The prices without dates last worked out for a day after the first (``undatedPrices(from:)``).
     let undatedPriceCache = UndatedPriceCache()
     /// The order of the prices without dates and its populations last asked for (``undatedPopulation(guests:roomCode:prices:ahead:)``).
-    let undatedOrderCache = UndatedOrderCache()
+    package let undatedOrderCache = UndatedOrderCache()
     /// The span prices the price calendar last used (``spanPrices(from:to:rows:)``).
     let spanPriceCache = SpanPriceCache()
     /// Each row's quality part of the `recommended` score (``qualities(changedMeans:)``).

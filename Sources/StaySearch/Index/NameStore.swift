@@ -3,9 +3,9 @@
 /// fewer than 65,535 spellings (a later code takes three 16-bit words), in chunks that never hold more than
 /// a chunk's room unused. A string and a share of an array a name, or 4-byte codes in an array grown by
 /// doubling, made the amenities the largest thing an import of millions of listings held.
-struct NameStore {
+package struct NameStore {
     /// Distinct spellings, in the order first seen.
-    private(set) var spellings: [String] = []
+    package private(set) var spellings: [String] = []
     private var codeOfSpelling: [String: UInt32] = [:]
     /// Every listing's spelling codes, one listing after another: a code below ``escape`` as itself, any
     /// other as ``escape`` and its high and low 16 bits.
@@ -17,16 +17,19 @@ struct NameStore {
         return offsets
     }()
     /// The number of codes of every listing together.
-    private(set) var codeCount = 0
+    package private(set) var codeCount = 0
 
     /// The word that announces a code of two more words.
     private static let escape = UInt16.max
 
+    /// A store of no listing yet.
+    package init() {}
+
     /// The number of listings appended.
-    var listingCount: Int { offsets.count - 1 }
+    package var listingCount: Int { offsets.count - 1 }
 
     /// Appends the next listing's names (empty ones are left out).
-    mutating func append(_ names: some Sequence<String>) {
+    package mutating func append(_ names: some Sequence<String>) {
         for name in names where !name.isEmpty {
             let code: UInt32
             if let known = codeOfSpelling[name] {
@@ -49,7 +52,7 @@ struct NameStore {
     }
 
     /// Calls `body` with each spelling code of the listing at `position`, in the order appended.
-    func forEachCode(ofListing position: Int, _ body: (UInt32) -> Void) {
+    package func forEachCode(ofListing position: Int, _ body: (UInt32) -> Void) {
         var index = Int(offsets[position])
         let end = Int(offsets[position + 1])
         while index < end {
@@ -65,7 +68,7 @@ struct NameStore {
     }
 
     /// The first spelling code of the listing at `position`, if it has any.
-    func firstCode(ofListing position: Int) -> UInt32? {
+    package func firstCode(ofListing position: Int) -> UInt32? {
         var first: UInt32?
         if Int(offsets[position]) < Int(offsets[position + 1]) {
             forEachCode(ofListing: position) { code in if first == nil { first = code } }

@@ -2,7 +2,7 @@
 /// ``IndexBuilder`` collects one listing's nights and while it builds one row: a price of whole units is
 /// a 16-bit code, availability one bit a night, and the rare price a code cannot hold (cents, or above
 /// 65,532 units) goes to a side table. (Nights kept until the build are sealed: see ``CalendarFragments``.)
-struct NightValues {
+package struct NightValues {
     /// Whole units, or ``unpriced``, or ``elsewhere`` (then the price is in `exactPrices`).
     private(set) var codes: [UInt16] = []
     /// Bit *n* is set when night *n* is available.
@@ -13,11 +13,14 @@ struct NightValues {
     static let unpriced: UInt16 = .max
     static let elsewhere: UInt16 = .max - 1
 
+    /// Values of no night yet.
+    package init() {}
+
     /// The number of nights held.
-    var count: Int { codes.count }
+    package var count: Int { codes.count }
 
     /// Night `position`'s price in minor units (clamped as the index stores them), or -1.
-    func price(at position: Int) -> Int32 {
+    package func price(at position: Int) -> Int32 {
         let code = codes[position]
         if code == Self.unpriced { return -1 }
         if code == Self.elsewhere { return exactPrices[position]! }
@@ -25,13 +28,13 @@ struct NightValues {
     }
 
     /// Whether night `position` is available.
-    func isAvailable(at position: Int) -> Bool {
+    package func isAvailable(at position: Int) -> Bool {
         availability[position >> 6] >> UInt64(position & 63) & 1 == 1
     }
 
     /// Appends one night.
     @inline(__always)
-    mutating func append(price: Int32, isAvailable available: Bool) {
+    package mutating func append(price: Int32, isAvailable available: Bool) {
         if price >= 0, price % 100 == 0, price < Int32(Self.elsewhere) * 100 {
             append(code: UInt16(truncatingIfNeeded: price / 100), isAvailable: available)
         } else {
@@ -54,7 +57,7 @@ struct NightValues {
     }
 
     /// Appends `count` nights of one price and availability.
-    mutating func append(price: Int32, isAvailable available: Bool, count: Int) {
+    package mutating func append(price: Int32, isAvailable available: Bool, count: Int) {
         let code: UInt16
         if price < 0 {
             code = Self.unpriced
@@ -73,7 +76,7 @@ struct NightValues {
     }
 
     /// Empties the values, keeping their storage for the next listing's.
-    mutating func removeAll() {
+    package mutating func removeAll() {
         codes.removeAll(keepingCapacity: true)
         availability.removeAll(keepingCapacity: true)
         exactPrices.removeAll()

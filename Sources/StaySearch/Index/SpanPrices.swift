@@ -20,30 +20,30 @@ package struct SpanPrices: Sendable {
     let end: Int
     /// Per row: its one price over the span in whole units, ``dense``, ``irregular``, or for a row of several
     /// runs whose nights are copied, −4 − *k*: its nights are ``nights``[*k* × span ..< (*k* + 1) × span].
-    let prices: Column<Int32>
+    package let prices: Column<Int32>
     /// The copied nights, in whole units (0 for a night without a price: it is never bookable).
-    let nights: Column<Int32>
+    package let nights: Column<Int32>
     /// Per row: its lowest and highest price a night over the span's priced nights (whole units; both 0
     /// without any), or -1 for an ``irregular`` row.
-    let lows: Column<Int32>
-    let highs: Column<Int32>
+    package let lows: Column<Int32>
+    package let highs: Column<Int32>
 
     /// The rows worked out: word-aligned ranges (every row when nil). Rows outside them hold nothing
     /// meaningful and are never read: a calendar reads whole words of its own ranges' rows.
-    let rows: [Range<Int>]?
+    package let rows: [Range<Int>]?
 
     /// Per row: its slot in ``stays`` (its stays from *s* × ``stayStride``), or −1 — a row of one price, an
     /// ``irregular`` one, or a span longer than ``longestSummedSpan``.
-    let sumSlots: Column<Int32>
+    package let sumSlots: Column<Int32>
     /// Each dense or copied row's stays of ``stayNights`` nights from each of the span's check-ins (at most
     /// ``stayStride``; the span's first `span − nights + 1` nights), slot after slot: ``stayStride`` values
     /// modulo 2^16, the differences of the row's running sums over the span (``staysearch_stays_of_sums``;
     /// a stay of at most 65,535 units is its total), 0 past the check-ins. A row's stays are one cache line,
     /// and a calendar totals a row's stays for all of its check-ins from them (``staysearch_calendar_rows``),
     /// reading only the rows it must total (docs/performance.md). Empty when the span has more check-ins.
-    let stays: Column<UInt16>
+    package let stays: Column<UInt16>
     /// The values of a row in ``stays``: ``STAYSEARCH_CALENDAR_ROWS_CHECKINS`` (64 bytes).
-    let stayStride = Int(STAYSEARCH_CALENDAR_ROWS_CHECKINS)
+    package let stayStride = Int(STAYSEARCH_CALENDAR_ROWS_CHECKINS)
 
     /// The nights of the stays ``stayLows`` and ``stayHighs`` bound: a calendar's span is its check-ins' first
     /// night to the last stay's last, so a span and its nights fix the check-ins (the span's first
@@ -55,17 +55,17 @@ package struct SpanPrices: Sendable {
     /// its lowest and highest night. A calendar settles the rows whose every stay lies outside every day's
     /// bracket by them: day by day a stay's total varies far less than nights × its cheapest and dearest
     /// night (a month of 7-night stays each holds one weekend).
-    let stayLows: Column<Int32>
-    let stayHighs: Column<Int32>
+    package let stayLows: Column<Int32>
+    package let stayHighs: Column<Int32>
     /// What the row-by-row kernel reads of them (``staysearch_calendar_rows_columns``): per row its least
     /// and greatest stay in 16 bits (its total for a row of one price) where the kernel totals it — of the
     /// stays that can be booked, when it has any (``staysearch_calendar_rows_bookable_bounds``; a night made
     /// bookable since restores the row's, ``restoreStayBounds(ofRow:)``) — and per word of 64 rows the rows
     /// it totals and those of one price.
-    let stayLows16: Column<UInt16>
-    let stayHighs16: Column<UInt16>
-    let totalledRows: Column<UInt64>
-    let onePriceRows: Column<UInt64>
+    package let stayLows16: Column<UInt16>
+    package let stayHighs16: Column<UInt16>
+    package let totalledRows: Column<UInt64>
+    package let onePriceRows: Column<UInt64>
 
     /// The longest span whose rows' running sums are worked out (for the stay bounds and ``stays``): 32
     /// check-ins and stays of up to 65 nights.
@@ -77,7 +77,7 @@ package struct SpanPrices: Sendable {
     /// that hold the rows of `rows` only.
     /// - Complexity: O(*rows* + *r* log *r*) for the rows of several runs, plus O(*end* − *start*) for
     ///   each row whose price changes in the span.
-    init(of index: ListingIndex, from start: Int, to end: Int, nights stayNights: Int, rows wanted: [Range<Int>]? = nil) {
+    package init(of index: ListingIndex, from start: Int, to end: Int, nights stayNights: Int, rows wanted: [Range<Int>]? = nil) {
         self.start = start
         self.end = end
         self.stayNights = stayNights
@@ -209,7 +209,7 @@ package struct SpanPrices: Sendable {
     /// ``stayHighs``), for a row some of whose nights became bookable: the bounds narrowed to the stays that
     /// could be booked no longer hold. Writes the columns' own memory: only while no calendar reads them
     /// (under the live index's write lock).
-    func restoreStayBounds(ofRow row: Int) {
+    package func restoreStayBounds(ofRow row: Int) {
         guard row >= 0, row < stayLows16.count, covers([row..<(row + 1)]) else { return }
         let word = row >> 6, bit = UInt64(1) << UInt64(row & 63)
         guard totalledRows[word] & bit != 0, onePriceRows[word] & bit == 0, stayLows[row] >= 0, stayHighs[row] >= 0 else { return }
@@ -291,7 +291,7 @@ package struct SpanPrices: Sendable {
     }
 
     /// Whether the rows of `ranges` were worked out.
-    func covers(_ ranges: [Range<Int>]) -> Bool {
+    package func covers(_ ranges: [Range<Int>]) -> Bool {
         guard let rows else { return true }
         return ranges.allSatisfy { range in range.isEmpty || rows.contains { $0.lowerBound <= range.lowerBound && range.upperBound <= $0.upperBound } }
     }

@@ -16,7 +16,7 @@
 /// accepted change durably and replays it on load, and `compact` saves ``withIndex(_:)``'s index.
 public final class LiveIndex: @unchecked Sendable {
     let lock = ReadWriteLock()
-    let index: ListingIndex
+    package let index: ListingIndex
     /// The index's availability bit sets, owned here and written only under the write lock.
     private let bookable: UnsafeMutablePointer<UInt64>
     /// Listing id → frozen row, built on first use: a load that only replays its journal and searches never

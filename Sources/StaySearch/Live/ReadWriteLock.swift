@@ -6,10 +6,10 @@ import Darwin
 
 /// Many readers or one writer: searches share the index, a group of changes has it alone, so a search
 /// sees each change whole or not at all.
-final class ReadWriteLock: @unchecked Sendable {
+package final class ReadWriteLock: @unchecked Sendable {
     private let lock: UnsafeMutablePointer<pthread_rwlock_t>
 
-    init() {
+    package init() {
         lock = .allocate(capacity: 1)
         lock.initialize(to: pthread_rwlock_t())
         pthread_rwlock_init(lock, nil)
@@ -21,14 +21,14 @@ final class ReadWriteLock: @unchecked Sendable {
     }
 
     /// Runs `body` as one of the readers.
-    func reading<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+    package func reading<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
         pthread_rwlock_rdlock(lock)
         defer { pthread_rwlock_unlock(lock) }
         return try body()
     }
 
     /// Runs `body` as the only writer.
-    func writing<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+    package func writing<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
         pthread_rwlock_wrlock(lock)
         defer { pthread_rwlock_unlock(lock) }
         return try body()

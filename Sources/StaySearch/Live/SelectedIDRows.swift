@@ -4,14 +4,14 @@
 /// The chosen ids go into a small open-addressing table; a bit set of their hashes, 16 bits an id, lets
 /// the pass skip almost every row of the column with one load from a few hundred kilobytes that stay in
 /// the cache (a table of a million listings, by contrast, is built with a cache miss a row).
-struct SelectedIDRows {
+package struct SelectedIDRows {
     private var keys: [Int64]
     /// Per slot: -2 empty, -1 an id not (yet) found in the column, else its first row.
     private var rows: [Int32]
     private let mask: Int
 
     /// Finds the rows of `wanted` (repeats allowed) in `ids`.
-    init(_ wanted: [Int64], in ids: Column<Int64>) {
+    package init(_ wanted: [Int64], in ids: Column<Int64>) {
         var capacity = 16
         while capacity < wanted.count * 2 { capacity <<= 1 }
         mask = capacity - 1
@@ -54,7 +54,7 @@ struct SelectedIDRows {
     }
 
     /// The first row with listing id `id`, if `id` was chosen and is in the column; nil otherwise.
-    func row(of id: Int64) -> Int? {
+    package func row(of id: Int64) -> Int? {
         var slot = ListingIDTable.hash(id) & mask
         while rows[slot] != -2 {
             if keys[slot] == id { return rows[slot] >= 0 ? Int(rows[slot]) : nil }

@@ -4,10 +4,10 @@
 /// Flexible dates keep, per check-in, a word of the rows bookable for it; a row wants the opposite, a
 /// word of the check-ins it is bookable for. Transposing a block of 64 rows costs 6 × 32 swaps of masked
 /// bits (Hacker's Delight, 7–3) instead of one test per row and check-in.
-enum BitMatrix {
+package enum BitMatrix {
     /// Transposes the 64 words at `rows`.
     @inline(__always)
-    static func transpose(_ rows: UnsafeMutablePointer<UInt64>) {
+    package static func transpose(_ rows: UnsafeMutablePointer<UInt64>) {
         var width = 32
         var mask: UInt64 = 0x0000_0000_FFFF_FFFF
         while width != 0 {

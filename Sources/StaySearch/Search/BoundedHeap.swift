@@ -1,17 +1,17 @@
 /// The `capacity` smallest elements offered, kept in a binary max-heap so that each offer costs
 /// O(log capacity) and the largest kept element is always at hand to beat.
-struct BoundedHeap<Element: Comparable> {
+package struct BoundedHeap<Element: Comparable> {
     private var storage: [Element] = []
     let capacity: Int
 
-    init(capacity: Int) {
+    package init(capacity: Int) {
         self.capacity = capacity
         storage.reserveCapacity(min(capacity, 4_096))
     }
 
     /// Keeps `element` if it is among the `capacity` smallest offered so far.
     /// - Complexity: O(log *capacity*).
-    mutating func offer(_ element: Element) {
+    package mutating func offer(_ element: Element) {
         if storage.count < capacity {
             storage.append(element)
             storage.withUnsafeMutableBufferPointer { BoundedHeap.siftUp(element, from: $0.count - 1, in: $0) }
@@ -21,10 +21,10 @@ struct BoundedHeap<Element: Comparable> {
     }
 
     /// The largest kept element once `capacity` elements are kept; nil before.
-    var largestWhenFull: Element? { storage.count == capacity && capacity > 0 ? storage[0] : nil }
+    package var largestWhenFull: Element? { storage.count == capacity && capacity > 0 ? storage[0] : nil }
 
     /// The kept elements, smallest first.
-    func sorted() -> [Element] { storage.sorted() }
+    package func sorted() -> [Element] { storage.sorted() }
 
     /// Places `element` at `start` or above it: each parent smaller than it moves down into the hole, and it
     /// fills the hole left (one store a level, not a swap).

@@ -8,15 +8,15 @@
 /// counted by whole unit (``slots``), those of cents and those of wider brackets kept one by one
 /// (``inside``). A day whose median falls outside its bracket, or with no stay as cheap as ``cheapest``,
 /// is tallied again with a bracket or a cut holding everything.
-final class CalendarTally: @unchecked Sendable {
+package final class CalendarTally: @unchecked Sendable {
     /// Per day: the bracket's first and last whole unit (a total of cents counts in the bracket from its
     /// whole units on).
-    let bracketLow: [Int32]
-    let bracketHigh: [Int32]
+    package let bracketLow: [Int32]
+    package let bracketHigh: [Int32]
     /// The highest total (whole units) whose stays are looked at one by one for the least.
-    let cheapest: Int32
+    package let cheapest: Int32
     /// Per day: stays found, those below the bracket, the least total in whole units (``Int32/max`` for none).
-    var counts: [UInt32]
+    package var counts: [UInt32]
     var below: [UInt32]
     var least: [Int32]
     /// Per day: the least total of cents (minor units), or `Int64.max`.
@@ -33,14 +33,14 @@ final class CalendarTally: @unchecked Sendable {
     var slots: [[UInt32]]
 
     /// The widest bracket (units) counted by whole unit.
-    static let slotLimit = 4_096
+    package static let slotLimit = 4_096
 
     /// The totals kept one by one (over every day) from which the days' ranks are worked out on more than one
     /// thread.
     static let keptForThreads = 1 << 16
 
     /// A tally with brackets `bracketLow[d] ... bracketHigh[d]` (whole units) for each day *d*.
-    init(bracketLow: [Int32], bracketHigh: [Int32], cheapest: Int32 = .max) {
+    package init(bracketLow: [Int32], bracketHigh: [Int32], cheapest: Int32 = .max) {
         self.bracketLow = bracketLow
         self.bracketHigh = bracketHigh
         self.cheapest = cheapest
@@ -58,7 +58,7 @@ final class CalendarTally: @unchecked Sendable {
     }
 
     /// A tally of `days` days whose brackets hold every total.
-    convenience init(everythingFor days: Int) {
+    package convenience init(everythingFor days: Int) {
         self.init(bracketLow: Array(repeating: 0, count: days), bracketHigh: Array(repeating: .max, count: days))
     }
 
@@ -66,7 +66,7 @@ final class CalendarTally: @unchecked Sendable {
     /// below ``slotLimit`` units counted by unit, the totals of cents among them kept, the others only
     /// counted: counting by unit in the word-at-a-time kernel costs a sample less than keeping every total
     /// one by one and selecting from them after (docs/performance.md, "The price calendar").
-    convenience init(samplingFor days: Int) {
+    package convenience init(samplingFor days: Int) {
         self.init(bracketLow: Array(repeating: 0, count: days), bracketHigh: Array(repeating: Int32(CalendarTally.slotLimit - 1), count: days))
     }
 
@@ -83,7 +83,7 @@ final class CalendarTally: @unchecked Sendable {
     /// outside the sample's own bracket (totals of more than ``slotLimit`` units: sample again holding
     /// everything).
     /// The days are worked out on up to `threads` threads.
-    static func brackets(from sample: CalendarTally, sampling: CalendarSampling, threads: Int = 1) -> CalendarTally? {
+    package static func brackets(from sample: CalendarTally, sampling: CalendarSampling, threads: Int = 1) -> CalendarTally? {
         // Per day: its bracket and its cut (nil: the day wants every total as cheap); nil when not known.
         let perDay = sample.eachDay(threads: threads) { day -> (low: Int32, high: Int32, cut: Int32?)? in
             let count = Int(sample.counts[day])
@@ -108,7 +108,7 @@ final class CalendarTally: @unchecked Sendable {
     /// one lies outside the day's bracket (its totals there are only counted).
     /// - Complexity: O(*k*) for *k* totals kept in the bracket without unit counts; with them, up to the
     ///   unit of the highest rank, plus O(*k* log *k*) for the totals of cents beside them.
-    func totals(atRanks ranks: [Int], ofDay day: Int) -> [Int64]? {
+    package func totals(atRanks ranks: [Int], ofDay day: Int) -> [Int64]? {
         let below = Int(self.below[day]), totals = inside[day]
         guard ranks.allSatisfy({ $0 >= below }) else { return nil }
         guard slotWidths[day] > 0 else {
@@ -167,7 +167,7 @@ final class CalendarTally: @unchecked Sendable {
     }
 
     /// Adds a stay of total `total` (minor units, ≥ 0) to day `day`.
-    func add(_ total: Int64, day: Int) {
+    package func add(_ total: Int64, day: Int) {
         counts[day] &+= 1
         let units = total / 100
         if units * 100 == total, units <= Int64(Int32.max) {
@@ -188,7 +188,7 @@ final class CalendarTally: @unchecked Sendable {
     }
 
     /// Adds the stays of `other` (another part of the same calendar, with the same brackets).
-    func merge(_ other: CalendarTally) {
+    package func merge(_ other: CalendarTally) {
         for day in 0..<days {
             counts[day] &+= other.counts[day]
             below[day] &+= other.below[day]
@@ -225,7 +225,7 @@ final class CalendarTally: @unchecked Sendable {
 
     /// The lowest total of day `day` (minor units), or nil without stays or when none was as cheap as
     /// ``cheapest``.
-    func lowest(ofDay day: Int) -> Int64? {
+    package func lowest(ofDay day: Int) -> Int64? {
         guard counts[day] > 0 else { return nil }
         let whole = least[day] == .max ? Int64.max : Int64(least[day]) * 100
         let lowest = min(whole, leastOfCents[day])
@@ -236,7 +236,7 @@ final class CalendarTally: @unchecked Sendable {
     /// no stays).
     /// - Complexity: O(*k*) for *k* totals kept in the bracket, plus the bracket's width when they are whole
     ///   units or counted by unit (O(*k* log *k*) for totals of cents beside the counts).
-    func median(ofDay day: Int) -> Int64? {
+    package func median(ofDay day: Int) -> Int64? {
         let count = Int(counts[day])
         guard count > 0 else { return nil }
         return totals(atRanks: [(count - 1) / 2], ofDay: day)?[0]
@@ -245,7 +245,7 @@ final class CalendarTally: @unchecked Sendable {
     /// The elements of ranks `ranks` (each 0 = least ..< count) of `totals`: counted by whole unit
     /// in one pass when the totals are whole units over a narrow range, else sorted.
     /// - Complexity: O(*n* + the range's width in units), or O(*n* log *n*).
-    static func elements(ofRanks ranks: [Int], in totals: [Int64]) -> [Int64] {
+    package static func elements(ofRanks ranks: [Int], in totals: [Int64]) -> [Int64] {
         var low = Int64.max, high = Int64.min, whole = true
         for total in totals {
             low = min(low, total)

@@ -5,7 +5,7 @@
 /// so that no bucket holds two bin boundaries (boundaries are at least ⌊width / bins⌋ apart) and there
 /// are fewer than 2 · bins + 1 buckets. Each bucket keeps the bin of its first offset and the boundary
 /// of the next bin: a value's bin is the first, plus one when it reaches that boundary.
-struct ExactBinning {
+package struct ExactBinning {
     let low: Int64
     let width: Int64
     let bins: Int64
@@ -15,7 +15,7 @@ struct ExactBinning {
     /// after it (`Int64.max` past the last bin).
     let buckets: [Int64]
 
-    init(low: Int64, width: Int64, bins: Int) {
+    package init(low: Int64, width: Int64, bins: Int) {
         let width = max(1, width), bins = max(1, bins)
         self.low = low
         self.width = width
@@ -46,7 +46,7 @@ struct ExactBinning {
 
     /// The bin of `value`, for low ≤ value ≤ low + width.
     @inline(__always)
-    func bin(of value: Int64) -> Int {
+    package func bin(of value: Int64) -> Int {
         let offset = value &- low
         let bucket = Int(truncatingIfNeeded: offset &>> shift) &<< 1
         return buckets.withUnsafeBufferPointer { buckets in

@@ -114,7 +114,7 @@ extension ListingIndex {
 
     /// For each stay rule class, the weekdays (bit 0 = Monday) on which it allows a stay of `nights` nights;
     /// all of them for ``RuleClasses/checkRow`` (whose rows are read rule run by rule run).
-    func weekdaysOfRuleClasses(allowing nights: Int) -> [UInt8] {
+    package func weekdaysOfRuleClasses(allowing nights: Int) -> [UInt8] {
         var allowedWeekdays = [UInt8](repeating: 0xFF, count: 256)
         let patterns = storage.rulePatterns.base
         for (ruleClass, value) in ruleClasses.values.enumerated() {

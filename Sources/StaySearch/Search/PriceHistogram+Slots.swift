@@ -7,7 +7,7 @@ extension PriceHistogram {
     ///   - counts: the count of each slot, ``PriceSlots/count`` of them.
     ///   - valueCount: how many values were counted.
     ///   - sum: their sum; `bounds`: their smallest and largest.
-    static func make(slots: PriceSlots, counts: UnsafePointer<Int32>, valueCount: Int, sum: Int128, bounds: ClosedRange<Int64>?,
+    package static func make(slots: PriceSlots, counts: UnsafePointer<Int32>, valueCount: Int, sum: Int128, bounds: ClosedRange<Int64>?,
                      nights: Int64, bins: Int, lo requestedLo: Money?, hi requestedHi: Money?) -> PriceHistogram? {
         guard bins == slots.bins, nights * 100 == slots.unit else { return nil }
         guard valueCount > 0, let bounds else {

@@ -139,7 +139,7 @@ extension PriceHistogram {
     }
 
     /// The nearest-rank percentile `percent` of `count` values: its rank counting from 0.
-    static func rank(ofPercentile percent: Int, count: Int) -> Int {
+    package static func rank(ofPercentile percent: Int, count: Int) -> Int {
         max(0, (percent * count + 99) / 100 - 1)
     }
 
@@ -149,7 +149,7 @@ extension PriceHistogram {
     /// - Parameters:
     ///   - values: not empty; reordered in place.
     ///   - bounds: the smallest and largest of `values`.
-    static func defaultHighCut(_ values: UnsafeMutableBufferPointer<Int64>, bounds: ClosedRange<Int64>, threads: Int = 1) -> Int64 {
+    package static func defaultHighCut(_ values: UnsafeMutableBufferPointer<Int64>, bounds: ClosedRange<Int64>, threads: Int = 1) -> Int64 {
         let count = values.count
         let (q1, q3, p95) = Selection.elements(
             atRanks: (rank(ofPercentile: 25, count: count), rank(ofPercentile: 75, count: count),
@@ -170,7 +170,7 @@ extension PriceHistogram {
     /// - Parameters:
     ///   - values: not empty; reordered in place.
     ///   - bounds: the smallest and largest of `values` (none negative).
-    static func defaultHighUnits(_ values: UnsafeMutableBufferPointer<Int64>, bounds: ClosedRange<Int64>, unit: Int64, threads: Int = 1) -> Int64 {
+    package static func defaultHighUnits(_ values: UnsafeMutableBufferPointer<Int64>, bounds: ClosedRange<Int64>, unit: Int64, threads: Int = 1) -> Int64 {
         let (exact, decided) = Selection.elements(atRanks: highEndRanks(count: values.count), in: values, bounds: bounds,
                                                   threads: threads, unit: unit) { highUnits(decidedBy: $0, unit: unit) }
         if let decided { return decided }
@@ -185,7 +185,7 @@ extension PriceHistogram {
     ///   - values: not empty.
     ///   - bounds: the smallest and largest of `values` (none negative).
     ///   - wholeUnits: every value is a multiple of 100 minor units.
-    static func defaultHighUnits(_ values: UnsafeBufferPointer<Int64>, bounds: ClosedRange<Int64>, unit: Int64, threads: Int = 1,
+    package static func defaultHighUnits(_ values: UnsafeBufferPointer<Int64>, bounds: ClosedRange<Int64>, unit: Int64, threads: Int = 1,
                                  valueAtRank rank: Int, wholeUnits: Bool) -> (units: Int64, valueAtRank: Int64) {
         let (exact, decided, atRank) = Selection.elements(atRanks: highEndRanks(count: values.count), andExactly: rank, in: values,
                                                           bounds: bounds, threads: threads, unit: unit, wholeUnits: wholeUnits) {

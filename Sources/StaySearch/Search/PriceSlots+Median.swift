@@ -26,7 +26,7 @@ extension PriceSlots {
     /// (`bounds` the smallest and largest of every value counted), from the counts alone: when the slot
     /// holding it can hold one value, or one whole currency unit (every value a multiple of 100 minor
     /// units, `wholeUnits`); else nil.
-    func median(matches: Int, from lowest: Int64, through highest: Int64, counts: UnsafePointer<Int32>,
+    package func median(matches: Int, from lowest: Int64, through highest: Int64, counts: UnsafePointer<Int32>,
                 bounds: ClosedRange<Int64>, wholeUnits: Bool) -> Int64? {
         guard let found = medianSlot(matches: matches, from: lowest, through: highest, counts: counts, bounds: bounds) else { return nil }
         if found.from == found.through { return found.from }

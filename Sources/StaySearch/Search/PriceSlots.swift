@@ -19,26 +19,26 @@ import StaySearchKernels
 ///
 /// Finding a value's slot is two multiplications by ⌈2^64 ÷ *u*⌉ (Granlund and Montgomery) and no
 /// branch: ⌊*z* ÷ *u*⌋ + ⌈*z* ÷ *u*⌉ with *z* = *t* · bins.
-struct PriceSlots {
+package struct PriceSlots {
     /// How many slots there are below ``end`` (the table is half a megabyte whatever the bins).
     static let slotsBelowEnd = 131_072
     /// The most bins the slots serve: with more, the units with slots would reach only $1,024 a night.
     static let largestBins = 64
 
     /// One currency unit a night times the nights, in minor units.
-    let unit: Int64
+    package let unit: Int64
     /// The histogram's bins.
     let bins: Int
     /// ⌈2^64 ÷ unit⌉: ⌊*x* ÷ unit⌋ = ⌊*x* · magic ÷ 2^64⌋ while *x* · unit < 2^64.
     let magic: UInt64
     /// How many whole units a night have slots below ``end``.
-    let units: Int
+    package let units: Int
     /// The first value past the slots of their own: ``units`` · unit.
-    let end: Int64
+    package let end: Int64
 
     /// The slots of a stay of `nights` nights for a histogram of `bins` bins, or nil when `bins` is
     /// beyond ``largestBins``.
-    init?(nights: Int64, bins: Int) {
+    package init?(nights: Int64, bins: Int) {
         guard (1...PriceSlots.largestBins).contains(bins), nights >= 1, nights <= 100_000 else { return nil }
         unit = nights * 100
         self.bins = bins
@@ -48,14 +48,14 @@ struct PriceSlots {
     }
 
     /// The slot of every value from ``end`` up: the last.
-    var aboveSlot: Int { 2 * bins * units }
+    package var aboveSlot: Int { 2 * bins * units }
 
     /// How many slots there are.
-    var count: Int { aboveSlot + 1 }
+    package var count: Int { aboveSlot + 1 }
 
     /// The slot of `value` (not negative).
     @inline(__always)
-    func slot(of value: Int64) -> Int {
+    package func slot(of value: Int64) -> Int {
         // Below `end`, (z + unit) · unit < 2^64 (bins · units ≤ 65,536, unit ≤ 10^7): both quotients are exact.
         let scaled = UInt64(bitPattern: value) &* UInt64(truncatingIfNeeded: bins)
         let floor = scaled.multipliedFullWidth(by: magic).high
@@ -67,13 +67,13 @@ struct PriceSlots {
     /// the processor has it (`staysearch_add_slots`; callgrind, the 100 queries without a region of the
     /// mix on 1M calibrated listings: 15 → 8.5 instructions a value).
     @inline(__always)
-    func add(_ values: UnsafePointer<Int64>, count: Int, to counts: UnsafeMutablePointer<Int32>) {
+    package func add(_ values: UnsafePointer<Int64>, count: Int, to counts: UnsafeMutablePointer<Int32>) {
         staysearch_add_slots(values, count, counts, bins, unit, magic, end, aboveSlot)
     }
 
     /// The smallest and largest value slot `slot` (below ``aboveSlot``) can hold; empty (lower bound
     /// above upper) when it holds none.
-    func values(inSlot slot: Int) -> (lowest: Int64, highest: Int64) {
+    package func values(inSlot slot: Int) -> (lowest: Int64, highest: Int64) {
         let cut = Int64(slot / 2), bins = Int64(self.bins)
         if slot % 2 == 0 {
             // The cut cut · unit ÷ bins, when a whole number.

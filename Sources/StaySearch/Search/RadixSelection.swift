@@ -5,7 +5,7 @@ import StaySearchKernels
 /// unless that tells it, one pass gathering the median's bucket and rounds over that bucket alone.
 /// Quickselect on the same values mispredicts about one compare in two. Values in whole currency units
 /// (multiples of 100) are counted by unit, so that one pass tells the median of a spread of up to 8,192 units.
-enum RadixSelection {
+package enum RadixSelection {
     /// The buckets of one round.
     static let bucketCount = 8_192
     /// Bits of an offset one round tells apart: log2 of ``bucketCount``.
@@ -15,7 +15,7 @@ enum RadixSelection {
     /// range. `count` is how many are in the range and `bounds` the smallest and largest of all, when the
     /// caller knows them (saves a pass); `wholeUnits`: every value is a multiple of 100.
     /// - Complexity: O(*n*), two or three passes over `values`.
-    static func lowerMedian(of values: UnsafeBufferPointer<Int64>, from lowest: Int64, through highest: Int64,
+    package static func lowerMedian(of values: UnsafeBufferPointer<Int64>, from lowest: Int64, through highest: Int64,
                             count known: Int? = nil, bounds: ClosedRange<Int64>? = nil, wholeUnits: Bool = false) -> Int64? {
         var smallest = Int64.max, largest = Int64.min, count = 0
         if let known, let bounds {

@@ -2,17 +2,17 @@ import Dispatch
 
 /// A query's candidate rows cut into parts of about equal size, each scanned on a thread of its own
 /// into its own stretch of one value buffer: the parts' results merged are those of one scan.
-struct ScanParts {
+package struct ScanParts {
     /// Each part's row ranges, in row order.
-    let ranges: [[Range<Int>]]
+    package let ranges: [[Range<Int>]]
     /// Where each part's values start in the shared buffer: the rows of the parts before it.
-    let valueStarts: [Int]
+    package let valueStarts: [Int]
 
     /// The number of parts.
-    var count: Int { ranges.count }
+    package var count: Int { ranges.count }
 
     /// Cuts `ranges` (`rowCount` rows in all) into `count` parts, splitting a range where a part fills.
-    init(ranges: [Range<Int>], rowCount: Int, count: Int) {
+    package init(ranges: [Range<Int>], rowCount: Int, count: Int) {
         guard count > 1, rowCount > 0 else {
             self.ranges = [ranges]
             valueStarts = [0]

@@ -15,13 +15,13 @@ import Darwin
 /// The pool keeps at most ``keeping`` free buffers (three for each core: a query's values, its rows and
 /// its ranking slots), freeing the smallest beyond that, so what it holds is bounded by the largest
 /// queries that ran at once.
-final class ScratchPool: @unchecked Sendable {
+package final class ScratchPool: @unchecked Sendable {
     /// The pool every search uses.
     static let shared = ScratchPool(keeping: 3 * max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
 
     /// Below this many bytes a buffer comes from the allocator and goes back to it: its heap serves
     /// small sizes without mapping.
-    static let smallestPooledBytes = 1 << 20
+    package static let smallestPooledBytes = 1 << 20
 
     /// How many free buffers the pool keeps.
     let keeping: Int
@@ -30,7 +30,7 @@ final class ScratchPool: @unchecked Sendable {
     /// The whole size of each pooled buffer lent out, by its address (a borrower sees only what it asked for).
     private var lent: [UnsafeMutableRawPointer: Int] = [:]
 
-    init(keeping: Int) {
+    package init(keeping: Int) {
         self.keeping = keeping
     }
 
@@ -40,7 +40,7 @@ final class ScratchPool: @unchecked Sendable {
 
     /// A buffer of `count` elements of `type` (at least one), uninitialised; give it back with
     /// ``giveBack(_:)``.
-    func take<Element>(_ type: Element.Type, count: Int) -> UnsafeMutableBufferPointer<Element> {
+    package func take<Element>(_ type: Element.Type, count: Int) -> UnsafeMutableBufferPointer<Element> {
         let bytes = max(1, count) * MemoryLayout<Element>.stride
         guard bytes >= ScratchPool.smallestPooledBytes else { return .allocate(capacity: max(1, count)) }
         let buffer: UnsafeMutableRawBufferPointer = lock.writing {
@@ -58,7 +58,7 @@ final class ScratchPool: @unchecked Sendable {
     }
 
     /// Returns a buffer taken by ``take(_:count:)``; its contents are left as they are.
-    func giveBack<Element>(_ buffer: UnsafeMutableBufferPointer<Element>) {
+    package func giveBack<Element>(_ buffer: UnsafeMutableBufferPointer<Element>) {
         let address = UnsafeMutableRawPointer(buffer.baseAddress!)
         guard buffer.count * MemoryLayout<Element>.stride >= ScratchPool.smallestPooledBytes else {
             buffer.deallocate()
@@ -74,5 +74,5 @@ final class ScratchPool: @unchecked Sendable {
     }
 
     /// How many bytes the free buffers hold.
-    var freeBytes: Int { lock.reading { free.reduce(0) { $0 + $1.count } } }
+    package var freeBytes: Int { lock.reading { free.reduce(0) { $0 + $1.count } } }
 }

@@ -1,7 +1,7 @@
 extension Selection {
     /// The widest spread of values, in whole currency units, that ``byWholeUnits(_:bounds:ranks:)`` counts:
     /// 64 KiB of counts.
-    static let countedUnits = 16_384
+    package static let countedUnits = 16_384
 
     /// The values at four ranks of `values` (each below `values.count`, in any order) as if sorted, when
     /// every value lies a whole number of currency units (multiples of 100 minor units) above the smallest
@@ -12,7 +12,7 @@ extension Selection {
     /// then found by walking the counts of 64 units, then those of one. Quickselect on a few thousand values
     /// (a region's matches) takes about 25 instructions a value a rank and mispredicts one compare in two.
     /// - Parameter bounds: the smallest and largest of `values`.
-    static func byWholeUnits(_ values: UnsafeBufferPointer<Int64>, bounds: ClosedRange<Int64>,
+    package static func byWholeUnits(_ values: UnsafeBufferPointer<Int64>, bounds: ClosedRange<Int64>,
                              ranks: (Int, Int, Int, Int)) -> (Int64, Int64, Int64, Int64)? {
         let smallest = bounds.lowerBound
         let (spread, overflow) = bounds.upperBound.subtractingReportingOverflow(smallest)

@@ -1,7 +1,7 @@
 import Dispatch
 
 /// Finding the k-th smallest value without sorting everything.
-enum Selection {
+package enum Selection {
     /// The values that would be at ranks `ranks.0 ≤ ranks.1 ≤ ranks.2` if `values` were sorted
     /// ascending; may reorder `values`.
     ///
@@ -14,7 +14,7 @@ enum Selection {
     ///   - bounds: the smallest and largest of `values`, when known (saves a pass).
     ///   - threads: how many threads the passes over `values` may use (a part needs 65,536 values).
     /// - Complexity: O(*n*).
-    static func elements(
+    package static func elements(
         atRanks ranks: (Int, Int, Int), in values: UnsafeMutableBufferPointer<Int64>, bounds: ClosedRange<Int64>? = nil,
         threads: Int = 1
     ) -> (Int64, Int64, Int64) {
@@ -126,14 +126,14 @@ enum Selection {
     /// buckets stay narrow around the percentiles however far outliers reach (at most 56,320 buckets).
     /// Monotone: a larger offset never has a smaller bucket.
     @inline(__always)
-    static func bucket(ofOffset offset: UInt64) -> Int {
+    package static func bucket(ofOffset offset: UInt64) -> Int {
         guard offset >= 2_048 else { return Int(truncatingIfNeeded: offset) }
         let shift = 53 &- offset.leadingZeroBitCount
         return (shift &<< 10) &+ Int(truncatingIfNeeded: offset &>> UInt64(shift))
     }
 
     /// The offsets of bucket `bucket` (``bucket(ofOffset:)``).
-    static func offsets(inBucket bucket: Int) -> ClosedRange<UInt64> {
+    package static func offsets(inBucket bucket: Int) -> ClosedRange<UInt64> {
         guard bucket >= 2_048 else { return UInt64(bucket)...UInt64(bucket) }
         let shift = UInt64((bucket >> 10) - 1), mantissa = UInt64(bucket - Int(shift << 10))
         return (mantissa << shift)...(((mantissa + 1) << shift) &- 1)

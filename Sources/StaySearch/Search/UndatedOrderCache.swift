@@ -11,7 +11,7 @@ import Dispatch
 /// guests and room type was held on an earlier day (a new day's prices need a new order; a server that kept
 /// one yesterday will be asked for it again today). Until it is made, searches are scanned: no search waits
 /// for a sort of every row, and none waits for another thread's.
-final class UndatedOrderCache: @unchecked Sendable {
+package final class UndatedOrderCache: @unchecked Sendable {
     /// How many populations are kept (the most recently asked for): a traveller's guests and room type
     /// take few values, and each population holds 8 bytes a row.
     static let populationLimit = 4
@@ -127,18 +127,18 @@ final class UndatedOrderCache: @unchecked Sendable {
     }
 
     /// Whether the population of `guests` and `roomCode` on the prices of day offset `dayOffset` is held.
-    func holds(dayOffset: Int, guests: Int, roomCode: Int) -> Bool {
+    package func holds(dayOffset: Int, guests: Int, roomCode: Int) -> Bool {
         lock.reading { populations.contains { $0.matches([dayOffset, guests, roomCode]) } }
     }
 
     /// Whether every row by quality with the prices of day offset `dayOffset` is held.
-    func holdsQualityOrder(dayOffset: Int) -> Bool {
+    package func holdsQualityOrder(dayOffset: Int) -> Bool {
         lock.reading { qualityOrder?.dayOffset == dayOffset }
     }
 
     /// Returns once what was being made in the background is kept (for tests and benchmarks that must
     /// know which way a search will be answered).
-    func waitForBackgroundWork() {
+    package func waitForBackgroundWork() {
         builder.sync {}
     }
 }
