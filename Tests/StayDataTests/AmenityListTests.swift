@@ -1,4 +1,4 @@
-@testable import StayData
+import StayData
 import Testing
 
 @Suite struct AmenityListTests {
@@ -23,6 +23,29 @@ import Testing
         for bad in [#""#, #"Wifi"#, #"["Wifi""#, #"["Wifi", oops]"#, #"["Wifi",]"#, #"["a\qb"]"#, #"["\ud83d"]"#,
                     #"["\ude00"]"#, "[\"line\nbreak\"]", #"["Wifi"] x"#, #"["\u12"]"#] {
             #expect(parse(bad) == nil, "\(bad)")
+        }
+    }
+
+    private func parseEither(_ text: String) -> [String]? {
+        var text = text
+        return text.withUTF8 { AmenityList.parseEither($0) }
+    }
+
+    /// The older files' `{…}` lists (PostgreSQL's array literal, the CSV quotes already undone): bare and
+    /// quoted names, commas and braces inside quotes, backslash escapes, NULL, the scraper's placeholders.
+    @Test func listsInBraces() {
+        #expect(parseEither(#"{TV,"Cable TV",Internet,Wifi}"#) == ["TV", "Cable TV", "Internet", "Wifi"])
+        #expect(parseEither(#" {} "#) == [])
+        #expect(parseEither(#"{ Hot tub , "  Pool ",""}"#) == ["Hot tub", "Pool"])
+        #expect(parseEither(#"{"Washer / Dryer","a,b","{x}","50\" TV","back\\slash"}"#)
+                == ["Washer / Dryer", "a,b", "{x}", "50\" TV", "back\\slash"])
+        #expect(parseEither(#"{Wifi,NULL,"NULL"}"#) == ["Wifi", "NULL"])
+        #expect(parseEither(#"{Wifi,"translation missing: en.hosting_amenity_49",Kitchen}"#) == ["Wifi", "Kitchen"])
+        #expect(parseEither(#"{Café,"Caf\é"}"#) == ["Café", "Café"])
+        #expect(parseEither(#"["Wifi", "translation missing: en.hosting_amenity_50"]"#) == ["Wifi"])
+        for bad in [#"{"#, #"{Wifi"#, #"{"Wifi}"#, #"{Wifi,,TV}"#, #"{Wifi,}"#, #"{{a},b}"#, #"{a"b}"#, #"{Wifi} x"#,
+                    #"{"a" b}"#, #"{a\"#] {
+            #expect(parseEither(bad) == nil, "\(bad)")
         }
     }
 

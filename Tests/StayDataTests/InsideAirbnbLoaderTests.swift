@@ -9,6 +9,7 @@ let dataFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().del
     .deletingLastPathComponent().appendingPathComponent("Data").path
 let shipped = dataFolder + "/antwerp"
 let albany = dataFolder + "/albany"
+let jerseyCity = dataFolder + "/jersey-city-2019"
 
 @Suite struct RealSampleTests {
     @Test func antwerpLoadsCompletely() throws {
@@ -140,6 +141,45 @@ let albany = dataFolder + "/albany"
         }
         #expect(records == 2_871)
         #expect(multiline == 541)     // the samples' README: records with embedded line breaks
+    }
+}
+
+/// The older format (2015–2020): a sample of Jersey City's scrape of 2019-04-27 (`Data/README.md`).
+@Suite struct OlderFormatSampleTests {
+    /// Every listing loads with its `{…}` amenities and a rating on the 5-star scale; the numbers were
+    /// counted by an independent Python scan of `listings.csv.gz` (the csv module, the 100-point ratings
+    /// divided by 20 and rounded half up, placeholders dropped).
+    @Test func jerseyCityLoadsWithAmenitiesAndStars() throws {
+        let (index, report) = try InsideAirbnbLoader().loadIndex(from: [DatasetFolder(city: "Jersey City", path: jerseyCity)])
+        #expect(report.files.map(\.recordsRead) == [400, 146_003])
+        #expect(report.listingsLoaded == 400)
+        #expect(report.rejectedFieldCount == 0)
+        #expect(index.count == 400)
+        func count(_ change: (inout SearchQuery) -> Void) throws -> Int {
+            var query = SearchQuery(limit: 0)
+            change(&query)
+            return try index.search(query).total
+        }
+        #expect(try count { $0.amenities = ["wifi"] } == 392)
+        #expect(try count { $0.amenities = ["Cable TV"] } == 150)
+        let ratings = (0..<index.count).compactMap { index.listing(atRow: $0).ratingHundredths }
+        #expect(ratings.count == 347)
+        #expect(ratings.max() == 500 && ratings.min() == 100)
+        #expect(ratings.filter { $0 >= 475 }.count == 206)
+        let amenities = (0..<index.count).flatMap { index.fullListing(atRow: $0).amenities }
+        #expect(!amenities.contains { $0.hasPrefix("translation missing") })
+        #expect(Set(amenities).count == 108)
+    }
+
+    /// An old city and a new one in one index sort by rating on one scale: the best rated of either first.
+    @Test func oldAndNewCitiesSortByRatingOnOneScale() throws {
+        let (index, _) = try InsideAirbnbLoader().loadIndex(from: [DatasetFolder(city: "Jersey City", path: jerseyCity),
+                                                                   DatasetFolder(city: "Albany", path: albany)])
+        let result = try index.search(SearchQuery(sort: .rating, limit: 1_000))
+        let ratings = result.matches.map { index.listing(atRow: index.row(ofListingID: $0.id)!).ratingHundredths ?? -1 }
+        #expect(ratings.allSatisfy { $0 <= 500 })
+        let rated = ratings.filter { $0 >= 0 }
+        #expect(rated == rated.sorted(by: >))
     }
 }
 

@@ -1,7 +1,7 @@
 import StaySearch
 
 /// Parsing numbers straight from CSV field bytes, without making strings.
-enum FieldParsing {
+package enum FieldParsing {
     /// A whole number with an optional leading `-`; nil for anything else or on overflow.
     @inline(__always)
     static func int64(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
@@ -37,7 +37,7 @@ enum FieldParsing {
 
     /// A whole number of 0 or more, capped at `Int32.max` (real files hold maximum_nights such
     /// as 2147483647 or more); nil for anything else.
-    static func count(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32? {
+    package static func count(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32? {
         guard bytes.count > 0 else { return nil }
         if bytes.count <= 9 {
             // Nine digits cannot pass Int32.max: no clamping per digit.
@@ -56,6 +56,14 @@ enum FieldParsing {
             value = min(value * 10 + Int64(digit), Int64(Int32.max))
         }
         return Int32(value)
+    }
+
+    /// A `review_scores_rating` in hundredths of a star: from 0 to 5 as written (`4.85`), or on the 100-point
+    /// scale of the older files (2015–2020) when above 5, divided by 20 and rounded half up (`94` → 4.70,
+    /// `97.5` → 4.88); nil for anything else, a rating above 100 included.
+    package static func rating(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32? {
+        guard let value = hundredths(bytes), value <= 10_000 else { return nil }
+        return value <= 500 ? value : (value + 10) / 20
     }
 
     /// A decimal number such as `4.85` or `97` in hundredths, rounded half up; nil otherwise.
@@ -132,13 +140,16 @@ enum FieldParsing {
 
 /// Parses ISO dates fast when consecutive ones share their year and month, as calendar rows do:
 /// the `YYYY-MM-` prefix is compared as one 8-byte word and only the day is parsed.
-struct DateCache {
+package struct DateCache {
     private var prefix: UInt64 = 0
     private var monthStart = Day(daysSinceEpoch: 0)
     private var monthLength = 0
 
+    /// A cache that holds no month yet.
+    package init() {}
+
     /// The date in `bytes` (`YYYY-MM-DD`), or nil when it is not a valid date.
-    mutating func day(_ bytes: UnsafeBufferPointer<UInt8>) -> Day? {
+    package mutating func day(_ bytes: UnsafeBufferPointer<UInt8>) -> Day? {
         guard bytes.count == 10 else { return nil }
         let word = UnsafeRawPointer(bytes.baseAddress!).loadUnaligned(as: UInt64.self)
         if word != prefix || monthLength == 0 {

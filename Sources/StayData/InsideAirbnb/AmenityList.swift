@@ -1,8 +1,9 @@
-/// Reads Inside Airbnb's `amenities` field: a JSON array of strings, e.g. `["Wifi", "Kitchen"]`.
-enum AmenityList {
+/// Reads Inside Airbnb's `amenities` field: a JSON array of strings, e.g. `["Wifi", "Kitchen"]`, or in the
+/// older files (2015–2020) PostgreSQL's array literal, `{Wifi,"Cable TV"}`.
+package enum AmenityList {
     /// The strings of the array in `bytes`, trimmed, empty ones dropped; nil when the field is not a JSON
     /// array of strings.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> [String]? {
+    package static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> [String]? {
         var position = 0
         func skipSpace() {
             while position < bytes.count {
@@ -34,7 +35,87 @@ enum AmenityList {
             }
         }
         skipSpace()
-        return position == bytes.count ? names : nil
+        return position == bytes.count ? names.filter { !isPlaceholder($0) } : nil
+    }
+
+    /// The names in `bytes` in either spelling: a `{…}` list (``parseBraces(_:)``) or a JSON array (``parse(_:)``).
+    package static func parseEither(_ bytes: UnsafeBufferPointer<UInt8>) -> [String]? {
+        for byte in bytes where !isSpace(byte) {
+            return byte == UInt8(ascii: "{") ? parseBraces(bytes) : parse(bytes)
+        }
+        return parse(bytes)
+    }
+
+    /// The names of a list as the older Inside Airbnb files (2015–2020) write it, PostgreSQL's array literal:
+    /// `{TV,"Cable TV",Internet}` (the field's CSV quotes already undone). A quoted name may hold commas and
+    /// braces and escapes `"` and `\` with a backslash; unquoted names are trimmed, and an unquoted `NULL`
+    /// is no name. Names are trimmed, and empty ones and the scraper's placeholders (``isPlaceholder(_:)``)
+    /// dropped; nil when the field is not such a list.
+    package static func parseBraces(_ bytes: UnsafeBufferPointer<UInt8>) -> [String]? {
+        var position = 0
+        func skipSpace() {
+            while position < bytes.count, isSpace(bytes[position]) { position += 1 }
+        }
+        /// The byte at `position`, stepping over it; a backslash's next byte as itself.
+        func escapedByte(into utf8: inout [UInt8]) -> Bool {
+            let byte = bytes[position]
+            position += 1
+            guard byte == UInt8(ascii: "\\") else { utf8.append(byte); return true }
+            guard position < bytes.count else { return false }
+            utf8.append(bytes[position])
+            position += 1
+            return true
+        }
+        skipSpace()
+        guard position < bytes.count, bytes[position] == UInt8(ascii: "{") else { return nil }
+        position += 1
+        var names: [String] = []
+        skipSpace()
+        if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
+            position += 1
+        } else {
+            while true {
+                skipSpace()
+                guard position < bytes.count else { return nil }
+                var utf8: [UInt8] = []
+                if bytes[position] == UInt8(ascii: "\"") {
+                    position += 1
+                    while position < bytes.count, bytes[position] != UInt8(ascii: "\"") {
+                        guard escapedByte(into: &utf8) else { return nil }
+                    }
+                    guard position < bytes.count else { return nil }
+                    position += 1
+                    skipSpace()
+                    names.append(String(decoding: utf8, as: UTF8.self))
+                } else {
+                    while position < bytes.count, bytes[position] != UInt8(ascii: ","), bytes[position] != UInt8(ascii: "}") {
+                        guard bytes[position] != UInt8(ascii: "{"), bytes[position] != UInt8(ascii: "\""),
+                              escapedByte(into: &utf8) else { return nil }
+                    }
+                    let name = String(decoding: utf8, as: UTF8.self).trimmingSpaces
+                    guard !name.isEmpty else { return nil }
+                    if name != "NULL" { names.append(name) }
+                }
+                guard position < bytes.count else { return nil }
+                if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
+                guard bytes[position] == UInt8(ascii: "}") else { return nil }
+                position += 1
+                break
+            }
+        }
+        skipSpace()
+        guard position == bytes.count else { return nil }
+        return names.map(\.trimmingSpaces).filter { !$0.isEmpty && !isPlaceholder($0) }
+    }
+
+    /// Whether `name` is a placeholder the scraper wrote for an amenity it could not name
+    /// (`translation missing: en.hosting_amenity_49`), which no guest would look for.
+    package static func isPlaceholder(_ name: String) -> Bool {
+        name.hasPrefix("translation missing:")
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
     /// The JSON string starting at `position`, escapes decoded; nil when it is not one.

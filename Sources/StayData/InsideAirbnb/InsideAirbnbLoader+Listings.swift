@@ -78,9 +78,9 @@ extension InsideAirbnbLoader {
         }
         var rating: Int32?
         if !bytes(column.rating).isEmpty {
-            guard let parsed = FieldParsing.hundredths(bytes(column.rating)) else {
+            guard let parsed = FieldParsing.rating(bytes(column.rating)) else {
                 return try rejected(&state, fileIndex: fileIndex, line: line, .badNumber,
-                                  "listing \(id): review_scores_rating '\(FieldParsing.excerpt(bytes(column.rating)))' is not a number")
+                                  "listing \(id): review_scores_rating '\(FieldParsing.excerpt(bytes(column.rating)))' is not a rating from 0 to 5 (or to 100)")
             }
             rating = parsed
         }
@@ -97,11 +97,11 @@ extension InsideAirbnbLoader {
         if let position = column.amenities, !bytes(position).isEmpty {
             // The field is quoted in the file (its quotes doubled): parse its unescaped text.
             var field = record.string(at: position)
-            if let parsed = field.withUTF8({ AmenityList.parse($0) }) {
+            if let parsed = field.withUTF8({ AmenityList.parseEither($0) }) {
                 amenities = parsed
             } else {
                 state.report.rejectField(fileIndex: fileIndex, line: line, reason: .malformedAmenities,
-                                         detail: "listing \(id): amenities '\(FieldParsing.excerpt(bytes(position)))' is not a JSON list of strings; loaded without amenities")
+                                         detail: "listing \(id): amenities '\(FieldParsing.excerpt(bytes(position)))' is not a list of names (a JSON list or {…}); loaded without amenities")
             }
         }
         let listing = ListingRecord(

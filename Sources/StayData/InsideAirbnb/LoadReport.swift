@@ -72,7 +72,7 @@ public struct Rejection: Sendable, Equatable, CustomStringConvertible {
         case unknownListing = "calendar row for an unknown listing"
         case duplicateDate = "duplicate calendar date"
         case other = "cannot be indexed"
-        case malformedAmenities = "amenities is not a JSON list of strings"
+        case malformedAmenities = "amenities is not a list of names"
     }
 
     /// The file.
