@@ -27,6 +27,8 @@ package struct StoredColumn: Sendable {
 
     /// The section number in index files. Part of the file format: never reuse one.
     package let id: UInt32
+    /// The first file format that has the section: a file of an earlier format loads without it (empty).
+    package let since: UInt32
     /// The column's name, for messages.
     package let name: String
     /// Bytes per element.
@@ -41,8 +43,9 @@ package struct StoredColumn: Sendable {
     package let assign: @Sendable (inout IndexStorage, _ base: UnsafeRawPointer, _ count: Int, _ owner: AnyObject) -> Void
 
     init<Element: BitwiseCopyable>(_ id: UInt32, _ name: String, _ column: WritableKeyPath<IndexStorage, Column<Element>> & Sendable,
-                                   _ length: Length) {
+                                   _ length: Length, since: UInt32 = 5) {
         self.id = id
+        self.since = since
         self.name = name
         self.elementSize = MemoryLayout<Element>.stride
         self.length = length
@@ -117,6 +120,9 @@ extension IndexStorage {
         StoredColumn(56, "region alias bytes", \.aliasNameBytes, .free),
         StoredColumn(57, "region alias offsets", \.aliasNameOffsets, .free),
         StoredColumn(58, "region alias nodes", \.aliasNodes, .free),
+        StoredColumn(62, "fee rows", \.feeRows, .free, since: 6),
+        StoredColumn(63, "fee ranks", \.feeRanks, .free, since: 6),
+        StoredColumn(64, "fee entries", \.feeEntries, .free, since: 6),
     ]
 }
 

@@ -52,6 +52,15 @@ package struct IndexStorage: Sendable {
     /// ``ListingIndex/amenityBitSetCount``).
     package var amenityBitSets = Column<UInt64>.empty
 
+    // MARK: Fees, empty when no listing has any (see ``FeeTable``)
+
+    /// `wordsPerDay` words: bit *r* is set when row *r* has fees.
+    package var feeRows = Column<UInt64>.empty
+    /// `wordsPerDay` counts: the rows with fees before each word's first row.
+    package var feeRanks = Column<UInt32>.empty
+    /// ``FeeTable/entryWords`` words for each row with fees, in row order.
+    package var feeEntries = Column<UInt32>.empty
+
     // MARK: Calendar
 
     /// `days × wordsPerDay` words: bit *r* of day *d* is set when row *r* can be booked for the night

@@ -48,6 +48,7 @@ extension IndexStorage {
         try checkListingDetails(shape: shape)
         try checkNeighbourhoodShapes()
         try checkRegionAliases(nodeCount: nodeCount)
+        try checkFees(shape: shape)
 
         let priceRuns = DayRuns(offsets: priceRunOffsets, starts: priceRunStarts, values: priceRunValues,
                                 patterns: pricePatterns, firstWeekday: 0)

@@ -19,8 +19,21 @@ extension ListingIndex {
             price: listingPrice == ListingIndex.noPrice ? nil : Money(minorUnits: Int64(listingPrice)),
             minimumNights: storage.listingMinimumNights[row], maximumNights: storage.listingMaximumNights[row],
             ratingHundredths: rating == ListingIndex.noRating ? nil : Int32(rating), reviewCount: storage.reviewCounts[row],
-            latitude: latitude(ofRow: row), longitude: longitude(ofRow: row))
+            latitude: latitude(ofRow: row), longitude: longitude(ofRow: row), fees: fees(ofRow: row))
     }
+
+    /// The fees of the listing at row `row`, if it has any.
+    public func fees(ofRow row: Int) -> ListingFees? {
+        feeTable.fees(ofRow: row)
+    }
+
+    /// The names of the index's cities, in the order of the region tree.
+    public var cityNames: [String] {
+        regions.nodes.filter { $0.parent < 0 }.map(\.name)
+    }
+
+    /// Whether any listing of the index has fees.
+    public var hasFees: Bool { !feeTable.isEmpty }
 
     /// The price a search without dates uses for row `row` on `today` (the first day when nil or before
     /// it), and where it comes from; `nil` when the listing has neither a price nor a priced night from

@@ -18,6 +18,8 @@ public struct ListingIndex: Sendable {
     package let nightPrices: NightPrices
     /// Stay rules by check-in day, a view over the rule run columns.
     package let stayRules: DayRuns<UInt32>
+    /// The listings' fees, a view over the fee columns.
+    let feeTable: FeeTable
     /// Each row's stay rule as a class when one rule holds all year (derived from the rule runs).
     package let ruleClasses: RuleClasses
     /// Each row's price runs as a shape when its shape is common (derived from the price runs).
@@ -113,6 +115,7 @@ public struct ListingIndex: Sendable {
             runs: DayRuns(offsets: storage.priceRunOffsets, starts: storage.priceRunStarts, values: storage.priceRunValues,
                           patterns: storage.pricePatterns, firstWeekday: firstWeekday),
             dense: storage.densePrices, windows: storage.denseWindows, maxima: storage.denseMaxima)
+        feeTable = FeeTable(storage)
         stayRules = DayRuns(offsets: storage.ruleRunOffsets, starts: storage.ruleRunStarts, values: storage.ruleRunValues,
                             patterns: storage.rulePatterns, firstWeekday: firstWeekday)
         self.ruleClasses = ruleClasses ?? RuleClasses(offsets: storage.ruleRunOffsets, runValues: storage.ruleRunValues, rows: shape.rows)

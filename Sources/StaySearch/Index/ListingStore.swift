@@ -39,6 +39,9 @@ package struct ListingStore: ListingSource {
     private var regions = CodeTable<RegionPath>()
     private var roomTypes = CodeTable<String>()
     private var propertyTypes = CodeTable<String>()
+    /// The positions of the listings with fees, ascending, and their fees: nothing for a listing without.
+    private var feePositions: [Int32] = []
+    private var feeValues: [ListingFees] = []
 
     /// An empty store.
     package init() {}
@@ -68,6 +71,10 @@ package struct ListingStore: ListingSource {
         if listing.ratingHundredths != nil { flags |= ListingStore.hasRating }
         if listing.isInstantBookable { flags |= ListingStore.isInstantBookable }
         if listing.isSuperhost { flags |= ListingStore.isSuperhost }
+        if let fees = listing.fees {
+            feePositions.append(Int32(listings.count))
+            feeValues.append(fees)
+        }
         listings.append(Packed(
             id: listing.id, price: listing.price?.minorUnits ?? 0, latitude: listing.latitude, longitude: listing.longitude,
             accommodates: Int32(clamping: listing.accommodates), minimumNights: listing.minimumNights,
@@ -97,7 +104,17 @@ package struct ListingStore: ListingSource {
             latitude: packed.latitude, longitude: packed.longitude, bedrooms: count(packed.bedrooms), beds: count(packed.beds),
             bathroomHalves: count(packed.bathroomHalves), propertyType: propertyTypes.values[Int(packed.propertyType)],
             isInstantBookable: packed.flags & ListingStore.isInstantBookable != 0,
-            isSuperhost: packed.flags & ListingStore.isSuperhost != 0)
+            isSuperhost: packed.flags & ListingStore.isSuperhost != 0, fees: fees(at: position))
+    }
+
+    /// The fees of the listing at `position`, if it has any.
+    private func fees(at position: Int) -> ListingFees? {
+        var low = 0, high = feePositions.count
+        while low < high {
+            let middle = (low + high) / 2
+            if Int(feePositions[middle]) < position { low = middle + 1 } else { high = middle }
+        }
+        return low < feePositions.count && Int(feePositions[low]) == position ? feeValues[low] : nil
     }
 
     package func id(at position: Int) -> Int64 { listings[position].id }

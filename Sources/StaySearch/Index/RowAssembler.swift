@@ -175,6 +175,7 @@ struct RowAssembler {
         let recentReviewCounts = ColumnBuffer.room(for: rows, of: UInt16.self)
         let latitudes = ColumnBuffer.room(for: rows, of: Int32.self), longitudes = ColumnBuffer.room(for: rows, of: Int32.self)
         var details = ListingDetailColumns.Rows(rows: rows)
+        var feesOfRow: [(row: Int, fees: ListingFees)] = []
         var nameEnd = 0
         nameOffsets.elements[0] = 0
         for row in 0..<rows {
@@ -197,6 +198,7 @@ struct RowAssembler {
             latitudes.elements[row] = IndexBuilder.storedCoordinate(listing.latitude)
             longitudes.elements[row] = IndexBuilder.storedCoordinate(listing.longitude)
             details.append(listing, row: row)
+            if let fees = listing.fees { feesOfRow.append((row, fees)) }
         }
         var storage = IndexStorage()
         storage.ids = Column(owning: ids.buffer, count: rows)
@@ -214,6 +216,7 @@ struct RowAssembler {
         storage.recentReviewCounts = Column(owning: recentReviewCounts.buffer, count: rows)
         storage.latitudes = Column(owning: latitudes.buffer, count: rows)
         storage.longitudes = Column(owning: longitudes.buffer, count: rows)
+        (storage.feeRows, storage.feeRanks, storage.feeEntries) = FeeTable.columns(rowCount: rows, feesOfRow: feesOfRow)
         details.finish(&storage, listings: listings, amenities: &amenities, listingOfRow: layout.listingOfRow)
         ListingDetailColumns.fill(&storage, shapes: shapes)
         storage.bookable = Column(bookable)

@@ -43,6 +43,8 @@ public struct ListingRecord: Sendable, Equatable {
     public var isInstantBookable: Bool
     /// `host_is_superhost` is `t`.
     public var isSuperhost: Bool
+    /// What it charges beside its nights, or nil for nothing.
+    public var fees: ListingFees?
 
     /// Creates a listing record.
     public init(
@@ -50,7 +52,7 @@ public struct ListingRecord: Sendable, Equatable {
         price: Money?, minimumNights: Int32 = 1, maximumNights: Int32 = Int32.max,
         ratingHundredths: Int32? = nil, reviewCount: Int32 = 0, recentReviewCount: Int32 = 0, latitude: Double = 0, longitude: Double = 0,
         bedrooms: Int? = nil, beds: Int? = nil, bathroomHalves: Int? = nil, propertyType: String = "",
-        amenities: [String] = [], isInstantBookable: Bool = false, isSuperhost: Bool = false
+        amenities: [String] = [], isInstantBookable: Bool = false, isSuperhost: Bool = false, fees: ListingFees? = nil
     ) {
         self.id = id
         self.name = name
@@ -72,5 +74,6 @@ public struct ListingRecord: Sendable, Equatable {
         self.amenities = amenities
         self.isInstantBookable = isInstantBookable
         self.isSuperhost = isSuperhost
+        self.fees = fees?.isEmpty == false ? fees : nil
     }
 }

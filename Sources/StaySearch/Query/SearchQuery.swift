@@ -70,6 +70,12 @@ public struct SearchQuery: Sendable, Equatable {
     public var facets: [Facet] = []
     /// Values shown per facet (1 to 100).
     public var facetLimit: Int = 10
+    /// The platform's service fee in basis points (14.2 % is 1,420), added to every dated stay's trip
+    /// price (``TripPrice``): a setting of the service, not of the guest.
+    public var serviceFeeBasisPoints: Int = 0
+
+    /// The allowed service fees and taxes, in basis points: 0 to 100 %.
+    public static let feeRateRange = 0...10_000
 
     /// The allowed values of `flexibleDays`.
     public static let flexibleDayRange = 0...7
@@ -175,6 +181,9 @@ public struct SearchQuery: Sendable, Equatable {
         }
         guard SearchQuery.limitRange.contains(limit) else { throw .outOfRange(field: "limit", value: limit, range: SearchQuery.limitRange) }
         guard SearchQuery.offsetRange.contains(offset) else { throw .outOfRange(field: "offset", value: offset, range: SearchQuery.offsetRange) }
+        guard SearchQuery.feeRateRange.contains(serviceFeeBasisPoints) else {
+            throw .outOfRange(field: "service fee (basis points)", value: serviceFeeBasisPoints, range: SearchQuery.feeRateRange)
+        }
         guard SearchQuery.binRange.contains(bins) else { throw .outOfRange(field: "bins", value: bins, range: SearchQuery.binRange) }
         if let histogramMaximum, histogramMaximum <= (histogramMinimum ?? Money(minorUnits: 0)) {
             throw .histogramBoundsInverted(histogramMinimum ?? Money(minorUnits: 0), histogramMaximum)

@@ -70,7 +70,7 @@ extension ListingIndex {
         if let valueRows {
             outcome.gatherValues(in: values)
             let kept = UnsafeBufferPointer(rebasing: values[0..<outcome.valueCount])
-            let median = medianWithHistogramEnd(query, outcome: &outcome, values: kept, wholeUnits: overlay == nil && pricesAreWholeUnits)
+            let median = medianWithHistogramEnd(query, outcome: &outcome, values: kept, wholeUnits: overlay == nil && valuesAreWholeUnits(query))
             outcome.page = recommendedPage(query, values: kept, matches: outcome.total, bounds: outcome.bounds, slots: valueRows,
                                            priceSlots: outcome.countedSlots, knownMedian: median, overlay: overlay,
                                            hiddenRatings: live.frozenNames?.hiddenRatings, threads: split.threads)

@@ -33,7 +33,7 @@ extension ListingIndex {
                                                                  counts: $0.counts, bounds: $0.bounds, threads: threads) })
                 ?? ListingIndex.median(of: values, from: lowest, through: highest, matches: query.isFlexible ? nil : matches,
                                        bounds: query.isFlexible ? nil : bounds,
-                                       wholeUnits: overlay == nil && pricesAreWholeUnits, threads: threads) else { return [] }
+                                       wholeUnits: overlay == nil && valuesAreWholeUnits(query), threads: threads) else { return [] }
 
         // Each city's mean rating as the listings are now: the frozen rows', less the hidden ones', plus the
         // overlay's.

@@ -9,7 +9,7 @@ extension ListingIndex {
     /// region's tier is often too thin to tell the page: about three in five of the mix's smaller scans
     /// were scanned again when it was tried.)
     package func canRankRecommendedByTier(_ query: SearchQuery, countsSlots: Bool) -> Bool {
-        countsSlots && !query.isFlexible && RecommendedScore.centre(of: query) == nil && pricesAreWholeUnits
+        countsSlots && !query.isFlexible && RecommendedScore.centre(of: query) == nil && valuesAreWholeUnits(query)
     }
 
     /// Works out ahead what the `recommended` order reads of every row (each row's quality part of the score,
@@ -37,6 +37,12 @@ extension ListingIndex {
             return whole(storage.priceRunValues) && whole(storage.pricePatterns) && whole(storage.listingPrices)
                 && whole(storage.basePrices)
         }
+    }
+
+    /// Whether every value a scan of `query` writes is a multiple of 100 minor units: every price in whole
+    /// units, and no trip price (fees or a service fee) with dates.
+    func valuesAreWholeUnits(_ query: SearchQuery) -> Bool {
+        pricesAreWholeUnits && !(query.nights != nil && (hasFees || query.serviceFeeBasisPoints > 0))
     }
 
     /// The `recommended` page of `query` from the matches of the upper tier a scan kept (`count` of them in

@@ -187,7 +187,7 @@ extension ListingIndex {
             } else if let valueRows {
                 outcome.gatherValues(in: values)
                 let kept = UnsafeBufferPointer(rebasing: values[0..<outcome.valueCount])
-                let median = medianWithHistogramEnd(query, outcome: &outcome, values: kept, wholeUnits: pricesAreWholeUnits)
+                let median = medianWithHistogramEnd(query, outcome: &outcome, values: kept, wholeUnits: valuesAreWholeUnits(query))
                 outcome.page = recommendedPage(query, values: kept, matches: outcome.total, bounds: outcome.bounds, slots: valueRows,
                                                priceSlots: outcome.countedSlots, knownMedian: median, overlay: nil, hiddenRatings: nil,
                                                threads: split.threads)

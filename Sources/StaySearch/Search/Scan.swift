@@ -32,6 +32,10 @@ struct Scan {
     var loadedAhead: UInt16 = 0
     let lowestValue: Int64
     let highestValue: Int64
+    /// With dates, when some listing has fees or the query a service fee: the fees that turn a stay's
+    /// nights' sum into its trip price (``TripPrice``), which every value then is; else nil.
+    let tripFees: FeeTable?
+    let serviceFee: Int64
 
     /// The values of the rows that pass every filter but price, room for every row visited (owned by
     /// the caller); empty when the values are counted into price slots and not kept.
@@ -132,6 +136,8 @@ struct Scan {
         lowestValue = (query.minimumPrice?.minorUnits ?? 0) * nights
         if let maximum = query.maximumPrice { highestValue = maximum.minorUnits * nights } else { highestValue = Int64.max }
         block = [UInt64](repeating: 0, count: Scan.blockWords)
+        tripFees = hasDates && (!index.feeTable.isEmpty || query.serviceFeeBasisPoints > 0) ? index.feeTable : nil
+        serviceFee = Int64(query.serviceFeeBasisPoints)
         if hasDates {
             undated = nil
         } else {
@@ -304,8 +310,13 @@ struct Scan {
         }
         guard bits != 0 else { return }
         let valueCount = tally.valueCount
-        tally.valueCount &+= Scan.price(rows: bits, base: base, columns: columns, plans: plans, nights: nights,
-                                        from: stayStart, to: stayEnd, into: valueBase + valueCount, rows: pending + (valueCount &- settledCount))
+        let written = Scan.price(rows: bits, base: base, columns: columns, plans: plans, nights: nights,
+                                 from: stayStart, to: stayEnd, into: valueBase + valueCount, rows: pending + (valueCount &- settledCount))
+        if let tripFees {
+            tripFees.tripPrices(valueBase + valueCount, rows: pending + (valueCount &- settledCount), count: written, nights: nights,
+                                guests: guests, serviceFee: Int(serviceFee))
+        }
+        tally.valueCount &+= written
         if let kept {
             keptCount = kept.keep(word: word, candidates: bits, written: valueBase + valueCount, lowest: lowestValue,
                                   highest: highestValue, after: keptCount)
@@ -570,10 +581,11 @@ struct Scan {
         }
     }
 
-    /// Keeps the value of a row that passes every filter but price for the histogram, and counts and
-    /// offers it to the page when its price is in range.
+    /// Keeps the value of a row that passes every filter but price for the histogram (its stay's nights'
+    /// sum `sum`, or with fees its trip price), and counts and offers it to the page when its price is in range.
     @inline(__always)
-    mutating func collect(row: Int, value: Int64, checkIn: Int32 = 0, into tally: inout ScanTally) {
+    mutating func collect(row: Int, value sum: Int64, checkIn: Int32 = 0, into tally: inout ScanTally) {
+        let value = tripFees.map { $0.tripPrice(sum, row: row, nights: nights, guests: guests, serviceFee: serviceFee) } ?? sum
         valueBase[tally.valueCount] = value
         if let valueRows {
             valueRows[tally.valueCount] = Int32(truncatingIfNeeded: row)

@@ -33,10 +33,16 @@ public struct StayQuote: Sendable, Equatable {
 
     /// Every night from check-in to the night before check-out.
     public var nights: [Night]
-    /// The sum of the nights' prices, when every night has one.
+    /// What the guest pays (``TripPrice/tripPrice``: the nights' sum with the listing's fees and the
+    /// service fee, before taxes), when every night has a price; the nights' sum for a listing without fees
+    /// and no service fee.
     public var total: Money?
     /// The total ÷ nights, rounded half up to the cent.
     public var averageNightlyPrice: Money?
+    /// The total's lines (nights, discount, extra guests, cleaning fee, service fee, taxes), when there is a total.
+    public var trip: TripPrice?
+    /// The listing's security deposit: shown, never charged.
+    public var securityDeposit: Money?
     /// The stay rule of the check-in day.
     public var rule: StayRule
     /// Why the stay cannot be booked; empty when it can.
@@ -52,7 +58,9 @@ extension ListingIndex {
     /// calendars' days and, with `coveredUntil`, the days of a window that rolled past them (their nights have
     /// no calendar row).
     /// - Complexity: O(*n* log *r*) for *n* nights and *r* price runs of the row.
-    public func quote(row: Int, checkIn: Day, checkOut: Day, guests: Int, coveredUntil: Day? = nil) -> StayQuote {
+    /// The total is the trip price with `platform`'s service fee, and its taxes those of the listing's city.
+    public func quote(row: Int, checkIn: Day, checkOut: Day, guests: Int, coveredUntil: Day? = nil,
+                      platform: PlatformFees = PlatformFees()) -> StayQuote {
         let nights = self.nights(ofRow: row, from: checkIn, to: checkOut, coveredUntil: coveredUntil)
         var problems: [StayQuote.Problem] = []
         var total: Int64 = 0
@@ -67,9 +75,14 @@ extension ListingIndex {
         if count > rule.maximumNights { problems.append(.tooManyNights(maximum: rule.maximumNights, nights: count)) }
         let capacity = Int(storage.accommodates[row])
         if guests > capacity { problems.append(.tooManyGuests(guests: guests, capacity: capacity)) }
+        let fees = self.fees(ofRow: row)
+        let trip = allPriced && count > 0
+            ? TripPrice(nightlySubtotal: total, nights: count, guests: guests, fees: fees, serviceFee: platform.serviceFeeBasisPoints,
+                        tax: platform.taxBasisPoints(city: regionPath(ofRow: row).city))
+            : nil
         return StayQuote(
-            nights: nights, total: allPriced && count > 0 ? Money(minorUnits: total) : nil,
-            averageNightlyPrice: allPriced && count > 0 ? Money.average(of: total, over: Int64(count)) : nil,
-            rule: rule, problems: problems)
+            nights: nights, total: trip.map { Money(minorUnits: $0.tripPrice) },
+            averageNightlyPrice: trip.map { Money.average(of: $0.tripPrice, over: Int64(count)) },
+            trip: trip, securityDeposit: fees?.securityDeposit, rule: rule, problems: problems)
     }
 }
