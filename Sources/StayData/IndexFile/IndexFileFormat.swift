@@ -1,4 +1,5 @@
-/// The layout of a saved index (`.ssx`) file, version 5 (version 4 kept day-by-day prices as a code a day
+/// The layout of a saved index (`.ssx`) file, version 6 (version 5 had no listing fees, and is read as
+/// an index without them; version 4 kept day-by-day prices as a code a day
 /// rather than running sums; version 3 had no recent review counts and region aliases; version 2 no
 /// listing details: bedrooms, beds,
 /// bathrooms, property types, amenities, instant book, superhost; version 1 no dense prices). All numbers
@@ -21,7 +22,9 @@
 /// column table (`IndexStorage.table`): the writer and the reader both walk it.
 enum IndexFileFormat {
     static let magic: [UInt8] = Array("STAYSRCH".utf8)
-    static let version: UInt32 = 5
+    static let version: UInt32 = 6
+    /// The oldest format read: 5, whose files lack only the fee sections.
+    static let oldestReadable: UInt32 = 5
     static let headerSize = 64
     static let sectionEntrySize = 32
     static let alignment = 64

@@ -107,11 +107,11 @@ private struct Reader {
         guard version <= IndexFileFormat.version else {
             throw fail("it was written in format \(version) by a newer staysearch; this one reads format \(IndexFileFormat.version)")
         }
-        guard version == 0 || version >= IndexFileFormat.version else {
+        guard version == 0 || version >= IndexFileFormat.oldestReadable else {
             throw fail("it was written in format \(version) by an older staysearch; this one reads format \(IndexFileFormat.version): "
                 + "make it again with 'staysearch import' (or 'generate')")
         }
-        guard version == IndexFileFormat.version, load(UInt32.self, at: 12) == UInt32(IndexFileFormat.headerSize) else {
+        guard version >= IndexFileFormat.oldestReadable, load(UInt32.self, at: 12) == UInt32(IndexFileFormat.headerSize) else {
             throw fail("unknown format \(version)")
         }
         let fileSize = load(UInt64.self, at: 16)
@@ -158,7 +158,10 @@ private struct Reader {
             }
             column.assign(&storage, bytes.baseAddress! + Int(offset), Int(count), file)
         }
-        for column in IndexStorage.table where !found.contains(column.id) { throw fail("section \(column.name) is missing") }
+        // A file of an earlier format lacks the sections added since: they stay empty (no fees before format 6).
+        for column in IndexStorage.table where !found.contains(column.id) && column.since <= version {
+            throw fail("section \(column.name) is missing")
+        }
 
         let shape = IndexShape(rows: Int(rowCount), firstDay: Day(daysSinceEpoch: firstDay), dayCount: Int(dayCount))
         do throws(IndexCorruption) {

@@ -18,7 +18,16 @@ public enum IndexFileWriter {
     @discardableResult
     public static func save(_ index: ListingIndex, to path: String, changeLogPosition: UInt64? = nil,
                             today: Day? = nil) throws(DataError) -> Int {
-        let sections = IndexStorage.table.map { column in (column: column, bytes: column.bytes(index.storage)) }
+        try save(index, to: path, changeLogPosition: changeLogPosition, today: today, format: IndexFileFormat.version)
+    }
+
+    /// ``save(_:to:changeLogPosition:today:)`` in file format `format`, at least ``IndexFileFormat/oldestReadable``:
+    /// the sections added after it left out (how the tests make a file of an earlier build).
+    @discardableResult
+    package static func save(_ index: ListingIndex, to path: String, changeLogPosition: UInt64? = nil,
+                             today: Day? = nil, format: UInt32) throws(DataError) -> Int {
+        precondition((IndexFileFormat.oldestReadable...IndexFileFormat.version).contains(format))
+        let sections = IndexStorage.table.filter { $0.since <= format }.map { column in (column: column, bytes: column.bytes(index.storage)) }
         var offsets: [Int] = []
         var offset = IndexFileFormat.aligned(IndexFileFormat.headerSize + IndexFileFormat.sectionEntrySize * sections.count)
         var fileSize = offset
@@ -59,7 +68,7 @@ public enum IndexFileWriter {
 
             var head = ByteWriter()
             head.append(IndexFileFormat.magic)
-            head.append(IndexFileFormat.version)
+            head.append(format)
             head.append(UInt32(IndexFileFormat.headerSize))
             head.append(UInt64(fileSize))
             head.append(UInt64(index.count))
