@@ -19,6 +19,8 @@ extension InsideAirbnbLoader {
         public var neighbourhoodsPath: String?
         /// The region aliases' file (`aliases.csv`), when the folder has one.
         public var aliasesPath: String?
+        /// The listings' fees (`fees.csv`), when the folder has one.
+        public var feesPath: String?
 
         /// Creates the sources of one city.
         public init(city: String, listingsName: String, listings: @escaping () throws(DataError) -> any ByteSource,

@@ -2,14 +2,30 @@ import StaySearch
 
 extension InsideAirbnbLoader {
     /// Reads a listings file into the builder, giving each listing a handle by id.
+    /// The fees of `feesPath` (a `fees.csv`), when given, replace those of the listings' own columns; a row
+    /// of it for a listing the file does not have is counted as a field left out.
     func readListings(
-        path: String, source: any ByteSource, city: String, fileIndex: Int, state: inout LoadState,
+        path: String, source: any ByteSource, city: String, feesPath: String? = nil, fileIndex: Int, state: inout LoadState,
         handles: inout [Int64: IndexBuilder.ListingHandle]
     ) throws(DataError) {
+        var feeRows: [Int64: FeesFile.Row] = [:]
+        if let feesPath {
+            let (rows, problems) = try FeesFile.read(path: feesPath)
+            if isStrict, let first = problems.first { throw .rejectedRecord(path: feesPath, line: first.line, reason: first.detail) }
+            for problem in problems { state.report.rejectField(path: feesPath, line: problem.line, reason: .badFee, detail: problem.detail) }
+            feeRows = rows
+        }
+        var usedFeeRows = Set<Int64>()
         try forEachRecord(path: path, source: source, required: Self.requiredListingColumns, fileIndex: fileIndex, state: &state,
                           columns: ListingColumns.init(header:)) {
             column, record, state throws(DataError) in
-            guard let listing = try listingRecord(record, columns: column, city: city, fileIndex: fileIndex, state: &state) else { return }
+            guard var listing = try listingRecord(record, columns: column, city: city, fileIndex: fileIndex, state: &state) else { return }
+            if let row = feeRows[listing.id] {
+                var fees = row.fees
+                fees.securityDeposit = listing.fees?.securityDeposit
+                listing.fees = fees.isEmpty ? nil : fees
+                usedFeeRows.insert(listing.id)
+            }
             let id = listing.id, line = record.line
             if let handle = state.builder.handle(forListingID: id) {
                 let first = RecordOrigin(packed: state.listingOrigins[Int(handle.position)])
@@ -28,6 +44,14 @@ extension InsideAirbnbLoader {
             state.listingOrigins.append(RecordOrigin(file: fileIndex, line: line).packed)
             state.report.files[fileIndex].loaded += 1
             state.report.listingsLoaded += 1
+            if listing.fees != nil { state.report.listingsWithFees += 1 }
+        }
+        if let feesPath {
+            for (id, row) in feeRows.sorted(by: { $0.value.line < $1.value.line }) where !usedFeeRows.contains(id) {
+                let detail = "fees for listing \(id), which \(path) does not have; row left out"
+                if isStrict { throw .rejectedRecord(path: feesPath, line: row.line, reason: detail) }
+                state.report.rejectField(path: feesPath, line: row.line, reason: .feesForUnknownListing, detail: detail)
+            }
         }
     }
 
@@ -104,6 +128,11 @@ extension InsideAirbnbLoader {
                                          detail: "listing \(id): amenities '\(FieldParsing.excerpt(bytes(position)))' is not a list of names (a JSON list or {…}); loaded without amenities")
             }
         }
+        let (fees, feeProblems) = column.fees.fees(of: record, price: price)
+        for problem in feeProblems {
+            if isStrict { throw .rejectedRecord(path: state.report.files[fileIndex].path, line: line, reason: "listing \(id): \(problem)") }
+            state.report.rejectField(fileIndex: fileIndex, line: line, reason: .badFee, detail: "listing \(id): \(problem); loaded without it")
+        }
         let listing = ListingRecord(
             id: id, name: text(column.name),
             region: RegionPath(city: city, neighbourhoodGroup: text(column.neighbourhoodGroup), neighbourhood: text(column.neighbourhood)),
@@ -114,7 +143,7 @@ extension InsideAirbnbLoader {
             bathroomHalves: FieldParsing.bathroomHalves(bytes(column.bathrooms)) ?? FieldParsing.bathroomHalves(text: text(column.bathroomsText)),
             propertyType: text(column.propertyType), amenities: amenities,
             isInstantBookable: FieldParsing.isTrue(bytes(column.instantBookable)),
-            isSuperhost: FieldParsing.isTrue(bytes(column.superhost)))
+            isSuperhost: FieldParsing.isTrue(bytes(column.superhost)), fees: fees)
         return listing
     }
 }
@@ -124,6 +153,7 @@ private struct ListingColumns {
     let id, roomType, accommodates, neighbourhood: Int
     let name, neighbourhoodGroup, price, minimumNights, maximumNights, reviewCount, recentReviewCount, rating, latitude, longitude: Int?
     let bedrooms, beds, bathrooms, bathroomsText, propertyType, amenities, instantBookable, superhost: Int?
+    let fees: FeeColumns
 
     init(header: CSVHeader) {
         id = header.position(of: "id")!
@@ -148,5 +178,6 @@ private struct ListingColumns {
         amenities = header.position(of: "amenities")
         instantBookable = header.position(of: "instant_bookable")
         superhost = header.position(of: "host_is_superhost")
+        fees = FeeColumns(header: header)
     }
 }

@@ -17,7 +17,7 @@ extension InsideAirbnbLoader {
             state.report.files.append(.init(path: city.listingsName))
             state.report.files.append(.init(path: city.calendarName))
             let start = state.report.rejections.count
-            try readListings(path: city.listingsName, source: try city.listings(), city: city.city,
+            try readListings(path: city.listingsName, source: try city.listings(), city: city.city, feesPath: city.feesPath,
                              fileIndex: state.report.files.count - 2, state: &state, handles: &handles)
             listingRejections.append(start..<state.report.rejections.count)
             handlesOfCity.append(handles)

@@ -60,6 +60,8 @@ public struct InsideAirbnbLoader {
             if fileExists(shapes) { city.neighbourhoodsPath = shapes }
             let aliases = (folder.path.hasSuffix("/") ? folder.path : folder.path + "/") + RegionAliasFile.name
             if fileExists(aliases) { city.aliasesPath = aliases }
+            let fees = (folder.path.hasSuffix("/") ? folder.path : folder.path + "/") + FeesFile.name
+            if fileExists(fees) { city.feesPath = fees }
             sources.append(city)
         }
         return try loadIndex(from: sources)
@@ -74,7 +76,7 @@ public struct InsideAirbnbLoader {
             for city in cities {
                 var handles: [Int64: IndexBuilder.ListingHandle] = [:]
                 state.report.files.append(.init(path: city.listingsName))
-                try readListings(path: city.listingsName, source: try city.listings(), city: city.city,
+                try readListings(path: city.listingsName, source: try city.listings(), city: city.city, feesPath: city.feesPath,
                                  fileIndex: state.report.files.count - 1, state: &state, handles: &handles)
                 let calendar = try city.calendar()
                 state.report.files.append(.init(path: city.calendarName))

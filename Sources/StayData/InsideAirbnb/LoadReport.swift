@@ -26,6 +26,8 @@ public struct LoadReport: Sendable, Equatable {
     public var listingsLoaded = 0
     /// Calendar rows loaded, over all files.
     public var calendarRowsLoaded = 0
+    /// Listings loaded with fees (from their columns or a `fees.csv`).
+    public var listingsWithFees = 0
 
     /// Fields left out of records that were loaded (a malformed amenities list: the listing loads
     /// without amenities), with the first of them by file and line.
@@ -42,9 +44,13 @@ public struct LoadReport: Sendable, Equatable {
     public var recordsRead: Int { files.reduce(0) { $0 + $1.recordsRead } }
 
     mutating func rejectField(fileIndex: Int, line: Int, reason: Rejection.Reason, detail: String) {
+        rejectField(path: files[fileIndex].path, line: line, reason: reason, detail: detail)
+    }
+
+    mutating func rejectField(path: String, line: Int, reason: Rejection.Reason, detail: String) {
         rejectedFieldCount += 1
         if fieldRejections.count < LoadReport.keptRejectionLimit {
-            fieldRejections.append(Rejection(path: files[fileIndex].path, line: line, reason: reason, detail: detail))
+            fieldRejections.append(Rejection(path: path, line: line, reason: reason, detail: detail))
         }
     }
 
@@ -73,6 +79,8 @@ public struct Rejection: Sendable, Equatable, CustomStringConvertible {
         case duplicateDate = "duplicate calendar date"
         case other = "cannot be indexed"
         case malformedAmenities = "amenities is not a list of names"
+        case badFee = "a fee does not parse"
+        case feesForUnknownListing = "fees for an unknown listing"
     }
 
     /// The file.
