@@ -28,6 +28,7 @@ struct BatchCommand: ParsableCommand {
     @OptionGroup var data: DataOptions
     @OptionGroup var threads: ThreadOptions
     @OptionGroup var indexMemory: IndexMemoryOptions
+    @OptionGroup var platform: PlatformOptions
 
     @Option(help: ArgumentHelp("The JSON lines file of queries ('-' for standard input).", valueName: "FILE"))
     var queries: String
@@ -35,6 +36,7 @@ struct BatchCommand: ParsableCommand {
     func run() throws {
         let lines = try readLines()
         let index = try data.loadSearchable(memory: indexMemory.memory)
+        index.platform = try platform.fees(for: index.index)
         // What the recommended order reads of every row is worked out with the index, as `serve` does, rather
         // than inside the first such query's time.
         let parsed = lines.compactMap { try? QueryReader.batchLine($0).query }

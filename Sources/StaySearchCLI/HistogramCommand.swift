@@ -19,6 +19,7 @@ struct HistogramCommand: ParsableCommand {
     @OptionGroup var data: DataOptions
     @OptionGroup var threads: ThreadOptions
     @OptionGroup var query: QueryOptions
+    @OptionGroup var platform: PlatformOptions
     @OptionGroup var chart: ChartOptions
     @OptionGroup var display: DisplayOptions
 
@@ -30,7 +31,8 @@ struct HistogramCommand: ParsableCommand {
         asked.limit = 0
         let style = try display.style
         let index = try data.loadIndex()
-        let query = try data.clock.clock(for: index).prepared(asked)
+        var query = try data.clock.clock(for: index).prepared(asked)
+        query.serviceFeeBasisPoints = try platform.fees(for: index).serviceFeeBasisPoints
         let result = try index.search(query, threads: threads.count)
         if let png {
             try ChartOutput.writePNG(query: query, result: result, index: index, to: png, width: chart.width, height: chart.height, scale: chart.scale,

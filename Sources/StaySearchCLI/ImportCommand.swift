@@ -83,6 +83,9 @@ struct ImportCommand: ParsableCommand {
         summary += "records: \(ResultFormatting.grouped(report.recordsRead)) read, "
             + "\(ResultFormatting.grouped(report.recordsRead - report.rejectedCount)) loaded, "
             + "\(ResultFormatting.grouped(report.rejectedCount)) rejected\n"
+        if report.listingsWithFees > 0 {
+            summary += "fees: \(ResultFormatting.grouped(report.listingsWithFees)) listings have fees\n"
+        }
         for file in report.files where file.rejected > 0 {
             let reasons = file.rejectedByReason.sorted { $0.value > $1.value }.map { "\($0.value) \($0.key)" }
             summary += "  \(file.path): \(reasons.joined(separator: ", "))\n"

@@ -25,6 +25,7 @@ struct ListingCommand: ParsableCommand {
     var id: Int64
 
     @OptionGroup var stay: StayOptions
+    @OptionGroup var platform: PlatformOptions
 
     @Option(help: "text (for people) or json.")
     var format: Format = .text
@@ -35,11 +36,13 @@ struct ListingCommand: ParsableCommand {
         let stay = self.stay.query
         let index = try data.loadIndex()
         let row = try ListingID.row(of: id, in: index)
+        let platform = try self.platform.fees(for: index)
         let clock = try data.clock.clock(for: index)
         let today = clock.today
         if let checkIn = stay.checkIn, checkIn < today { throw QueryError.checkInBeforeToday(checkIn: checkIn, today: today) }
         let quote = stay.checkIn.flatMap { checkIn in
-            stay.checkOut.map { index.quote(row: row, checkIn: checkIn, checkOut: $0, guests: stay.guests, coveredUntil: clock.end) }
+            stay.checkOut.map { index.quote(row: row, checkIn: checkIn, checkOut: $0, guests: stay.guests, coveredUntil: clock.end,
+                                      platform: platform) }
         }
         switch format {
         case .json:

@@ -19,6 +19,7 @@ struct MapCommand: ParsableCommand {
     @OptionGroup var data: DataOptions
     @OptionGroup var threads: ThreadOptions
     @OptionGroup var query: QueryOptions
+    @OptionGroup var platform: PlatformOptions
     @OptionGroup var size: MapSizeOptions
     @OptionGroup var display: DisplayOptions
 
@@ -27,7 +28,8 @@ struct MapCommand: ParsableCommand {
 
     func run() throws {
         let index = try data.loadIndex()
-        let query = try data.clock.clock(for: index).prepared(self.query.query)
+        var query = try data.clock.clock(for: index).prepared(self.query.query)
+        query.serviceFeeBasisPoints = try platform.fees(for: index).serviceFeeBasisPoints
         let result = try index.search(query, threads: threads.count)
         try MapOutput.writePNG(query: query, result: result, index: index, to: output, width: size.mapWidth, height: size.mapHeight,
                                scale: size.mapScale, threads: threads.count, style: try display.style)

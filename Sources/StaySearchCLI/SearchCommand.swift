@@ -27,6 +27,7 @@ struct SearchCommand: ParsableCommand {
     @OptionGroup var data: DataOptions
     @OptionGroup var threads: ThreadOptions
     @OptionGroup var query: QueryOptions
+    @OptionGroup var platform: PlatformOptions
 
     @Option(help: "table (for people), json or csv.")
     var format: Format = .table
@@ -46,6 +47,7 @@ struct SearchCommand: ParsableCommand {
         let query = self.query.query
         let style = try display.style
         let loaded = try data.loadSearchable()
+        loaded.platform = try platform.fees(for: loaded.index)
         let result = try loaded.search(query, threads: threads.count)
         switch format {
         case .json: Standard.write(ResultFormatting.json(result) + "\n")

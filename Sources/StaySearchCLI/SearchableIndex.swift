@@ -9,6 +9,8 @@ final class SearchableIndex {
     private var rebuilt: ListingIndex?
     /// Today and the days the data covers: each query is prepared by it (``StayClock/prepared(_:)``).
     var clock: StayClock?
+    /// The platform's service fee, set on each query.
+    var platform = PlatformFees()
 
     init(frozen: ListingIndex) {
         self.frozen = frozen
@@ -22,7 +24,8 @@ final class SearchableIndex {
 
     /// Runs a query, prepared by ``clock``.
     func search(_ query: SearchQuery, threads: Int) throws(QueryError) -> SearchResult {
-        let query = try clock?.prepared(query) ?? query
+        var query = try clock?.prepared(query) ?? query
+        query.serviceFeeBasisPoints = platform.serviceFeeBasisPoints
         if let frozen { return try frozen.search(query, threads: threads) }
         return try live!.search(query, threads: threads)
     }

@@ -52,6 +52,7 @@ struct ServeCommand: ParsableCommand {
 
     @OptionGroup var display: DisplayOptions
     @OptionGroup var indexMemory: IndexMemoryOptions
+    @OptionGroup var platform: PlatformOptions
 
     @Option(help: ArgumentHelp("With --follow: the most seconds this replica may be behind the log and still answer /healthz as ready.",
                                valueName: "SECONDS"))
@@ -145,7 +146,8 @@ struct ServeCommand: ParsableCommand {
         }
         Standard.error("staysearch: following \(address) from change-log position \(position)"
             + (today.map { ", today \($0)" } ?? ", today the data's first day until the log announces one"))
-        return (SearchService(live: live, journal: nil, systemOfRecord: replica, language: try pageLanguage, currency: display.currency),
+        return (SearchService(live: live, journal: nil, systemOfRecord: replica, language: try pageLanguage, currency: display.currency,
+                              platform: try platform.fees(for: live.withIndex { $0 })),
                 replica, journal)
     }
 
@@ -154,12 +156,13 @@ struct ServeCommand: ParsableCommand {
         guard let indexPath = data.indexPath else {
             // No changes are taken without --index: today's window is the clock's alone (days past the
             // calendars have no calendar row either way).
-            return SearchService(live: LiveIndex(try data.loadIndex()), journal: nil, language: try pageLanguage, currency: display.currency,
-                              today: data.clock.today)
+            let index = try data.loadIndex()
+            return SearchService(live: LiveIndex(index), journal: nil, language: try pageLanguage, currency: display.currency,
+                              today: data.clock.today, platform: try platform.fees(for: index))
         }
         let (live, journal) = try LiveIndexLoader.open(indexPath, today: data.clock.today, memory: indexMemory.memory)
         return SearchService(live: live, journal: journal, language: try pageLanguage, currency: display.currency,
-                              today: data.clock.today)
+                              today: data.clock.today, platform: try platform.fees(for: live.withIndex { $0 }))
     }
 
     /// `--locale`, if given: otherwise the page and pictures follow each request's `Accept-Language`.

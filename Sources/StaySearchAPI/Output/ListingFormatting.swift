@@ -78,6 +78,7 @@ package enum ListingFormatting {
             lines.append("  \(weekdays[night.day.weekdayFromMonday]) \(night.day)  \(String(repeating: " ", count: max(0, 10 - price.count)))\(price)  \(night.status.rawValue)")
         }
         if let total = quote.total, let average = quote.averageNightlyPrice {
+            if let trip = quote.trip { lines.append(contentsOf: tripLines(trip, nights: count, deposit: quote.securityDeposit, style: style)) }
             lines.append("  total \(style.money(total)) · average \(style.money(average)) a night")
         } else {
             lines.append("  no total: not every night has a price")
@@ -89,6 +90,81 @@ package enum ListingFormatting {
             lines.append(contentsOf: quote.problems.map { "  - \($0)" })
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The lines of a trip price as a booking screen shows them, amounts aligned: the nights, each fee, the
+    /// trip price and, with a tax, the total with taxes. A stay with no fee and no tax shows none.
+    static func tripLines(_ trip: TripPrice, nights: Int, deposit: Money?, style: DisplayStyle) -> [String] {
+        var rows: [(String, String)] = []
+        let average = Money.average(of: trip.nightlySubtotal, over: Int64(nights))
+        rows.append(("\(style.money(average)) × \(nights) night\(nights == 1 ? "" : "s")", style.money(Money(minorUnits: trip.nightlySubtotal))))
+        if let discount = trip.discount {
+            rows.append(("\(discount.kind == .weekly ? "Weekly" : "Monthly") discount (\(PlatformFees.percentText(discount.basisPoints)) %)",
+                         "−" + style.money(Money(minorUnits: discount.amount))))
+        }
+        if let extra = trip.extraGuests {
+            rows.append(("Extra guests (\(extra.guests) × \(style.money(Money(minorUnits: extra.feePerNight))) × \(nights))",
+                         style.money(Money(minorUnits: extra.amount))))
+        }
+        if trip.cleaningFee > 0 { rows.append(("Cleaning fee", style.money(Money(minorUnits: trip.cleaningFee)))) }
+        if trip.serviceFeeBasisPoints > 0 {
+            rows.append(("Service fee (\(PlatformFees.percentText(trip.serviceFeeBasisPoints)) %)", style.money(Money(minorUnits: trip.serviceFee))))
+        }
+        guard rows.count > 1 || trip.taxBasisPoints > 0 || deposit != nil else { return [] }
+        rows.append(("Trip price (all fees, before taxes)", style.money(Money(minorUnits: trip.tripPrice))))
+        if trip.taxBasisPoints > 0 {
+            rows.append(("Taxes (\(PlatformFees.percentText(trip.taxBasisPoints)) %)", style.money(Money(minorUnits: trip.taxes))))
+            rows.append(("Total with taxes", style.money(Money(minorUnits: trip.totalWithTaxes))))
+        }
+        if let deposit { rows.append(("Security deposit (not charged)", style.money(deposit))) }
+        return aligned(rows)
+    }
+
+    /// ``tripLines(_:nights:deposit:style:)`` in Korean.
+    static func koreanTripLines(_ trip: TripPrice, nights: Int, deposit: Money?, style: DisplayStyle) -> [String] {
+        var rows: [(String, String)] = []
+        let average = Money.average(of: trip.nightlySubtotal, over: Int64(nights))
+        rows.append(("1박 요금 \(style.money(average)) × \(nights)박", style.money(Money(minorUnits: trip.nightlySubtotal))))
+        if let discount = trip.discount {
+            rows.append(("장기 숙박 할인 (\(discount.kind == .weekly ? "주" : "월") \(PlatformFees.percentText(discount.basisPoints))%)",
+                         "−" + style.money(Money(minorUnits: discount.amount))))
+        }
+        if let extra = trip.extraGuests {
+            rows.append(("추가 인원 요금 (\(extra.guests)명 × \(style.money(Money(minorUnits: extra.feePerNight))) × \(nights)박)",
+                         style.money(Money(minorUnits: extra.amount))))
+        }
+        if trip.cleaningFee > 0 { rows.append(("청소비", style.money(Money(minorUnits: trip.cleaningFee)))) }
+        if trip.serviceFeeBasisPoints > 0 {
+            rows.append(("서비스 수수료 (\(PlatformFees.percentText(trip.serviceFeeBasisPoints))%)", style.money(Money(minorUnits: trip.serviceFee))))
+        }
+        guard rows.count > 1 || trip.taxBasisPoints > 0 || deposit != nil else { return [] }
+        rows.append(("숙박 요금 합계 (수수료 포함, 세금 별도)", style.money(Money(minorUnits: trip.tripPrice))))
+        if trip.taxBasisPoints > 0 {
+            rows.append(("숙박세 (\(PlatformFees.percentText(trip.taxBasisPoints))%)", style.money(Money(minorUnits: trip.taxes))))
+            rows.append(("총 합계 (세금 포함)", style.money(Money(minorUnits: trip.totalWithTaxes))))
+        }
+        if let deposit { rows.append(("보증금 (청구되지 않음)", style.money(deposit))) }
+        return aligned(rows)
+    }
+
+    /// `label   amount` rows, the amounts right-aligned in one column (Hangul and other wide letters taking
+    /// two columns of a terminal).
+    private static func aligned(_ rows: [(String, String)]) -> [String] {
+        let labelWidth = rows.map { columns($0.0) }.max() ?? 0, amountWidth = rows.map { columns($0.1) }.max() ?? 0
+        return rows.map { label, amount in
+            "  \(label)\(String(repeating: " ", count: labelWidth - columns(label) + 2))"
+                + "\(String(repeating: " ", count: amountWidth - columns(amount)))\(amount)"
+        }
+    }
+
+    /// The terminal columns `text` takes: two for East Asian wide letters (Hangul, CJK, full-width forms), one otherwise.
+    static func columns(_ text: String) -> Int {
+        text.unicodeScalars.reduce(0) { width, scalar in
+            let value = scalar.value
+            let wide = (0x1100...0x115F).contains(value) || (0x2E80...0xA4CF).contains(value) || (0xAC00...0xD7A3).contains(value)
+                || (0xF900...0xFAFF).contains(value) || (0xFF00...0xFF60).contains(value) || (0xFFE0...0xFFE6).contains(value)
+            return width + (wide ? 2 : 1)
+        }
     }
 
     /// ``quote(_:guests:infants:style:)`` in Korean.
@@ -106,6 +182,9 @@ package enum ListingFormatting {
             lines.append("  \(day)  \(String(repeating: " ", count: max(0, 10 - price.count)))\(price)  \(statuses[night.status]!)")
         }
         if let total = quote.total, let average = quote.averageNightlyPrice {
+            if let trip = quote.trip {
+                lines.append(contentsOf: koreanTripLines(trip, nights: count, deposit: quote.securityDeposit, style: style))
+            }
             lines.append("  총액 \(style.money(total)) · 1박 평균 \(style.money(average))")
         } else {
             lines.append("  총액 없음: 가격이 없는 밤이 있습니다")
@@ -143,6 +222,7 @@ package enum ListingFormatting {
             json.endArray()
             json.field("total_price", number: quote.total?.decimalText)
             json.field("nightly_price", number: quote.averageNightlyPrice?.decimalText)
+            if let trip = quote.trip { tripFields(&json, trip, deposit: quote.securityDeposit) }
             json.field("bookable", bool: quote.isBookable)
             json.key("reasons")
             json.beginArray()
@@ -151,6 +231,48 @@ package enum ListingFormatting {
             json.endObject()
         }
         return json.text
+    }
+
+    /// The quote's lines of a trip price (docs/query-semantics.md, "The trip price"): `nightly_subtotal`,
+    /// `length_of_stay_discount`, `extra_guests`, `cleaning_fee`, `service_fee`, `trip_price`, `taxes`,
+    /// `total_with_taxes`, `security_deposit`.
+    package static func tripFields(_ json: inout JSONWriter, _ trip: TripPrice, deposit: Money?) {
+        func amount(_ minorUnits: Int64) -> String { Money(minorUnits: minorUnits).decimalText }
+        json.field("nightly_subtotal", number: amount(trip.nightlySubtotal))
+        json.key("length_of_stay_discount")
+        if let discount = trip.discount {
+            json.beginObject()
+            json.field("kind", string: discount.kind.rawValue)
+            json.field("percent", number: PlatformFees.percentText(discount.basisPoints))
+            json.field("amount", number: amount(discount.amount))
+            json.endObject()
+        } else {
+            json.number(nil)
+        }
+        json.key("extra_guests")
+        if let extra = trip.extraGuests {
+            json.beginObject()
+            json.field("guests", number: extra.guests)
+            json.field("fee_per_night", number: amount(extra.feePerNight))
+            json.field("amount", number: amount(extra.amount))
+            json.endObject()
+        } else {
+            json.number(nil)
+        }
+        json.field("cleaning_fee", number: amount(trip.cleaningFee))
+        json.key("service_fee")
+        json.beginObject()
+        json.field("percent", number: PlatformFees.percentText(trip.serviceFeeBasisPoints))
+        json.field("amount", number: amount(trip.serviceFee))
+        json.endObject()
+        json.field("trip_price", number: amount(trip.tripPrice))
+        json.key("taxes")
+        json.beginObject()
+        json.field("percent", number: PlatformFees.percentText(trip.taxBasisPoints))
+        json.field("amount", number: amount(trip.taxes))
+        json.endObject()
+        json.field("total_with_taxes", number: amount(trip.totalWithTaxes))
+        json.field("security_deposit", number: deposit?.decimalText)
     }
 
     /// `{"date": "2024-07-12", "price": 175.00, "available": true, "status": "available"}`.

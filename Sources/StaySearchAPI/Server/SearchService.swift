@@ -53,6 +53,8 @@ package final class SearchService: @unchecked Sendable {
     package let language: DisplayStyle.Language?
     /// The currency prices are shown in (`serve --currency`); nil: the language's.
     package let currency: String?
+    /// The platform's service fee and cities' taxes (`serve --service-fee`, `--tax`).
+    package let platform: PlatformFees
 
     /// Today and the days the data covers: searches before today, or wholly outside those days, and changes
     /// to nights before today are refused. A replica's today is its system of record's, as the change log
@@ -70,8 +72,10 @@ package final class SearchService: @unchecked Sendable {
 
     /// - Parameter today: today's date (`serve --today`); nil: the data's own date, the first day of its calendars.
     package init(live: LiveIndex, journal: ChangeJournal?, systemOfRecord: (any SystemOfRecord)? = nil,
-                 language: DisplayStyle.Language? = nil, currency: String? = nil, today: Day? = nil) {
+                 language: DisplayStyle.Language? = nil, currency: String? = nil, today: Day? = nil,
+                 platform: PlatformFees = PlatformFees()) {
         startToday = today
+        self.platform = platform
         window = live.calendarSpan.first.distance(to: live.frozenCalendarEnd)
         self.live = live
         self.journal = journal
@@ -108,10 +112,17 @@ package final class SearchService: @unchecked Sendable {
         return answer
     }
 
+    /// `query` prepared by the clock, with the platform's service fee.
+    private func prepared(_ query: SearchQuery) throws(QueryError) -> SearchQuery {
+        var query = try clock.prepared(query)
+        query.serviceFeeBasisPoints = platform.serviceFeeBasisPoints
+        return query
+    }
+
     /// `GET /v1/search?…`: the search object of the query string's keys.
     package func search(_ items: [(key: String, value: String)]) -> Answer {
         do {
-            let query = try clock.prepared(QueryReader.query(items: items))
+            let query = try prepared(QueryReader.query(items: items))
             let start = Standard.now()
             let result = try live.search(query)
             return .ok(ResultFormatting.json(result, tookMicroseconds: Int(((Standard.now() - start) * 1e6).rounded())) + "\n")
@@ -133,7 +144,7 @@ package final class SearchService: @unchecked Sendable {
             return .failure(error)
         }
         do {
-            let query = try clock.prepared(QueryReader.query(items: queryItems))
+            let query = try prepared(QueryReader.query(items: queryItems))
             let result = try live.search(query)
             let titles = ChartOutput.titles(query: query, result: result, regionPath: { self.live.regionPath(named: $0) }, style: style)
             if map {
@@ -169,6 +180,14 @@ package final class SearchService: @unchecked Sendable {
         json.field("days", number: span.dayCount)
         json.endObject()
         json.field("today", string: clock.today.description)
+        json.key("fees")
+        json.beginObject()
+        json.field("service_fee_percent", number: PlatformFees.percentText(platform.serviceFeeBasisPoints))
+        json.key("taxes")
+        json.beginObject()
+        for tax in platform.taxes { json.field(tax.city, number: PlatformFees.percentText(tax.basisPoints)) }
+        json.endObject()
+        json.endObject()
         json.endObject()
         return .ok(json.text + "\n")
     }
@@ -236,7 +255,7 @@ package final class SearchService: @unchecked Sendable {
             do {
                 let (read, mapPath) = try QueryReader.batchLine(text)
                 guard mapPath == nil else { throw InputError("map is not written by the server; ask GET /v1/map.png") }
-                let query = try clock.prepared(read)
+                let query = try prepared(read)
                 let start = Standard.now()
                 let result = try live.search(query)
                 output += ResultFormatting.json(result, tookMicroseconds: Int(((Standard.now() - start) * 1e6).rounded())) + "\n"
@@ -345,7 +364,9 @@ package final class SearchService: @unchecked Sendable {
         let guests = stay.guests, covered = clock.end
         let body = live.withListing(id: id) { index, row in
             let quote = stay.checkIn.flatMap { checkIn in
-                stay.checkOut.map { index.quote(row: row, checkIn: checkIn, checkOut: $0, guests: guests, coveredUntil: covered) }
+                stay.checkOut.map {
+                    index.quote(row: row, checkIn: checkIn, checkOut: $0, guests: guests, coveredUntil: covered, platform: platform)
+                }
             }
             return ListingFormatting.json(index: index, row: row, quote: quote, today: clock.today)
         }
