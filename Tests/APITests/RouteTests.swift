@@ -357,7 +357,8 @@ import Testing
         try await Self.withClient { client in
             // The days the calendars cover (the sample's: a year from its scrape), asked before the first search.
             let span = try await client.execute(uri: "/v1/index", method: .get)
-            #expect(String(buffer: span.body) == #"{"calendar":{"first":"2024-06-29","last":"2025-06-28","days":365},"today":"2024-06-29"}"# + "\n")
+            #expect(String(buffer: span.body) == #"{"calendar":{"first":"2024-06-29","last":"2025-06-28","days":365},"today":"2024-06-29","#
+                + #""fees":{"service_fee_percent":0,"taxes":{}}}"# + "\n")
             let page = try await client.execute(uri: "/", method: .get)
             #expect(page.status == .ok && page.headers[.contentType] == "text/html; charset=utf-8")
             #expect(page.headers[.contentSecurityPolicy]?.hasPrefix("default-src 'self'") == true)

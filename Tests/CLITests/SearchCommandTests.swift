@@ -263,10 +263,11 @@ import Testing
 /// The command line names exactly the schema's keys: `search --help` lists a flag for every key and no query
 /// flag the schema lacks.
 struct CommandLineSurfaceTests {
-    /// The options of `search` that are not keys of a query.
+    /// The options of `search` that are not keys of a query (the platform's service fee and taxes are the
+    /// deployment's settings, the same for every query).
     static let commandOptions: Set<String> = ["data", "index", "stats", "today", "threads", "format", "png", "map",
                                               "map-width", "map-height", "map-scale", "help", "version",
-                                              "locale", "currency"]
+                                              "locale", "currency", "service-fee", "tax"]
 
     @Test func searchHelpListsEverySchemaFlag() throws {
         let help = try CommandRunner.run(["search", "--help"])

@@ -125,10 +125,30 @@ private func expectSameAnswers(_ original: ListingIndex, _ loaded: ListingIndex,
         bytes[0] = UInt8(ascii: "X")
         expectRefused(write(bytes), saying: "does not start with the staysearch index signature")
         bytes = Self.saved.bytes
-        bytes[8] = 6      // format version 6
-        expectRefused(write(bytes), saying: "written in format 6 by a newer staysearch; this one reads format 5")
+        bytes[8] = 7      // format version 7
+        expectRefused(write(bytes), saying: "written in format 7 by a newer staysearch; this one reads format 6")
         bytes[8] = 4      // format version 4: day-by-day prices as codes, not running sums
-        expectRefused(write(bytes), saying: "written in format 4 by an older staysearch; this one reads format 5: make it again with 'staysearch import'")
+        expectRefused(write(bytes), saying: "written in format 4 by an older staysearch; this one reads format 6: make it again with 'staysearch import'")
+    }
+
+    /// A file of format 5, saved before listings had fees, loads as the same index without them.
+    @Test func anIndexOfTheFormatBeforeFeesLoadsWithoutThem() throws {
+        let data = TestDataset.random(seed: 7).withRandomFees(seed: 7)
+        let index = data.makeIndex().index
+        #expect(index.hasFees)
+        let path = temporaryPath("format5.ssx")
+        try IndexFileWriter.save(index, to: path, format: 5)
+        let loaded = try IndexFileReader.load(from: path)
+        #expect(!loaded.hasFees)
+        #expect((0..<loaded.count).allSatisfy { loaded.fees(ofRow: $0) == nil })
+        var withoutFees = data
+        for position in withoutFees.listings.indices { withoutFees.listings[position].fees = nil }
+        let plain = withoutFees.makeIndex().index
+        let query = SearchQuery(checkIn: TestDataset.calendarStart, checkOut: TestDataset.calendarStart.advanced(by: 7), limit: 50)
+        #expect(try loaded.search(query) == plain.search(query))
+        // Saved again, it is a file of the current format, still without fees.
+        try IndexFileWriter.save(loaded, to: path)
+        #expect(try !IndexFileReader.load(from: path).hasFees)
     }
 
     @Test func filesThatAreNotIndexesAreRefused() {

@@ -171,6 +171,41 @@ let jerseyCity = dataFolder + "/jersey-city-2019"
         #expect(Set(amenities).count == 108)
     }
 
+    /// The fee columns load as SPEC reads them; the counts are an independent Python scan's (the csv module,
+    /// discounts ⌊(k·p − w) · 10000 / (k·p)⌋ for k = 7 and 30, kept when above 0).
+    @Test func jerseyCityLoadsItsFees() throws {
+        let (index, report) = try InsideAirbnbLoader().loadIndex(from: [DatasetFolder(city: "Jersey City", path: jerseyCity)])
+        #expect(report.listingsWithFees == 375)
+        #expect(report.rejectedFieldCount == 0)
+        let fees = (0..<index.count).compactMap { index.fees(ofRow: $0) }
+        #expect(fees.count == 375)
+        #expect(fees.filter { ($0.cleaningFee?.minorUnits ?? 0) > 0 }.count == 346)
+        #expect(fees.filter { $0.weeklyDiscountBasisPoints > 0 }.count == 10)
+        #expect(fees.filter { $0.monthlyDiscountBasisPoints > 0 }.count == 19)
+        #expect(fees.filter { ($0.extraGuestFee?.minorUnits ?? 0) > 0 }.count == 226)
+        #expect(fees.filter { $0.securityDeposit != nil }.count == 201)
+        // Listing 6860: $163 a night, $900 a week, $2,600 a month, $95 cleaning, 2 guests included, $50 each above, $500 deposit.
+        let row = try #require(index.row(ofListingID: 6860))
+        #expect(index.fees(ofRow: row) == ListingFees(cleaningFee: Money(minorUnits: 9_500), guestsIncluded: 2,
+                                                      extraGuestFee: Money(minorUnits: 5_000), weeklyDiscountBasisPoints: 2_112,
+                                                      monthlyDiscountBasisPoints: 4_683, securityDeposit: Money(minorUnits: 50_000)))
+        // Every dated search's totals are SPEC's trip price of the stay's nights, fees and service fee.
+        for (nights, adults, serviceFee) in [(3, 1, 0), (7, 2, 1_420), (8, 3, 0), (28, 2, 1_250), (30, 4, 1_000)] {
+            var query = SearchQuery(checkIn: Day(year: 2019, month: 5, day: 6)!, adults: adults, limit: 1_000)
+            query.checkOut = query.checkIn!.advanced(by: nights)
+            query.serviceFeeBasisPoints = serviceFee
+            let result = try index.search(query)
+            #expect(result.total > 0)
+            for match in result.matches {
+                let quote = index.quote(row: match.row, checkIn: query.checkIn!, checkOut: query.checkOut!, guests: adults)
+                let sum = try #require(quote.trip?.nightlySubtotal)
+                let expected = ReferenceSearch.tripPrice(nightsSum: sum, nights: nights, guests: adults, fees: index.fees(ofRow: match.row),
+                                                         serviceFee: serviceFee)
+                #expect(match.totalPrice?.minorUnits == expected, "listing \(match.id), \(nights) nights")
+            }
+        }
+    }
+
     /// An old city and a new one in one index sort by rating on one scale: the best rated of either first.
     @Test func oldAndNewCitiesSortByRatingOnOneScale() throws {
         let (index, _) = try InsideAirbnbLoader().loadIndex(from: [DatasetFolder(city: "Jersey City", path: jerseyCity),
@@ -220,6 +255,52 @@ let jerseyCity = dataFolder + "/jersey-city-2019"
         #expect(try count { $0.superhostsOnly = true } == 1)
         #expect(try count { $0.instantBookableOnly = true } == 1)
         #expect(try count { $0.propertyTypes = ["entire condo", "Private Room in Home"] } == 2)
+    }
+
+    @Test func feesComeFromTheColumnsOrAFeesFile() throws {
+        let listings = "id,name,neighbourhood_cleansed,room_type,accommodates,price,cleaning_fee,guests_included,extra_people,"
+            + "weekly_price,monthly_price,security_deposit\n"
+            + "1,A,Zuid,Private room,4,$100.00,$30.00,2,$10.00,$630.00,\"$2,400.00\",$200.00\n"
+            + "2,B,Zuid,Private room,4,$100.00,$abc,,,$5.00,,\n"          // a cleaning fee and a 99 %+ discount that do not parse
+            + "3,C,Zuid,Private room,4,$100.00,,,,,,\n"
+            + "4,D,Zuid,Private room,4,$100.00,$0.00,1,$0.00,,,$0.00\n"   // every fee zero: none
+        let directory = try folder(listings: listings, calendar: calendarHeader)
+        let fees = "listing_id,cleaning_fee,guests_included,extra_guest_fee,weekly_discount,monthly_discount\n"
+            + "3,$45.50,1,$5.00,12.5%,20\n"
+            + "1,$10.00,,,,\n"                                               // replaces the columns; the deposit stays
+            + "99,$10.00,,,,\n"                                              // no such listing
+            + "4,-5,,,150%,\n"                                                // a negative fee, a discount over 99 %
+        try fees.write(toFile: directory + "/fees.csv", atomically: true, encoding: .utf8)
+        let (index, report) = try InsideAirbnbLoader().loadIndex(from: [DatasetFolder(city: "T", path: directory)])
+        #expect(report.listingsLoaded == 4)
+        func feesOf(_ id: Int64) -> ListingFees? { index.fees(ofRow: index.row(ofListingID: id)!) }
+        #expect(feesOf(1) == ListingFees(cleaningFee: Money(minorUnits: 1_000), securityDeposit: Money(minorUnits: 20_000)))
+        #expect(feesOf(2) == nil)
+        #expect(feesOf(3) == ListingFees(cleaningFee: Money(minorUnits: 4_550), guestsIncluded: 1, extraGuestFee: Money(minorUnits: 500),
+                                         weeklyDiscountBasisPoints: 1_250, monthlyDiscountBasisPoints: 2_000))
+        #expect(feesOf(4) == nil)
+        #expect(report.listingsWithFees == 2)
+        let lines = report.fieldRejections.map { "\($0.path.hasSuffix("fees.csv") ? "fees" : "listings"):\($0.line) \($0.reason.rawValue)" }
+        #expect(Set(lines) == ["fees:5 a fee does not parse", "listings:3 a fee does not parse", "fees:4 fees for an unknown listing"])
+        #expect(report.rejectedFieldCount == 5)        // fees.csv line 5 twice, listings line 3 twice, fees.csv line 4
+        let messages = report.fieldRejections.map(\.description)
+        #expect(messages.contains { $0.hasSuffix("listings.csv:3: listing 2: cleaning_fee '$abc' is not an amount such as $70.00 (up to $21,474,836.47); loaded without it") })
+        #expect(messages.contains { $0.contains("listing 2: weekly_price '$5.00' is a discount of over 99 %") })
+        #expect(messages.contains { $0.hasSuffix("fees.csv:4: fees for listing 99, which \(directory)/listings.csv does not have; row left out") })
+        #expect(messages.contains { $0.contains("fees.csv:5: listing 4: weekly_discount '150%' is not a percentage from 0 to 99") })
+        // Without a fees.csv, listing 1 keeps its columns' fees: $30 cleaning, 2 included, $10 each above, 10 % weekly, 20 % monthly.
+        try FileManager.default.removeItem(atPath: directory + "/fees.csv")
+        let (plain, _) = try InsideAirbnbLoader().loadIndex(from: [DatasetFolder(city: "T", path: directory)])
+        #expect(plain.fees(ofRow: plain.row(ofListingID: 1)!) == ListingFees(
+            cleaningFee: Money(minorUnits: 3_000), guestsIncluded: 2, extraGuestFee: Money(minorUnits: 1_000), weeklyDiscountBasisPoints: 1_000,
+            monthlyDiscountBasisPoints: 2_000, securityDeposit: Money(minorUnits: 20_000)))
+        // Saved and loaded with the index.
+        let path = Scratch.path("fees.ssx")
+        try IndexFileWriter.save(index, to: path)
+        let loaded = try IndexFileReader.load(from: path)
+        #expect((0..<loaded.count).map { loaded.fees(ofRow: $0) } == (0..<index.count).map { index.fees(ofRow: $0) })
+        // In strict mode the first fee that does not parse stops the load.
+        #expect(throws: DataError.self) { try InsideAirbnbLoader(strict: true).loadIndex(from: [DatasetFolder(city: "T", path: directory)]) }
     }
 
     @Test func neighbourhoodBoundariesAreKeptAndSaved() throws {

@@ -197,6 +197,11 @@ public enum ReferenceSearch {
                 guard nights >= minimum, nights <= maximum else { return nil }
                 return total
             }
+            /// The trip price of a stay of `nights` whose nights sum to `sum` (SPEC, "What a guest pays").
+            func trip(_ sum: Int64, nights: Int) -> Int64 {
+                ReferenceSearch.tripPrice(nightsSum: sum, nights: nights, guests: query.adults + query.children, fees: listing.fees,
+                                          serviceFee: query.serviceFeeBasisPoints)
+            }
             if query.isFlexible, let nights {
                 // Every shift tried, one after another; the cheapest wins, the earliest of equals.
                 let days: [Day]
@@ -215,11 +220,12 @@ public enum ReferenceSearch {
                     if best == nil || total < best!.total { best = (total, day) }
                 }
                 guard let best else { continue }
-                candidates.append((listing, best.total))
+                // The cheapest stay by its nights (the earliest of equals), priced with its fees.
+                candidates.append((listing, trip(best.total, nights: nights)))
                 chosenCheckIns[listing.id] = best.day
             } else if let checkIn = query.checkIn, let nights {
                 guard let total = stayTotal(from: checkIn, nights: nights) else { continue }
-                candidates.append((listing, total))
+                candidates.append((listing, trip(total, nights: nights)))
             } else {
                 // Its first priced night from today on (docs/query-semantics.md).
                 let firstPriced = calendar.keys.sorted()
@@ -261,6 +267,32 @@ public enum ReferenceSearch {
             totalPrices: page.map { nights == nil ? nil : $0.value }, histogram: histogram,
             distances: page.map { distance($0.listing) }, checkIns: page.map { chosenCheckIns[$0.listing.id] }), matches.map(\.listing))
     }
+
+    /// SPEC's trip price, step by step: S the nights' sum; the monthly discount from 28 nights, else the weekly
+    /// one from 7 (basis points, half up); extra guests above those included, a fee a night each; the cleaning
+    /// fee; the service fee on all of that (half up).
+    public static func tripPrice(nightsSum s: Int64, nights n: Int, guests g: Int, fees: ListingFees?, serviceFee: Int) -> Int64 {
+        var bp: Int64 = 0
+        var e: Int64 = 0
+        var c: Int64 = 0
+        if let fees {
+            if n >= 28 && fees.monthlyDiscountBasisPoints > 0 {
+                bp = Int64(fees.monthlyDiscountBasisPoints)
+            } else if n >= 7 && fees.weeklyDiscountBasisPoints > 0 {
+                bp = Int64(fees.weeklyDiscountBasisPoints)
+            }
+            let included = max(1, fees.guestsIncluded)
+            if g > included { e = Int64(g - included) * (fees.extraGuestFee?.minorUnits ?? 0) * Int64(n) }
+            c = fees.cleaningFee?.minorUnits ?? 0
+        }
+        let d = halfUp(s * bp, 10_000)
+        let beforeService = s - d + e + c
+        let f = halfUp(beforeService * Int64(serviceFee), 10_000)
+        return beforeService + f
+    }
+
+    /// ⌊(a + b/2) / b⌋ for a ≥ 0.
+    static func halfUp(_ a: Int64, _ b: Int64) -> Int64 { (a + b / 2) / b }
 
     /// The score of each match in the `recommended` order, by id, as docs/query-semantics.md defines it, in
     /// thousandths of a point: rating shrunk toward the city's mean (0–50), recent reviews (0–20), superhost

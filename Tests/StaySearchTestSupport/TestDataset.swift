@@ -122,6 +122,73 @@ public struct TestDataset: Sendable {
         return TestDataset(listings: listings, nights: nights)
     }
 
+    /// This data with fees on about two listings in three, drawn from `seed`: cleaning fees (some zero),
+    /// guests included and extra-guest fees, weekly and monthly discounts (some at 99 %, some with cents
+    /// in their percent), security deposits.
+    public func withRandomFees(seed: UInt64) -> TestDataset {
+        var random = SeededGenerator(seed: seed ^ 0xFEE5_F00D)
+        var data = self
+        for position in data.listings.indices where random.chance(0.65) {
+            var fees = ListingFees()
+            if random.chance(0.7) { fees.cleaningFee = Money(minorUnits: random.pick([0, 1, 2_500, 5_050, 9_999, 15_000])) }
+            if random.chance(0.5) {
+                fees.guestsIncluded = random.pick([1, 1, 2, 3, 0])
+                fees.extraGuestFee = Money(minorUnits: random.pick([0, 1_000, 1_550, 2_500]))
+            }
+            if random.chance(0.45) { fees.weeklyDiscountBasisPoints = random.pick([1, 500, 1_000, 1_250, 2_112, 9_900]) }
+            if random.chance(0.4) { fees.monthlyDiscountBasisPoints = random.pick([0, 1_500, 2_500, 3_333, 9_900]) }
+            if random.chance(0.3) { fees.securityDeposit = Money(minorUnits: random.pick([10_000, 50_000])) }
+            data.listings[position].fees = fees.isEmpty ? nil : fees
+        }
+        // Half the listings open every night with no longest stay, so that stays of four weeks and more match.
+        var open = Set<Int64>()
+        for position in data.listings.indices where random.chance(0.5) {
+            open.insert(data.listings[position].id)
+            data.listings[position].maximumNights = Int32.max
+        }
+        var days: [Int64: Set<Day>] = [:]
+        for position in data.nights.indices where open.contains(data.nights[position].listingID) {
+            data.nights[position].night.isAvailable = true
+            data.nights[position].night.maximumNights = nil
+            days[data.nights[position].listingID, default: []].insert(data.nights[position].night.day)
+        }
+        // And a priced row for every day of their first 60 that has none (gaps close; a listing without a
+        // calendar gets one).
+        for id in open.sorted() {
+            let price = Money(minorUnits: Int64.random(in: 30...250, using: &random) * 100 + random.pick([0, 0, 50]))
+            for offset in -2..<60 where !(days[id]?.contains(TestDataset.calendarStart.advanced(by: offset)) ?? false) {
+                data.nights.append((id, CalendarNight(day: TestDataset.calendarStart.advanced(by: offset), isAvailable: true, price: price,
+                                                      minimumNights: nil, maximumNights: nil)))
+            }
+        }
+        return data
+    }
+
+    /// A random query for trip prices: ``randomQuery(using:)`` with stays of 1–40 nights (7 and 28 and their
+    /// neighbours often), 1–5 guests, and a service fee now and then.
+    public func randomTripQuery(using random: inout SeededGenerator) -> SearchQuery {
+        var query = randomQuery(using: &random)
+        if random.chance(0.5) { query.region = nil }
+        if random.chance(0.8) {
+            query.offset = 0
+            query.limit = random.pick([5, 20, 50])
+        }
+        if query.checkIn == nil, query.checkInFrom == nil, random.chance(0.5) {
+            query.today = nil
+            query.checkIn = TestDataset.calendarStart
+            query.checkOut = TestDataset.calendarStart.advanced(by: 1)
+        }
+        if query.checkIn != nil, query.flexibleDays == nil, random.chance(0.8) {
+            query.checkIn = TestDataset.calendarStart.advanced(by: Int.random(in: -2...20, using: &random))
+            let nights = random.chance(0.6) ? random.pick([6, 7, 8, 27, 28, 29]) : Int.random(in: 1...40, using: &random)
+            query.checkOut = query.checkIn!.advanced(by: nights)
+        }
+        query.adults = random.pick([1, 2, 3])
+        query.children = random.pick([0, 0, 1, 2])
+        if random.chance(0.5) { query.serviceFeeBasisPoints = random.pick([1, 1_250, 1_420, 10_000]) }
+        return query
+    }
+
     /// Property types and amenities with spellings that fold together, a name that is also a prefix of
     /// another, and non-ASCII letters.
     static let propertyTypeNames = ["Entire condo", "entire CONDO", "Entire rental unit", "Private room in home", "Cabaña", "Cabana"]
