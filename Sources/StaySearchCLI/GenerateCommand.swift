@@ -19,6 +19,7 @@ struct GenerateCommand: ParsableCommand {
               staysearch generate --listings 100000 --seed 1 --format insideairbnb --output ./synthetic
               staysearch generate --listings 1000000 --seed 1 --pricing dynamic --output dynamic.ssx
               staysearch generate --listings 100000 --seed 1 --changed-share 0.1 --format insideairbnb --output ./rescraped
+              staysearch generate --listings 1000000 --seed 1 --pricing dynamic --fees --output fees.ssx
             """)
 
     typealias Pricing = SyntheticDataset.Pricing
@@ -49,6 +50,9 @@ struct GenerateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Make a later scrape of the same listings: this share of them (0–1) repriced and a week of each newly booked, the rest as the first scrape has them.", valueName: "SHARE"))
     var changedShare = 0.0
 
+    @Flag(help: "Give listings fees as the older Inside Airbnb files have them: cleaning fees growing with capacity, weekly and monthly discounts, extra-guest fees (the same listings and calendars as without; insideairbnb writes them as fees.csv).")
+    var fees = false
+
     @Flag(help: "With --format insideairbnb: write listings.csv.gz and calendar.csv.gz, as Inside Airbnb ships them (zlib's fastest level, compressed on threads of their own).")
     var gzip = false
 
@@ -62,7 +66,7 @@ struct GenerateCommand: ParsableCommand {
     func run() throws {
         FreedMemory.returnLargeBlocksWhenFreed()
         let start = Standard.now()
-        var dataset = SyntheticDataset(listingCount: listings, seed: seed, dayCount: days, pricing: pricing)
+        var dataset = SyntheticDataset(listingCount: listings, seed: seed, dayCount: days, pricing: pricing, fees: fees)
         dataset.changedShare = changedShare
         switch format {
         case .index:

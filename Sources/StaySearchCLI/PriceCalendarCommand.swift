@@ -23,6 +23,7 @@ struct PriceCalendarCommand: ParsableCommand {
     @OptionGroup var data: DataOptions
     @OptionGroup var threads: ThreadOptions
     @OptionGroup var query: PriceCalendarQueryOptions
+    @OptionGroup var platform: PlatformOptions
 
     @Option(help: ArgumentHelp("Every check-in day of this month (default: today's month).", valueName: "YYYY-MM"))
     var month: String?
@@ -58,6 +59,7 @@ struct PriceCalendarCommand: ParsableCommand {
     func run() throws {
         let style = try display.style
         let loaded = try data.loadSearchable()
+        loaded.platform = try platform.fees(for: loaded.index)
         let today = loaded.clock?.today ?? loaded.calendarSpan.first
         let calendarQuery = try calendarQuery(today: today)
         let calendar = try loaded.priceCalendar(calendarQuery, threads: threads.count)

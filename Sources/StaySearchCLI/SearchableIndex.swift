@@ -50,10 +50,11 @@ final class SearchableIndex {
         }
     }
 
-    /// The price calendar of a query (today set by ``clock``).
+    /// The price calendar of a query (today set by ``clock``, with the platform's service fee).
     func priceCalendar(_ query: SearchQuery, threads: Int) throws(QueryError) -> PriceCalendar {
         var query = query
         if let clock { query.today = clock.today }
+        query.serviceFeeBasisPoints = platform.serviceFeeBasisPoints
         if let frozen {
             // Days a rolling window adds past the saved calendars are covered (without calendar rows).
             return try frozen.priceCalendar(query, threads: threads, coveredDays: max(frozen.dayCount, clock?.dayCount ?? 0), live: nil)

@@ -139,6 +139,39 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: again)) == Data(contentsOf: URL(fileURLWithPath: index)))
     }
 
+    /// `generate --fees` gives the same listings fees, the same as an index and as files (a `fees.csv` a city):
+    /// dated answers change, undated ones do not.
+    @Test func generateGivesFeesInBothFormats() throws {
+        let directory = try temporaryDirectory()
+        let plain = directory + "/plain.ssx", withFees = directory + "/fees.ssx"
+        let common = ["generate", "--listings", "300", "--seed", "12", "--days", "60"]
+        #expect(try CommandRunner.run(common + ["--output", plain]).status == 0)
+        #expect(try CommandRunner.run(common + ["--fees", "--output", withFees]).status == 0)
+        let csv = try CommandRunner.run(common + ["--fees", "--format", "insideairbnb", "--output", directory + "/csv"])
+        let dataArguments = csv.stdout.split(separator: "\n").dropFirst().map {
+            String($0.trimmingCharacters(in: .whitespaces).dropFirst("--data '".count).dropLast())
+        }
+        for argument in dataArguments {
+            let folder = String(argument[argument.index(after: argument.firstIndex(of: "=")!)...])
+            #expect(FileManager.default.fileExists(atPath: folder + "/fees.csv"), "\(folder)")
+        }
+        let reimported = directory + "/re.ssx"
+        let imported = try CommandRunner.run(["import"] + dataArguments + ["--output", reimported])
+        #expect(imported.status == 0 && imported.stdout.contains(" 0 rejected"), "\(imported.stdout)")
+        let withFeesCount = imported.stdout.firstMatch(of: /fees: (\d+) listings have fees/).map { Int($0.1)! } ?? 0
+        #expect((150...260).contains(withFeesCount), "\(imported.stdout)")
+        let dated = [#"{"checkin": "2025-06-10", "checkout": "2025-06-17", "adults": 3, "limit": 50, "sort": "price"}"#,
+                     #"{"region": "Zürich", "checkin": "2025-06-03", "checkout": "2025-06-05", "limit": 50}"#]
+        let undated = [#"{"region": "Zürich", "sort": "rating"}"#, #"{"max_price": 90, "limit": 50}"#]
+        func answers(_ path: String, _ queries: [String]) throws -> [String] {
+            try CommandRunner.run(["batch", "--index", path, "--queries", "-"], input: queries.joined(separator: "\n") + "\n").stdout
+                .split(separator: "\n").map { $0.replacingOccurrences(of: #","took_us":\d+"#, with: "", options: .regularExpression) }
+        }
+        #expect(try answers(withFees, dated + undated) == answers(reimported, dated + undated))
+        #expect(try answers(withFees, undated) == answers(plain, undated))
+        for (feeAnswer, plainAnswer) in zip(try answers(withFees, dated), try answers(plain, dated)) { #expect(feeAnswer != plainAnswer) }
+    }
+
     /// `generate --gzip` writes the same files gzipped: they import into the same bytes as the plain ones
     /// (dynamic pricing, so that every night's price is written), and `--gzip` without Inside Airbnb
     /// files is refused.

@@ -92,6 +92,32 @@ import Testing
         }
     }
 
+    /// With fees and a service fee, each day's count, lowest and median are those of its trip prices: the
+    /// exact search of that check-in and the reference's trip prices from SPEC's formulas.
+    @Test(arguments: 0..<16)
+    func aCalendarWithFeesIsTheExactSearchOfItsTripPrices(seed: Int) throws {
+        let data = TestDataset.random(seed: UInt64(seed) + 7_900).withRandomFees(seed: UInt64(seed))
+        let index = data.makeIndex().index
+        #expect(index.hasFees)
+        var random = SeededGenerator(seed: UInt64(seed) &* 137 + 11)
+        for round in 0..<8 {
+            var query = Self.randomCalendarQuery(data, using: &random)
+            query.serviceFeeBasisPoints = round % 2 == 0 ? 0 : random.pick([1, 1_250, 1_420])
+            query.adults = random.pick([1, 2, 3, 5])
+            let context = "seed \(seed) round \(round): \(query)"
+            let calendar: PriceCalendar
+            do throws(QueryError) {
+                let sampling = round % 3 == 2 ? CalendarSampling(every: 2, minimumStays: 1, standardErrors: 0) : .standard
+                calendar = try index.priceCalendar(query, threads: round % 2 + 1, coveredDays: index.dayCount, live: nil, sampling: sampling)
+            } catch {
+                #expect(throws: QueryError.self) { try ReferenceSearch.search(query, in: data) }
+                continue
+            }
+            Self.check(calendar, of: query, context: context + " (engine)") { q throws(QueryError) in ReferenceAnswer(try index.search(q)) }
+            Self.check(calendar, of: query, context: context + " (reference)") { q throws(QueryError) in try ReferenceSearch.search(q, in: data) }
+        }
+    }
+
     /// Stay rules that differ by weekday (a weekend minimum of two or three nights, all year) on whole words of
     /// rows totalled word by word: each check-in's rows are those its weekday's rules allow, one price or a
     /// price a day, and the days' counts differ between weekdays.

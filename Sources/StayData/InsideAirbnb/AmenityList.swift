@@ -35,7 +35,9 @@ package enum AmenityList {
             }
         }
         skipSpace()
-        return position == bytes.count ? names.filter { !isPlaceholder($0) } : nil
+        guard position == bytes.count else { return nil }
+        // Placeholders are rare: the list is copied only when it holds one.
+        return names.contains(where: isPlaceholder) ? names.filter { !isPlaceholder($0) } : names
     }
 
     /// The names in `bytes` in either spelling: a `{…}` list (``parseBraces(_:)``) or a JSON array (``parse(_:)``).
@@ -111,8 +113,10 @@ package enum AmenityList {
     /// Whether `name` is a placeholder the scraper wrote for an amenity it could not name
     /// (`translation missing: en.hosting_amenity_49`), which no guest would look for.
     package static func isPlaceholder(_ name: String) -> Bool {
-        name.hasPrefix("translation missing:")
+        name.utf8.starts(with: placeholderPrefix)
     }
+
+    private static let placeholderPrefix = Array("translation missing:".utf8)
 
     private static func isSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D

@@ -67,9 +67,29 @@ public enum InsideAirbnbWriter {
             }
             try listings.close()
             try calendar.close()
+            if dataset.hasFees { try writeFees(of: positionsByCity[city]!.map { dataset.listings[$0] }, to: folder + "/" + FeesFile.name) }
             arguments.append("\(city)=\(folder)")
         }
         return arguments
+    }
+
+    /// Writes the fees of `listings` (those that have any) as a `fees.csv` at `path`.
+    private static func writeFees(of listings: [ListingRecord], to path: String) throws(DataError) {
+        var file = try BufferedFile(path: path, gzipLevel: nil)
+        file.append("listing_id,cleaning_fee,guests_included,extra_guest_fee,weekly_discount,monthly_discount\n")
+        func percent(_ basisPoints: Int) -> String {
+            let hundredths = basisPoints % 100
+            return basisPoints == 0 ? "" : "\(basisPoints / 100)" + (hundredths == 0 ? "" : hundredths < 10 ? ".0\(hundredths)" : ".\(hundredths)") + "%"
+        }
+        for listing in listings {
+            guard let fees = listing.fees else { continue }
+            let fields = [String(listing.id), fees.cleaningFee?.formatted() ?? "", String(fees.guestsIncluded),
+                          fees.extraGuestFee?.formatted() ?? "", percent(fees.weeklyDiscountBasisPoints),
+                          percent(fees.monthlyDiscountBasisPoints)]
+            file.append(fields.map(csvField).joined(separator: ",") + "\n")
+            try file.flushIfFull()
+        }
+        try file.close()
     }
 
     private static let availableText = Array(",t,".utf8)

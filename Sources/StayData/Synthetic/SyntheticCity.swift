@@ -13,6 +13,9 @@ struct SyntheticCity {
     /// January in São Paulo, autumn leaves in Albany.
     var seasonPeak: Int
 
+    /// The city named `name` (the first city for a name that is none of them).
+    static func named(_ name: String) -> SyntheticCity { all.first { $0.name == name } ?? all[0] }
+
     /// Cities with and without neighbourhood groups, several spelled with non-ASCII letters.
     static let all: [SyntheticCity] = [
         SyntheticCity(name: "Antwerp", latitude: 51.2194, longitude: 4.4025, weight: 3, priceFactor: 1.0, groups: [

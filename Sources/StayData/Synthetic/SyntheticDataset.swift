@@ -17,6 +17,8 @@ import Glibc
 /// high season (July–August, late December), 5 % also charge more on Friday and Saturday nights; a
 /// quarter of listings ask for two nights for weekend check-ins. With ``Pricing/dynamic`` every listing
 /// is priced instead as pricing tools do it (see ``DynamicPricing``); everything else stays the same.
+/// With fees, listings also get the fees of ``SyntheticFees``, drawn from a stream of their own, so that
+/// the same seed gives the same listings and calendars with fees or without.
 public struct SyntheticDataset: Sendable {
     /// How calendar prices are made.
     public enum Pricing: String, Sendable, CaseIterable {
@@ -36,6 +38,8 @@ public struct SyntheticDataset: Sendable {
     public let dayCount: Int
     /// How calendar prices are made.
     public let pricing: Pricing
+    /// Whether listings have fees (``SyntheticFees``).
+    public let hasFees: Bool
     /// The share of listings a later scrape of the same listings finds changed (0: the first scrape): their
     /// nights repriced by −10 % to +20 % and a week of them newly booked.
     public var changedShare = 0.0
@@ -43,12 +47,21 @@ public struct SyntheticDataset: Sendable {
     /// Generates `count` listings for `seed`.
     /// - Complexity: O(*n*); calendars are made on demand.
     public init(listingCount count: Int, seed: UInt64, firstDay: Day = Day(year: 2025, month: 6, day: 1)!, dayCount: Int = 365,
-                pricing: Pricing = .calibrated) {
+                pricing: Pricing = .calibrated, fees: Bool = false) {
         self.seed = seed
         self.pricing = pricing
+        hasFees = fees
         self.firstDay = firstDay
         self.dayCount = dayCount
-        listings = (0..<count).map { SyntheticDataset.listing(at: $0, seed: seed) }
+        listings = (0..<count).map { position in
+            var listing = SyntheticDataset.listing(at: position, seed: seed)
+            if fees {
+                var random = SyntheticDataset.random(seed: seed, position: position, stream: 7)
+                listing.fees = SyntheticFees.fees(of: listing, priceFactor: SyntheticCity.named(listing.region.city).priceFactor,
+                                                  random: &random)
+            }
+            return listing
+        }
     }
 
     /// Builds the index without storing a single night (nor an amenity string per listing).

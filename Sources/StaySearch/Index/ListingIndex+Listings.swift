@@ -35,6 +35,12 @@ extension ListingIndex {
     /// Whether any listing of the index has fees.
     public var hasFees: Bool { !feeTable.isEmpty }
 
+    /// Whether the prices a search of `query` gives are trip prices with fees: with dates, when a listing has
+    /// fees or the query a service fee.
+    public func pricesIncludeFees(_ query: SearchQuery) -> Bool {
+        query.nights != nil && (hasFees || query.serviceFeeBasisPoints > 0)
+    }
+
     /// The price a search without dates uses for row `row` on `today` (the first day when nil or before
     /// it), and where it comes from; `nil` when the listing has neither a price nor a priced night from
     /// that day (it never appears in results then).

@@ -47,6 +47,12 @@ extension LiveIndex {
     /// The neighbourhood boundaries of the frozen index (for maps).
     public func neighbourhoodShapes() -> [NeighbourhoodShape] { index.neighbourhoodShapes() }
 
+    /// Whether the prices a search of `query` gives now are trip prices with fees (see
+    /// ``ListingIndex/pricesIncludeFees(_:)``).
+    public func pricesIncludeFees(_ query: SearchQuery) -> Bool {
+        lock.reading { index.pricesIncludeFees(query) || changed.overlay?.pricesIncludeFees(query) == true }
+    }
+
     /// The region path a region name stands for when it names exactly one region (in the frozen index,
     /// else in the overlay), for titles.
     public func regionPath(named name: String) -> [String]? {

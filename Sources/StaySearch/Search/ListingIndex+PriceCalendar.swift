@@ -167,7 +167,7 @@ extension ListingIndex {
     /// their stays over the span (``SpanPrices/stays``, a line a row) by ``staysearch_calendar_rows``, a word
     /// behind its classification so that its rows' stays arrive meanwhile, else by
     /// ``staysearch_calendar_word`` (both AVX2); the few others (prices of cents, rules read run by run, stays
-    /// too dear for 16 bits) stay by stay.
+    /// too dear for 16 bits, rows whose trip price differs from the nights' sum) stay by stay.
     private func tallyStays(_ query: SearchQuery, plan: ScanPlan, ranges: [Range<Int>], from: Day, days: Int, nights: Int,
                             sampleEvery: Int, readsBlocksFirst: Bool, into tally: CalendarTally) {
         // The check-ins (positions in the range) whose every night lies in this index's own calendar,
@@ -246,6 +246,11 @@ extension ListingIndex {
             staysearch_calendar_rows_prepare(scratch.rowsPlan, nights, checkInCount, lowestUnits, highestUnits, bracketLow, bracketHigh, cheapest)
         }
         var leastOfCents = [Int64](repeating: .max, count: checkInCount)
+        // With fees or a service fee, a stay's total is its trip price: the rows it changes are read stay by
+        // stay (every row with a service fee, else the rows with fees).
+        let serviceFee = Int64(query.serviceFeeBasisPoints)
+        let tripFees: FeeTable? = !feeTable.isEmpty || serviceFee > 0 ? feeTable : nil
+        let feeRowBits = feeTable.rows
         let runs = nightPrices.runs, dense = nightPrices.dense.base, denseRows = nightPrices.denseRows
         for range in ranges where !range.isEmpty {
             let lastWord = (range.upperBound - 1) >> 6
@@ -310,6 +315,7 @@ extension ListingIndex {
                         rulesAllow[table] = staysearch_verdict_bits(columns.ruleClasses + base, tables + table &* 32, &ruleRunRows)
                     }
                     fast = ~irregular & ~ruleRunRows
+                    if tripFees != nil { fast &= serviceFee > 0 ? 0 : ~(feeRowBits?[word] ?? 0) }
                     for table in 0..<tableCount { rulesAllow[table] &= fast }
                 } else {
                     for table in 0..<tableCount { rulesAllow[table] = 0 }
@@ -394,7 +400,10 @@ extension ListingIndex {
                         } else if weekdays & weekdayBits[position] == 0 {
                             continue
                         }
-                        let total = sums[position + nights] - sums[position]
+                        var total = sums[position + nights] - sums[position]
+                        if let tripFees {
+                            total = tripFees.tripPrice(total, row: row, nights: Int64(nights), guests: guests, serviceFee: serviceFee)
+                        }
                         guard total >= lowest, total <= highest else { continue }
                         counts[position] &+= 1
                         if total % 100 == 0, total / 100 <= Int64(Int32.max) {

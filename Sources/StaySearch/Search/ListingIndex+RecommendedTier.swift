@@ -42,7 +42,7 @@ extension ListingIndex {
     /// Whether every value a scan of `query` writes is a multiple of 100 minor units: every price in whole
     /// units, and no trip price (fees or a service fee) with dates.
     func valuesAreWholeUnits(_ query: SearchQuery) -> Bool {
-        pricesAreWholeUnits && !(query.nights != nil && (hasFees || query.serviceFeeBasisPoints > 0))
+        pricesAreWholeUnits && !pricesIncludeFees(query)
     }
 
     /// The `recommended` page of `query` from the matches of the upper tier a scan kept (`count` of them in

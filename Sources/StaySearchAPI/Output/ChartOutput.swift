@@ -21,13 +21,16 @@ package enum ChartOutput {
         titles(query: query, result: result, regionPath: { name in
             let matched = index.regions.nodes(matching: name)
             return matched.count == 1 ? index.regions.path(of: matched[0]) : nil
-        }, style: style)
+        }, includesFees: index.pricesIncludeFees(query), style: style)
     }
 
-    /// The titles, with the region's path from `regionPath` (nil: the name as given), in `style`'s words.
-    package static func titles(query: SearchQuery, result: SearchResult, regionPath: (String) -> [String]?,
+    /// The titles, with the region's path from `regionPath` (nil: the name as given), in `style`'s words; the
+    /// subtitle says so when the prices are trip prices (`includesFees`).
+    package static func titles(query: SearchQuery, result: SearchResult, regionPath: (String) -> [String]?, includesFees: Bool = false,
                                style: DisplayStyle = .standard) -> (String, String) {
-        if style.language == .korean { return koreanTitles(query: query, result: result, regionPath: regionPath, style: style) }
+        if style.language == .korean {
+            return koreanTitles(query: query, result: result, regionPath: regionPath, includesFees: includesFees, style: style)
+        }
         var title = "All listings"
         if let region = query.region {
             title = regionPath(region)?.joined(separator: " / ") ?? region
@@ -56,11 +59,12 @@ package enum ChartOutput {
         if let average = result.histogram.averageNightlyPrice {
             parts.append("average \(average.formatted(showsCents: false)) a night")
         }
+        if includesFees { parts.append("prices include fees, before taxes") }
         return (title, parts.joined(separator: " · "))
     }
 
     /// ``titles(query:result:regionPath:style:)`` in Korean.
-    static func koreanTitles(query: SearchQuery, result: SearchResult, regionPath: (String) -> [String]?,
+    static func koreanTitles(query: SearchQuery, result: SearchResult, regionPath: (String) -> [String]?, includesFees: Bool,
                              style: DisplayStyle) -> (String, String) {
         var title = "모든 숙소"
         if let region = query.region { title = regionPath(region)?.joined(separator: " / ") ?? region }
@@ -87,6 +91,7 @@ package enum ChartOutput {
         case (nil, nil): break
         }
         if let average = result.histogram.averageNightlyPrice { parts.append("1박 평균 \(style.money(average, showsCents: false))") }
+        if includesFees { parts.append("수수료 포함, 세금 별도") }
         return (title, parts.joined(separator: " · "))
     }
 

@@ -146,7 +146,8 @@ package final class SearchService: @unchecked Sendable {
         do {
             let query = try prepared(QueryReader.query(items: queryItems))
             let result = try live.search(query)
-            let titles = ChartOutput.titles(query: query, result: result, regionPath: { self.live.regionPath(named: $0) }, style: style)
+            let titles = ChartOutput.titles(query: query, result: result, regionPath: { self.live.regionPath(named: $0) },
+                                            includesFees: live.pricesIncludeFees(query), style: style)
             if map {
                 let drawn = try MapOutput.map(query: query, result: result, matches: try live.matchPositions(query),
                                               boundaries: live.neighbourhoodShapes(), title: titles.0, width: width, height: height, scale: scale,
@@ -228,7 +229,8 @@ package final class SearchService: @unchecked Sendable {
             var style = DisplayStyle.standard, rest = items
             if png { (style, rest) = try self.style(items, acceptLanguage: acceptLanguage) }
             let clock = self.clock
-            let query = try PriceCalendarRequest.query(rest, today: clock.today, extraKeys: png ? QuerySchema.display.map(\.key) : [])
+            var query = try PriceCalendarRequest.query(rest, today: clock.today, extraKeys: png ? QuerySchema.display.map(\.key) : [])
+            query.serviceFeeBasisPoints = platform.serviceFeeBasisPoints
             let start = Standard.now()
             let calendar = try live.priceCalendar(query)
             guard png else {
