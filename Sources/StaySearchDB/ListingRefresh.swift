@@ -45,6 +45,8 @@ package struct ListingRefresh: Codable, Equatable {
         var amenities: [String]
         var instant_bookable: Bool
         var superhost: Bool
+        /// The fees as the `fees` column keeps them (absent: none).
+        var fees: [Int64]?
 
         init(_ r: ListingRecord) {
             name = r.name
@@ -68,6 +70,7 @@ package struct ListingRefresh: Codable, Equatable {
             amenities = r.amenities
             instant_bookable = r.isInstantBookable
             superhost = r.isSuperhost
+            fees = ListingRow.feeValues(r.fees)
         }
 
         /// The `listing` change that sets every field (clearing those unknown).
@@ -94,6 +97,7 @@ package struct ListingRefresh: Codable, Equatable {
             change.amenities = amenities
             change.isInstantBookable = instant_bookable
             change.isSuperhost = superhost
+            change.setFees(ListingRow.fees(fees))
             return change
         }
     }

@@ -9,8 +9,27 @@ package enum ListingRow {
         "id", "name", "city", "neighbourhood_group", "neighbourhood", "room_type", "accommodates", "price_minor",
         "minimum_nights", "maximum_nights", "rating_hundredths", "reviews", "latitude", "longitude", "bedrooms", "beds",
         "bathroom_halves", "property_type", "amenities", "instant_bookable", "superhost",
-        "night_prices", "night_open", "night_minimum", "night_maximum", "recent_reviews",
+        "night_prices", "night_open", "night_minimum", "night_maximum", "recent_reviews", "fees",
     ]
+
+    /// A listing's fees as the `fees` column keeps them: cleaning fee, guests included, extra-guest fee, weekly
+    /// and monthly discounts (basis points) and security deposit (amounts in minor units, −1 for none); NULL
+    /// for a listing without fees.
+    package static func feeValues(_ fees: ListingFees?) -> [Int64]? {
+        guard let fees else { return nil }
+        return [fees.cleaningFee?.minorUnits ?? -1, Int64(fees.guestsIncluded), fees.extraGuestFee?.minorUnits ?? -1,
+                Int64(fees.weeklyDiscountBasisPoints), Int64(fees.monthlyDiscountBasisPoints), fees.securityDeposit?.minorUnits ?? -1]
+    }
+
+    /// The fees of a `fees` column's values (nil for NULL, or values that are not six).
+    package static func fees(_ values: [Int64]?) -> ListingFees? {
+        guard let values, values.count == 6 else { return nil }
+        func amount(_ value: Int64) -> Money? { value < 0 ? nil : Money(minorUnits: value) }
+        let fees = ListingFees(cleaningFee: amount(values[0]), guestsIncluded: Int(clamping: max(1, values[1])),
+                               extraGuestFee: amount(values[2]), weeklyDiscountBasisPoints: Int(clamping: values[3]),
+                               monthlyDiscountBasisPoints: Int(clamping: values[4]), securityDeposit: amount(values[5]))
+        return fees.isEmpty ? nil : fees
+    }
 
     /// The columns joined for a SELECT.
     static let columnList = columns.joined(separator: ", ")
@@ -38,6 +57,7 @@ package enum ListingRow {
             bathroomHalves: try value(16, Int32?.self).map(Int.init), propertyType: try value(17, String.self),
             amenities: try value(18, [String].self), isInstantBookable: try value(19, Bool.self), isSuperhost: try value(20, Bool.self))
         record.recentReviewCount = try value(25, Int32.self)
+        record.fees = fees(try value(26, [Int64]?.self))
         // The days' arrays read straight from PostgreSQL's binary array format (the generic decoder costs a
         // call per element: most of a snapshot's time).
         func int32s(_ index: Int) throws -> [Int32] {
@@ -98,7 +118,8 @@ package enum ListingRow {
             \(r.price?.minorUnits), \(r.minimumNights), \(r.maximumNights), \(r.ratingHundredths), \(r.reviewCount), \
             \(r.latitude), \(r.longitude), \(r.bedrooms.map { Int32(clamping: $0) }), \(r.beds.map { Int32(clamping: $0) }), \
             \(r.bathroomHalves.map { Int32(clamping: $0) }), \(r.propertyType), \(r.amenities), \(r.isInstantBookable), \
-            \(r.isSuperhost), \(listing.prices), \(listing.bookable), \(minimum), \(maximum), \(r.recentReviewCount), \(scraped))
+            \(r.isSuperhost), \(listing.prices), \(listing.bookable), \(minimum), \(maximum), \(r.recentReviewCount), \
+            \(feeValues(r.fees)), \(scraped))
             """
     }
 
@@ -133,7 +154,7 @@ package enum ListingRow {
             bathroom_halves = \(r.bathroomHalves.map { Int32(clamping: $0) }), property_type = \(r.propertyType), \
             amenities = \(r.amenities), instant_bookable = \(r.isInstantBookable), superhost = \(r.isSuperhost), \
             night_prices = \(listing.prices), night_open = \(listing.bookable), night_minimum = \(minimum), \
-            night_maximum = \(maximum), recent_reviews = \(r.recentReviewCount) WHERE id = \(r.id)
+            night_maximum = \(maximum), recent_reviews = \(r.recentReviewCount), fees = \(feeValues(r.fees)) WHERE id = \(r.id)
             """
     }
 
@@ -205,6 +226,11 @@ package enum ListingRow {
         array(listing.rules) { String(StayRule(packed: $0).minimumNights) }
         array(listing.rules) { String(StayRule(packed: $0).maximumNights) }
         number(r.recentReviewCount)
+        if let fees = feeValues(r.fees) {
+            array(fees) { String($0) }
+        } else {
+            number(Int64?.none)
+        }
         line.append(0x0A)
     }
 

@@ -58,9 +58,15 @@ import Testing
         named.name = "Zimmer \u{e9}"
         named.latitude = 51.2
         named.amenities = ["Wifi", "Pool"]
+        var fees = ListingChange(id: 46)
+        fees.setFees(ListingFees(cleaningFee: Money(minorUnits: 4_500), guestsIncluded: 2, extraGuestFee: Money(minorUnits: 1_000),
+                                 weeklyDiscountBasisPoints: 1_250, monthlyDiscountBasisPoints: 2_500, securityDeposit: nil))
+        var feeCleared = ListingChange(id: 47)
+        feeCleared.cleaningFee = .some(nil)
+        feeCleared.weeklyDiscountBasisPoints = 0
         let day = Self.day
         let all: [CalendarChange] = [
-            .listing(priceOnly), .listing(priceCleared), .listing(named), .listing(ListingChange(id: 45)),
+            .listing(priceOnly), .listing(priceCleared), .listing(named), .listing(ListingChange(id: 45)), .listing(fees), .listing(feeCleared),
             .book(id: 1, checkIn: day, checkOut: day.advanced(by: 2), guests: 3),
             .cancel(id: 2, checkIn: day, checkOut: day.advanced(by: 1)),
             .availability(id: 3, from: day, to: day.advanced(by: 9), available: true),

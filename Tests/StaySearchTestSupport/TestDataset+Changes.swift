@@ -154,6 +154,17 @@ extension TestDataset {
         if random.chance(0.3) { change.amenities = (0..<Int.random(in: 0...3, using: &random)).map { _ in random.pick(TestDataset.amenityNames + ["Sauna"]) } }
         if random.chance(0.3) { change.isInstantBookable = random.chance(0.5) }
         if random.chance(0.3) { change.isSuperhost = random.chance(0.5) }
+        if random.chance(0.3) {
+            // Fees, now and then out of bounds (refused) or cleared.
+            change.cleaningFee = .some(random.pick([nil, 0, 2_500, 9_999, -1] as [Int64?]).map(Money.init(minorUnits:)))
+            if random.chance(0.5) {
+                change.extraGuestFee = .some(random.pick([nil, 1_000, 1 << 24] as [Int64?]).map(Money.init(minorUnits:)))
+                change.guestsIncluded = random.pick([1, 2, 3])
+            }
+            if random.chance(0.5) { change.weeklyDiscountBasisPoints = random.pick([0, 1_000, 1_250, 9_901]) }
+            if random.chance(0.3) { change.monthlyDiscountBasisPoints = random.pick([0, 2_500, 9_900]) }
+            if random.chance(0.2) { change.securityDeposit = .some(random.pick([nil, 20_000] as [Int64?]).map(Money.init(minorUnits:))) }
+        }
         return change
     }
 }

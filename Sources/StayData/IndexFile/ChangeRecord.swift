@@ -7,7 +7,7 @@ import StaySearch
 /// given), an availability's 0/1, a price in minor units (`Int64`, −1 for none), or a stay rule's minimum
 /// and maximum (`Int32` each, −1 to keep). A `listing` change is the kind, the id, a `UInt32` of the fields
 /// it sets, a `UInt32` of those it clears, then each set field in turn (strings as a `UInt32` length and
-/// UTF-8, numbers as 4 or 8 bytes, doubles by their bits, flags as a byte). A `days` change is kind 10, the
+/// UTF-8, numbers as 4 or 8 bytes, doubles by their bits, flags as a byte; the fees are bits 21–26). A `days` change is kind 10, the
 /// id, the first day (`Int32`), the day count (`UInt32`), then each day's stored price (`Int32`), each day's
 /// packed stay rule (`UInt32`), and each day's open flag (a byte).
 package enum ChangeRecord {
@@ -163,11 +163,17 @@ enum ListingFieldsCoding {
         flag(18, change.isInstantBookable)
         flag(19, change.isSuperhost)
         number(20, change.recentReviewCount.map { Optional($0) })
+        number(21, change.cleaningFee.map { $0.map(\.minorUnits) })
+        number(22, change.guestsIncluded.map { Optional(Int64($0)) })
+        number(23, change.extraGuestFee.map { $0.map(\.minorUnits) })
+        number(24, change.weeklyDiscountBasisPoints.map { Optional(Int64($0)) })
+        number(25, change.monthlyDiscountBasisPoints.map { Optional(Int64($0)) })
+        number(26, change.securityDeposit.map { $0.map(\.minorUnits) })
         return littleEndianBytes(set) + littleEndianBytes(cleared) + body
     }
 
     static func decode(id: Int64, from reader: inout ByteReader) -> ListingChange? {
-        guard let set = reader.integer(UInt32.self), let cleared = reader.integer(UInt32.self), set >> 21 == 0, cleared & ~set == 0 else {
+        guard let set = reader.integer(UInt32.self), let cleared = reader.integer(UInt32.self), set >> 27 == 0, cleared & ~set == 0 else {
             return nil
         }
         var change = ListingChange(id: id)
@@ -213,6 +219,12 @@ enum ListingFieldsCoding {
         change.isInstantBookable = (number(18, UInt8.self) ?? nil).map { $0 != 0 }
         change.isSuperhost = (number(19, UInt8.self) ?? nil).map { $0 != 0 }
         change.recentReviewCount = number(20, Int32.self) ?? nil
+        change.cleaningFee = number(21, Int64.self).map { $0.map { Money(minorUnits: $0) } }
+        change.guestsIncluded = (number(22, Int64.self) ?? nil).map { Int(clamping: $0) }
+        change.extraGuestFee = number(23, Int64.self).map { $0.map { Money(minorUnits: $0) } }
+        change.weeklyDiscountBasisPoints = (number(24, Int64.self) ?? nil).map { Int(clamping: $0) }
+        change.monthlyDiscountBasisPoints = (number(25, Int64.self) ?? nil).map { Int(clamping: $0) }
+        change.securityDeposit = number(26, Int64.self).map { $0.map { Money(minorUnits: $0) } }
         return failed ? nil : change
     }
 }

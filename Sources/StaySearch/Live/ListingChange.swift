@@ -30,6 +30,14 @@ public struct ListingChange: Sendable, Equatable {
     public var amenities: [String]?
     public var isInstantBookable: Bool?
     public var isSuperhost: Bool?
+    /// The listing's fees (``ListingFees``), part by part: an amount's inner `nil` removes it; a listing left
+    /// with no fee has none.
+    public var cleaningFee: Money??
+    public var guestsIncluded: Int?
+    public var extraGuestFee: Money??
+    public var weeklyDiscountBasisPoints: Int?
+    public var monthlyDiscountBasisPoints: Int?
+    public var securityDeposit: Money??
 
     /// A change of listing `id` that sets nothing yet.
     public init(id: Int64) { self.id = id }
@@ -58,7 +66,33 @@ public struct ListingChange: Sendable, Equatable {
         if let amenities { record.amenities = amenities }
         if let isInstantBookable { record.isInstantBookable = isInstantBookable }
         if let isSuperhost { record.isSuperhost = isSuperhost }
+        if setsFees {
+            var fees = record.fees ?? ListingFees()
+            if let cleaningFee { fees.cleaningFee = cleaningFee }
+            if let guestsIncluded { fees.guestsIncluded = guestsIncluded }
+            if let extraGuestFee { fees.extraGuestFee = extraGuestFee }
+            if let weeklyDiscountBasisPoints { fees.weeklyDiscountBasisPoints = weeklyDiscountBasisPoints }
+            if let monthlyDiscountBasisPoints { fees.monthlyDiscountBasisPoints = monthlyDiscountBasisPoints }
+            if let securityDeposit { fees.securityDeposit = securityDeposit }
+            record.fees = fees.isEmpty ? nil : fees
+        }
         return record
+    }
+
+    /// Whether the change sets any part of the listing's fees.
+    public var setsFees: Bool {
+        cleaningFee != nil || guestsIncluded != nil || extraGuestFee != nil || weeklyDiscountBasisPoints != nil
+            || monthlyDiscountBasisPoints != nil || securityDeposit != nil
+    }
+
+    /// Sets every part of the listing's fees to `fees`'s (none for nil).
+    public mutating func setFees(_ fees: ListingFees?) {
+        cleaningFee = .some(fees?.cleaningFee)
+        guestsIncluded = fees?.guestsIncluded ?? 1
+        extraGuestFee = .some(fees?.extraGuestFee)
+        weeklyDiscountBasisPoints = fees?.weeklyDiscountBasisPoints ?? 0
+        monthlyDiscountBasisPoints = fees?.monthlyDiscountBasisPoints ?? 0
+        securityDeposit = .some(fees?.securityDeposit)
     }
 
     /// The listing this change adds, when its id is new.
@@ -85,6 +119,21 @@ public struct ListingChange: Sendable, Equatable {
         if let accommodates, accommodates < 0 || accommodates > 10_000 { return .invalidField("accommodates must be from 0 to 10000") }
         if case let price?? = price, price.minorUnits < 0 || price > IndexBuilder.largestPrice {
             return .invalidField("price must be from 0 to 21474836.47")
+        }
+        for (name, amount, largest) in [("cleaning_fee", cleaningFee, ListingFees.largestAmount),
+                                        ("extra_guest_fee", extraGuestFee, ListingFees.largestExtraGuestFee),
+                                        ("security_deposit", securityDeposit, ListingFees.largestAmount)] {
+            if case let amount?? = amount, amount.minorUnits < 0 || amount > largest {
+                return .invalidField("\(name) must be from 0 to \(largest.decimalText)")
+            }
+        }
+        if let guestsIncluded, !(1...ListingFees.largestGuestsIncluded).contains(guestsIncluded) {
+            return .invalidField("guests_included must be from 1 to \(ListingFees.largestGuestsIncluded)")
+        }
+        for (name, discount) in [("weekly_discount", weeklyDiscountBasisPoints), ("monthly_discount", monthlyDiscountBasisPoints)] {
+            if let discount, !(0...ListingFees.largestDiscount).contains(discount) {
+                return .invalidField("\(name) must be a percentage from 0 to 99")
+            }
         }
         if let latitude, !(-90...90).contains(latitude) { return .invalidField("latitude must be from -90 to 90") }
         if let longitude, !(-180...180).contains(longitude) { return .invalidField("longitude must be from -180 to 180") }

@@ -16,7 +16,8 @@ package enum ChangeLine {
     /// The listing fields a `listing` change may set: the keys of a search result, and the details.
     package static let listingKeys = ["name", "city", "neighbourhood_group", "neighbourhood", "room_type", "accommodates", "price",
                               "minimum_nights", "maximum_nights", "rating", "reviews", "recent_reviews", "latitude", "longitude", "bedrooms",
-                              "beds", "bathrooms", "property_type", "amenities", "instant_bookable", "superhost"]
+                              "beds", "bathrooms", "property_type", "amenities", "instant_bookable", "superhost", "cleaning_fee", "guests_included",
+                              "extra_guest_fee", "weekly_discount", "monthly_discount", "security_deposit"]
 
     package static let operations = "book, cancel, availability, price, rules, listing or remove"
 
@@ -114,6 +115,26 @@ package enum ChangeLine {
         }
         change.isInstantBookable = try fields["instant_bookable"].map { try flag($0, "instant_bookable") }
         change.isSuperhost = try fields["superhost"].map { try flag($0, "superhost") }
+        // Fees: amounts (null: none), guests included, discounts as percentages (12.5).
+        change.cleaningFee = try fields["cleaning_fee"].map { $0 == .null ? nil : try money($0, "cleaning_fee") }
+        change.extraGuestFee = try fields["extra_guest_fee"].map { $0 == .null ? nil : try money($0, "extra_guest_fee") }
+        change.securityDeposit = try fields["security_deposit"].map { $0 == .null ? nil : try money($0, "security_deposit") }
+        change.guestsIncluded = try fields["guests_included"].map { value -> Int in
+            let count = try count(value, "guests_included", upTo: ListingFees.largestGuestsIncluded)
+            guard count >= 1 else { throw InputError("guests_included must be a whole number from 1 to \(ListingFees.largestGuestsIncluded)") }
+            return count
+        }
+        for key in ["weekly_discount", "monthly_discount"] {
+            guard let value = fields[key] else { continue }
+            var basisPoints = 0
+            if value != .null {
+                guard case .number(let text) = value, let read = PlatformFees.basisPoints(percent: text), read <= ListingFees.largestDiscount else {
+                    throw InputError("\(key) must be a percentage from 0 to 99 with at most two decimals (12.5), or null")
+                }
+                basisPoints = read
+            }
+            if key == "weekly_discount" { change.weeklyDiscountBasisPoints = basisPoints } else { change.monthlyDiscountBasisPoints = basisPoints }
+        }
         return change
     }
 
