@@ -22,7 +22,7 @@ from fleetlib.bench import bench
 from fleetlib.scale import scale
 from fleetlib.checks import check
 from fleetlib.cluster import KEY, Fleet
-from fleetlib.test_consistency import sample_with_aliases, test_aliases, test_mixed_changes, test_page_through_proxy
+from fleetlib.test_consistency import sample_with_aliases, test_aliases, test_mixed_changes, test_page_through_proxy, test_platform_settings
 from fleetlib.test_failures import test_database_restart, test_kill_and_restart, test_tls
 from fleetlib.test_refresh import test_refresh_with_kills
 from fleetlib.test_writes import test_commit_order, test_keys, test_races, test_read_your_writes
@@ -37,7 +37,8 @@ def test(arguments):
         fleet.wait_caught_up()
         # The page first, on the sample as loaded: its test's price checks expect the sample's prices.
         for name, step in [("the search page through haproxy", test_page_through_proxy), ("keys", test_keys), ("races", test_races), ("read your writes", test_read_your_writes),
-                           ("commit order", test_commit_order), ("TLS", test_tls), ("region aliases", test_aliases)]:
+                           ("commit order", test_commit_order), ("TLS", test_tls), ("region aliases", test_aliases),
+                           ("platform settings", test_platform_settings)]:
             print(f"fleet test: {name}")
             step(fleet)
         print("fleet test: 10,000 mixed changes")

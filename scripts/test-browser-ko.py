@@ -212,6 +212,45 @@ def listing():
     driver.save_screenshot(f"{ARTEFACTS}/ko-listing.png")
 
 
+@step("a week for three in Korean: the listing panel's lines (1박 요금, 장기 숙박 할인, 추가 인원 요금, 청소비, 서비스 수수료, 숙박세) are the API's quote in won")
+def trip_quote():
+    driver.get(BASE + "/?region=Seoul&checkin=2024-08-05&checkout=2024-08-13&adults=3&sort=rating")
+    wait(lambda: js("return document.body.dataset.ready") == "true", "the search")
+    agrees_with_api("a week for three")
+    query = dict(page_query())
+    for result in api("/v1/search", page_query() + [("limit", "20")])["results"]:
+        quote = api(f"/v1/listings/{result['id']}", {k: query[k] for k in ("checkin", "checkout", "adults")})["quote"]
+        if float(quote["cleaning_fee"]) > 0 and quote["length_of_stay_discount"] and quote["extra_guests"]:
+            break
+    else:
+        raise AssertionError("no listing among the first 20 has a cleaning fee, a discount and extra guests")
+    card = driver.find_element(By.CSS_SELECTOR, f'#results .card[data-id="{result["id"]}"]')
+    js("arguments[0].scrollIntoView({block: 'center'})", card)
+    card.click()
+    wait(lambda: by_id("panel").get_attribute("data-id") == result["id"] and driver.find_elements(By.CSS_SELECTOR, "#trip tr"), "the trip's lines")
+    shown = [(row.get_attribute("data-line"), [td.text for td in row.find_elements(By.TAG_NAME, "td")])
+             for row in driver.find_elements(By.CSS_SELECTOR, "#trip tr")]
+    d, x = quote["length_of_stay_discount"], quote["extra_guests"]
+    expected = [("nightly_subtotal", None, won(quote["nightly_subtotal"])),
+                ("length_of_stay_discount", f"장기 숙박 할인 ({'주' if d['kind'] == 'weekly' else '월'} {d['percent']:g}%)", "−" + won(d["amount"])),
+                ("extra_guests", f"추가 인원 요금 ({x['guests']}명 × {won(x['fee_per_night'])} × 8박)", won(x["amount"])),
+                ("cleaning_fee", "청소비", won(quote["cleaning_fee"]))]
+    if quote["service_fee"]["percent"] > 0:
+        expected.append(("service_fee", f"서비스 수수료 ({quote['service_fee']['percent']:g}%)", won(quote["service_fee"]["amount"])))
+    expected.append(("trip_price", "숙박 요금 합계 (수수료 포함, 세금 별도)", won(quote["trip_price"])))
+    if quote["taxes"]["percent"] > 0:
+        expected.append(("taxes", f"숙박세 ({quote['taxes']['percent']:g}%)", won(quote["taxes"]["amount"])))
+        expected.append(("total_with_taxes", "총 합계 (세금 포함)", won(quote["total_with_taxes"])))
+    if quote["security_deposit"] is not None:
+        expected.append(("security_deposit", "보증금 (청구되지 않음)", won(quote["security_deposit"])))
+    assert [k for k, _ in shown] == [k for k, _, _ in expected], f"the panel's lines {[k for k, _ in shown]}, the quote's {[k for k, _, _ in expected]}"
+    for (key, (label, amount)), (_, want_label, want_amount) in zip(shown, expected):
+        assert amount == want_amount, f"{key}: the panel shows {amount}, the quote {want_amount}"
+        assert (label.startswith("1박 요금 ₩") and label.endswith("× 8박")) if want_label is None else label == want_label, f"{key}: {label!r}"
+    assert by_id("quote-total").text == won(quote["total_price"]) and quote["trip_price"] == quote["total_price"]
+    driver.save_screenshot(f"{ARTEFACTS}/ko-trip-quote.png")
+
+
 @step("the browser logged no errors")
 def console():
     errors = [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
@@ -219,7 +258,7 @@ def console():
 
 
 try:
-    for test in [loads, region, dates, recommended, listing, console]:
+    for test in [loads, region, dates, recommended, listing, trip_quote, console]:
         test()
 except Exception:
     driver.save_screenshot(f"{ARTEFACTS}/ko-failure.png")

@@ -327,6 +327,74 @@ def listing():
     wait(lambda: not by_id("panel").is_displayed(), "the panel to close on Escape")
 
 
+def trip_lines(quote, nights_word, money, discount_word, extra_word, words):
+    """The lines the listing panel must show for a quote with fees, as (data-line, label check, amount), in order."""
+    lines = [("nightly_subtotal", lambda label: label.endswith(nights_word), money(quote["nightly_subtotal"]))]
+    discount, extra = quote["length_of_stay_discount"], quote["extra_guests"]
+    if discount:
+        lines.append(("length_of_stay_discount", lambda label: label == discount_word(discount), "−" + money(discount["amount"])))
+    if extra:
+        lines.append(("extra_guests", lambda label: label == extra_word(extra), money(extra["amount"])))
+    if float(quote["cleaning_fee"]) > 0:
+        lines.append(("cleaning_fee", lambda label: label == words["cleaning_fee"], money(quote["cleaning_fee"])))
+    if quote["service_fee"]["percent"] > 0:
+        lines.append(("service_fee", lambda label: label == words["service_fee"].format(f"{quote['service_fee']['percent']:g}"),
+                      money(quote["service_fee"]["amount"])))
+    lines.append(("trip_price", lambda label: label == words["trip_price"], money(quote["trip_price"])))
+    if quote["taxes"]["percent"] > 0:
+        lines.append(("taxes", lambda label: label == words["taxes"].format(f"{quote['taxes']['percent']:g}"), money(quote["taxes"]["amount"])))
+        lines.append(("total_with_taxes", lambda label: label == words["total_with_taxes"], money(quote["total_with_taxes"])))
+    if quote["security_deposit"] is not None:
+        lines.append(("security_deposit", lambda label: label == words["security_deposit"], money(quote["security_deposit"])))
+    return lines
+
+
+def open_trip_quote(driver, api, page_query, by_id, keys):
+    """Opens, from the page's results, the first listing whose quote has a cleaning fee, a length-of-stay discount
+    and extra guests; returns the API's quote and the panel's lines as {data-line: (label, amount)}."""
+    query = dict(page_query())
+    for result in api("/v1/search", page_query() + [("limit", "20")])["results"]:
+        quote = api(f"/v1/listings/{result['id']}", {k: query[k] for k in keys if k in query})["quote"]
+        if float(quote["cleaning_fee"]) > 0 and quote["length_of_stay_discount"] and quote["extra_guests"]:
+            break
+    else:
+        raise AssertionError("no listing among the first 20 has a cleaning fee, a discount and extra guests")
+    card = driver.find_element(By.CSS_SELECTOR, f'#results .card[data-id="{result["id"]}"]')
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", card)
+    card.click()
+    wait(lambda: by_id("panel").get_attribute("data-id") == result["id"] and driver.find_elements(By.CSS_SELECTOR, "#trip tr"), "the trip's lines")
+    shown = {}
+    for row in driver.find_elements(By.CSS_SELECTOR, "#trip tr"):
+        cells = row.find_elements(By.TAG_NAME, "td")
+        shown[row.get_attribute("data-line")] = (cells[0].text, cells[1].text)
+    return result, quote, shown
+
+
+def panel_agrees(quote, shown, lines, total_text, money):
+    assert list(shown) == [key for key, _, _ in lines], f"the panel's lines {list(shown)}, the quote's {[k for k, _, _ in lines]}"
+    for key, label_ok, amount in lines:
+        label, text = shown[key]
+        assert label_ok(label), f"{key}: label {label!r}"
+        assert text == amount, f"{key}: the panel shows {text}, the quote {amount}"
+    assert quote["trip_price"] == quote["total_price"] and total_text == money(quote["total_price"]), (total_text, quote["total_price"])
+
+
+@step("a week for three: the listing panel shows the quote's lines (nights, weekly discount, extra guests, cleaning and service fees, trip price, taxes) as the API quotes them")
+def trip_quote():
+    driver.get(BASE + "/?region=Antwerp&checkin=2024-08-05&checkout=2024-08-13&adults=3&sort=rating")
+    wait(lambda: js("return document.body.dataset.ready") == "true", "the search")
+    agrees_with_api("a week for three")
+    result, quote, shown = open_trip_quote(driver, api, page_query, by_id, ("checkin", "checkout", "adults"))
+    words = {"cleaning_fee": "Cleaning fee", "service_fee": "Service fee ({} %)", "trip_price": "Trip price (all fees, before taxes)",
+             "taxes": "Taxes ({} %)", "total_with_taxes": "Total with taxes", "security_deposit": "Security deposit (not charged)"}
+    lines = trip_lines(quote, "× 8 nights", money,
+                       lambda d: f"{'Weekly' if d['kind'] == 'weekly' else 'Monthly'} discount ({d['percent']:g} %)",
+                       lambda x: f"Extra guests ({x['guests']} × {money(x['fee_per_night'])} × 8)", words)
+    panel_agrees(quote, shown, lines, by_id("quote-total").text, money)
+    screenshot("desktop-trip-quote")
+    by_id("panel-close").click()
+
+
 @step("a bad region is answered with the API's message, and the last results stay")
 def bad_input():
     ids = card_ids()
@@ -391,7 +459,7 @@ def console():
 
 
 try:
-    for test in [loads, region, dates, guests, slider, map_pins, outlines, listing, bad_input, phone, sold_out_days, console]:
+    for test in [loads, region, dates, guests, slider, map_pins, outlines, listing, trip_quote, bad_input, phone, sold_out_days, console]:
         test()
 except Exception:
     screenshot("failure")

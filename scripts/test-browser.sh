@@ -3,7 +3,8 @@
 # root), selenium from PyPI in a virtual environment this script makes, against `staysearch serve` on the
 # shipped sample (with neighbourhood outlines made from it). scripts/test-browser.py types a region and picks a suggestion, chooses dates on the calendar,
 # sets guests, drags the price slider's thumbs, and checks every count and result against the API; then opens a
-# listing and checks its total; then the page in Korean with prices in won (scripts/test-browser-ko.py).
+# listing and checks its total, and a week's stay whose panel lists the fees against the API's quote (fees on a third of
+# the listings, a service fee and a tax); then the page in Korean with prices in won (scripts/test-browser-ko.py).
 # Screenshots (desktop and phone widths) are left in $ARTEFACTS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,8 +37,10 @@ trap cleanup EXIT
 mkdir -p "$work/antwerp"
 ln -s "$PWD/Data/antwerp/listings.csv.gz" "$PWD/Data/antwerp/calendar.csv.gz" "$work/antwerp/"
 python3 scripts/neighbourhood-outlines.py "$work/antwerp" >/dev/null
+# Fees on a third of the listings (scripts/fees-sample.py), a service fee and a tax: the page's prices are trip prices.
+python3 scripts/fees-sample.py "$work/antwerp"
 "$BIN" import Antwerp="$work/antwerp" --output "$work/sample.ssx" >/dev/null
-"$BIN" serve --index "$work/sample.ssx" --port 0 >"$work/out" 2>"$work/log" &
+"$BIN" serve --index "$work/sample.ssx" --port 0 --service-fee 12 --tax Antwerp=7 >"$work/out" 2>"$work/log" &
 server=$!
 for _ in $(seq 1 100); do grep -q serving "$work/out" 2>/dev/null && break; sleep 0.1; done
 base=$(grep -o 'http://127.0.0.1:[0-9]*' "$work/out")
@@ -49,8 +52,9 @@ kill "$server"; wait "$server" 2>/dev/null || true; server=""
 
 # The page in Korean: a Seoul-shaped sample in won, the browser asking for Korean.
 python3 scripts/seoul-sample.py "$work/seoul"
+python3 scripts/fees-sample.py "$work/seoul" 1000
 "$BIN" import Seoul="$work/seoul" --output "$work/seoul.ssx" >/dev/null
-"$BIN" serve --index "$work/seoul.ssx" --port 0 --currency KRW >"$work/out-ko" 2>"$work/log-ko" &
+"$BIN" serve --index "$work/seoul.ssx" --port 0 --currency KRW --service-fee 10 --tax Seoul=10 >"$work/out-ko" 2>"$work/log-ko" &
 server=$!
 for _ in $(seq 1 100); do grep -q serving "$work/out-ko" 2>/dev/null && break; sleep 0.1; done
 base=$(grep -o 'http://127.0.0.1:[0-9]*' "$work/out-ko")

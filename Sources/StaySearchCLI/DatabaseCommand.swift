@@ -19,8 +19,55 @@ struct DatabaseCommand: ParsableCommand {
               staysearch db load postgres://staysearch@127.0.0.1:5432/stays Antwerp=./antwerp
               staysearch import --from postgres://staysearch@127.0.0.1:5432/stays --output replica.ssx
               staysearch db clock postgres://staysearch@127.0.0.1:5432/stays --today 2024-06-29
+              staysearch db settings postgres://staysearch@127.0.0.1:5432/stays --service-fee 14.2 --tax Antwerp=7
             """,
-        subcommands: [Initialise.self, Load.self, Refresh.self, Clock.self, Snapshot.self, Trim.self])
+        subcommands: [Initialise.self, Load.self, Refresh.self, Clock.self, Settings.self, Snapshot.self, Trim.self])
+
+    /// `staysearch db settings URL [--service-fee PERCENT] [--tax CITY=PERCENT]…`.
+    struct Settings: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "settings",
+            abstract: "Show or set the platform's service fee and cities' taxes, which every replica prices with.",
+            discussion: """
+                Without an option, prints the settings. --service-fee sets the fee added to every dated stay's \
+                trip price; --tax CITY=PERCENT sets one city's tax (0 removes it), the other cities' kept. The \
+                settings are kept in the database and written to its change log: every replica takes them at \
+                the same position, and /v1/index shows them.
+                """)
+
+        @Argument(help: ArgumentHelp("The database: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE.", valueName: "URL"))
+        var url: String
+
+        @OptionGroup var platform: PlatformOptions
+
+        func run() throws {
+            let address = try DatabaseCommand.address(url)
+            let (given, cities) = try platform.parsed()
+            let setsFee = platform.serviceFee != nil
+            let (settings, position) = try Blocking.run { () async throws -> (PlatformFees, UInt64?) in
+                try await Database.using(address) { database in
+                    var settings = try await database.platformSettings()
+                    guard setsFee || !cities.isEmpty else { return (settings, nil) }
+                    let names = try await database.cityNames()
+                    let known = Set(names.map(TextFolding.fold))
+                    for city in cities where !known.contains(TextFolding.fold(city)) {
+                        throw CommandFailure(message: "--tax '\(city)=…': '\(city)' is not a city of the database (its cities: "
+                            + names.joined(separator: ", ") + ")", code: ExitStatus.badInput)
+                    }
+                    if setsFee { settings.serviceFeeBasisPoints = given.serviceFeeBasisPoints }
+                    for city in cities {
+                        let basisPoints = given.taxBasisPoints(city: city)
+                        if basisPoints == 0 { settings.removeTax(city: city) } else { settings.setTax(city: city, basisPoints: basisPoints) }
+                    }
+                    return (settings, try await database.setPlatformSettings(settings))
+                }
+            }
+            let taxes = settings.taxes.map { "\($0.city) \(PlatformFees.percentText($0.basisPoints)) %" }
+            Standard.write("service fee \(PlatformFees.percentText(settings.serviceFeeBasisPoints)) %; taxes: "
+                + (taxes.isEmpty ? "none" : taxes.joined(separator: ", "))
+                + (position.map { " (set at change-log position \($0))" } ?? "") + "\n")
+        }
+    }
 
     /// `staysearch db snapshot URL --to DIR [--keep N]`.
     struct Snapshot: ParsableCommand {

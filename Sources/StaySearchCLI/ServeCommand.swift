@@ -65,6 +65,10 @@ struct ServeCommand: ParsableCommand {
             throw ValidationError("with --follow, today is the database's, the same for every replica: set it with "
                 + "'staysearch db clock \(follow) --today DATE' instead of --today")
         }
+        if let follow, platform.serviceFee != nil || !platform.tax.isEmpty {
+            throw ValidationError("with --follow, the service fee and taxes are the database's, the same for every replica: set them with "
+                + "'staysearch db settings \(follow) --service-fee PERCENT --tax CITY=PERCENT' instead")
+        }
         for origin in corsOrigin where origin != "*" {
             let parts = origin.split(separator: "://", maxSplits: 1)
             guard parts.count == 2, ["http", "https"].contains(parts[0]), !parts[1].isEmpty, !parts[1].contains("/") else {

@@ -16,6 +16,9 @@ final class ChangeFollower: @unchecked Sendable {
         var applied: UInt64
         /// The log's today at the applied position (its last `today` entry); nil before the first.
         var today: Day?
+        /// The platform's settings at the applied position (its last `settings` entry, or the database's when
+        /// this replica started).
+        var platform: PlatformFees
         /// The newest position seen in the log.
         var latest: UInt64
         var connected = false
@@ -63,11 +66,11 @@ final class ChangeFollower: @unchecked Sendable {
     private let refusedCounter = Counter(label: "staysearch_follow_changes_refused_total")
     private let delayRecorder = Recorder(label: "staysearch_follow_visible_delay_seconds")
 
-    init(address: DatabaseAddress, live: LiveIndex, journal: ChangeJournal, position: UInt64, today: Day?) {
+    init(address: DatabaseAddress, live: LiveIndex, journal: ChangeJournal, position: UInt64, today: Day?, platform: PlatformFees) {
         self.address = address
         self.live = live
         self.journal = journal
-        status = Status(applied: position, today: today, latest: position, caughtUpAt: 0)
+        status = Status(applied: position, today: today, platform: platform, latest: position, caughtUpAt: 0)
         appliedGauge.record(Int64(position))
     }
 
@@ -270,6 +273,7 @@ final class ChangeFollower: @unchecked Sendable {
         // it, so only the position it holds from matters, and that is the batch's last. The days its window
         // adds are added at its place, before the changes after it (which may touch them).
         var today = current.today
+        var platform = current.platform
         func applyGathered() {
             let verdicts = live.apply(changes)
             for ((change, verdict), position) in zip(zip(changes, verdicts), positions) {
@@ -293,6 +297,10 @@ final class ChangeFollower: @unchecked Sendable {
                     live.extendCalendar(until: until)
                     journal.appendExtension(until: until)
                 }
+                continue
+            }
+            if let settings = PlatformSettings.fees(inEntry: entry.line) {
+                platform = settings
                 continue
             }
             if let refresh = ListingRefresh(line: entry.line) {
@@ -325,6 +333,7 @@ final class ChangeFollower: @unchecked Sendable {
         let ready: ([CheckedContinuation<Void, Never>], [(CheckedContinuation<UInt64?, Never>, UInt64)]) = lock.withLock {
             status.applied = last
             status.today = today
+            status.platform = platform
             status.refusedHere += refused
             if last >= status.latest {
                 status.caughtUpAt = now

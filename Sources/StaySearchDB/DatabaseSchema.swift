@@ -8,7 +8,7 @@
 ///   (a `{"today": …}` entry, written once the date moves; every replica takes the new day at its position).
 /// - `listings`: every field the index has, and the listing's days as four arrays over that span: the
 ///   stored price (minor units; −1 no price, −2 no calendar row), whether the night is open, and the stay
-///   rule of a check-in on that day; `scraped`: whether it came from a scrape (`db load`, `db refresh`) rather
+///   rule of a check-in on that day; `fees` (NULL: none; see ``ListingRow/feeValues(_:)``); `scraped`: whether it came from a scrape (`db load`, `db refresh`) rather
 ///   than a `listing` change. Each listing's row is what a change locks and decides on.
 /// - `bookings`: the stays booked through staysearch, not since cancelled or reopened; an exclusion
 ///   constraint refuses two overlapping stays of one listing, whichever replica asked. A booking stays when
@@ -74,7 +74,8 @@ public enum DatabaseSchema {
             night_open boolean[] NOT NULL,
             night_minimum integer[] NOT NULL,
             night_maximum integer[] NOT NULL,
-            recent_reviews integer NOT NULL DEFAULT 0
+            recent_reviews integer NOT NULL DEFAULT 0,
+            fees bigint[] CHECK (fees IS NULL OR cardinality(fees) = 6)
         )
         """,
         """
@@ -171,10 +172,19 @@ public enum DatabaseSchema {
             SELECT coalesce((SELECT set_today FROM staysearch_clock), (now() AT TIME ZONE 'UTC')::date)
         $$
         """,
+        // The platform's settings (`db settings`): the line of the change-log entry that last set them.
+        """
+        CREATE TABLE IF NOT EXISTS staysearch_settings (
+            only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row),
+            entry text NOT NULL
+        )
+        """,
         "ALTER TABLE staysearch_calendar ADD COLUMN IF NOT EXISTS window_days integer",
         // Listings from a scrape (`db load`, `db refresh`) and those added with `op listing`, which a refresh
         // leaves alone; a database made before the column counts every listing it has as scraped.
         "ALTER TABLE listings ADD COLUMN IF NOT EXISTS scraped boolean NOT NULL DEFAULT true",
+        // Fees: a database made before the column has none.
+        "ALTER TABLE listings ADD COLUMN IF NOT EXISTS fees bigint[] CHECK (fees IS NULL OR cardinality(fees) = 6)",
         // A booking outlives its listing's removal (a refresh that no longer finds it): the stay was sold.
         "ALTER TABLE bookings DROP CONSTRAINT IF EXISTS bookings_listing_fkey",
         // A write's day and the calendars' days: the clock lock taken shared, then the log's today read (a
@@ -196,7 +206,7 @@ public enum DatabaseSchema {
         "DROP TABLE IF EXISTS bookings, change_log, neighbourhood_rings, region_aliases, listings, staysearch_calendar",
         "DROP FUNCTION IF EXISTS staysearch_write_day()",
         "DROP FUNCTION IF EXISTS staysearch_today()",
-        "DROP TABLE IF EXISTS staysearch_clock, staysearch_snapshots, staysearch_log_trim",
+        "DROP TABLE IF EXISTS staysearch_clock, staysearch_snapshots, staysearch_log_trim, staysearch_settings",
         "DROP SEQUENCE IF EXISTS change_positions",
         "DROP FUNCTION IF EXISTS change_log_number()",
     ]

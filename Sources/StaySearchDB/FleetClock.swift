@@ -41,9 +41,10 @@ public struct FleetClock: Sendable, Equatable {
         // Already there (the common case): nothing to lock or replace.
         let present = try await connection.query("""
             SELECT to_regclass('public.staysearch_log_trim') IS NOT NULL AND to_regclass('public.staysearch_snapshots') IS NOT NULL \
-            AND to_regprocedure('staysearch_write_day()') IS NOT NULL AND EXISTS (SELECT 1 FROM staysearch_log_trim) \
+            AND to_regclass('public.staysearch_settings') IS NOT NULL AND to_regprocedure('staysearch_write_day()') IS NOT NULL AND EXISTS (SELECT 1 FROM staysearch_log_trim) \
             AND EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = 'public.staysearch_calendar'::regclass AND attname = 'window_days') \
             AND EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = 'public.listings'::regclass AND attname = 'scraped') \
+            AND EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = 'public.listings'::regclass AND attname = 'fees') \
             AND NOT EXISTS (SELECT 1 FROM pg_constraint WHERE conname = 'bookings_listing_fkey')
             """, logger: logger).collect().first?.decode(Bool?.self, context: .default)
         if present == true { return }

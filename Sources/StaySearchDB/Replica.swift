@@ -30,10 +30,11 @@ public final class Replica: SystemOfRecord, @unchecked Sendable {
     public static func start(address: DatabaseAddress, live: LiveIndex, journal: ChangeJournal, position: UInt64, today: Day?,
                              maxLag: Double) async throws(DatabaseError) -> Replica {
         let span: (first: Day, dayCount: Int)?
+        let platform: PlatformFees
         do {
-            span = try await Database.using(address) { database in
+            (span, platform) = try await Database.using(address) { database in
                 _ = try await database.clock()
-                return try await database.calendarSpan()
+                return (try await database.calendarSpan(), try await database.platformSettings())
             }
         } catch let error as DatabaseError {
             throw error
@@ -54,7 +55,7 @@ public final class Replica: SystemOfRecord, @unchecked Sendable {
             do { try journal.commit() } catch { throw .notReady("the journal \(journal.path) cannot be written: \(error.description)") }
         }
         let client = PostgresClient(configuration: try address.poolConfiguration(), backgroundLogger: Database.logger)
-        let follower = ChangeFollower(address: address, live: live, journal: journal, position: position, today: today)
+        let follower = ChangeFollower(address: address, live: live, journal: journal, position: position, today: today, platform: platform)
         let tasks = [Task { await client.run() }, Task { await follower.run() }]
         return Replica(writer: ChangeWriter(client: client, firstDay: span.first), follower: follower, client: client, tasks: tasks, maxLag: maxLag)
     }
@@ -149,4 +150,6 @@ public final class Replica: SystemOfRecord, @unchecked Sendable {
     package var appliedPosition: UInt64 { follower.current.applied }
 
     package var today: Day? { follower.current.today }
+
+    package var platform: PlatformFees { follower.current.platform }
 }

@@ -188,5 +188,76 @@ extension DatabaseSuites {
                     && object["type"] as? String == "system" && object["error"] as? String == object["message"] as? String
                     && object["applied_position"] != nil, "\(unready.text)")
         }
+
+        /// Fees in the system of record: a sample with fees loads with them (`COPY`) and comes back whole in a
+        /// snapshot; a `listing` change that sets and clears fees is decided by the database, kept in its row and
+        /// applied by a replica that follows the log, whose trip prices then equal a fresh snapshot's.
+        @Test func feesLoadChangeAndReachTheReplicas() async throws {
+            let jersey = try InsideAirbnbLoader().loadIndex(from: [DatasetFolder(city: "Jersey City",
+                                                                                 path: TestCluster.root + "/Data/jersey-city-2019")]).index
+            let address = try await TestCluster.freshDatabase("fees")
+            _ = try await Database.using(address) { try await $0.load(jersey) }
+            _ = try await Database.using(address) { try await $0.setClock(today: jersey.firstDay) }
+            let loaded = try await Database.using(address) { try await $0.snapshot() }
+            #expect(loaded.index.count == jersey.count)
+            for row in 0..<jersey.count {
+                let id = jersey.listing(atRow: row).id
+                #expect(loaded.index.row(ofListingID: id).flatMap { loaded.index.fees(ofRow: $0) } == jersey.fees(ofRow: row), "listing \(id)")
+            }
+            let path = Scratch.path("fees.ssx")
+            let (replica, live) = try await Self.replica(of: address, at: path)
+            defer { Task { await replica.stop() } }
+            let withFees = jersey.listing(atRow: (0..<jersey.count).first { jersey.fees(ofRow: $0) != nil }!).id
+            let withoutFees = jersey.listing(atRow: (0..<jersey.count).first { jersey.fees(ofRow: $0) == nil }!).id
+            let lines = [
+                #"{"op": "listing", "id": "\#(withoutFees)", "cleaning_fee": 80, "guests_included": 1, "extra_guest_fee": 15.5, "weekly_discount": 12.5}"#,
+                #"{"op": "listing", "id": "\#(withFees)", "cleaning_fee": null, "extra_guest_fee": null, "weekly_discount": null, "monthly_discount": null, "security_deposit": null}"#,
+            ]
+            for line in lines { #expect(await replica.write([line]).status == 200, "\(line)") }
+            #expect(Self.verdict(await replica.write([#"{"op": "listing", "id": "\#(withFees)", "weekly_discount": 99.5}"#])).code == "invalid_change")
+            #expect(await replica.waitUntilApplied(3, timeout: .seconds(10)))
+            let expected = ListingFees(cleaningFee: Money(minorUnits: 8_000), guestsIncluded: 1, extraGuestFee: Money(minorUnits: 1_550),
+                                       weeklyDiscountBasisPoints: 1_250)
+            #expect(live.withListing(id: withoutFees) { index, row in index.fees(ofRow: row) } == expected)
+            #expect(live.withListing(id: withFees) { index, row in index.fees(ofRow: row) } == .some(nil), "the fees are cleared, the listing kept")
+            let row = TestCluster.psql("\(address)", "SELECT fees FROM listings WHERE id = \(withoutFees)")
+            #expect(row.output.trimmingCharacters(in: .whitespacesAndNewlines) == "{8000,1,1550,1250,0,-1}", "\(row.output)")
+            let fresh = try await Database.using(address) { try await $0.snapshot() }
+            let checkIn = jersey.firstDay.advanced(by: 30)
+            for nights in [2, 7, 30] {
+                let query = SearchQuery(checkIn: checkIn, checkOut: checkIn.advanced(by: nights), adults: 3, sort: .price, limit: 50)
+                #expect(ResultFormatting.json(try live.search(query)) == ResultFormatting.json(try fresh.index.search(query)), "\(nights) nights")
+            }
+
+            // The platform's settings: set in the database, taken by the replica at their log position, priced
+            // with by its service (a search's totals, a quote's tax line, /v1/index).
+            let service = SearchService(live: live, journal: nil, systemOfRecord: replica)
+            let dated = [("checkin", checkIn.description), ("checkout", checkIn.advanced(by: 7).description), ("adults", "3"), ("sort", "price")]
+            let before = service.search(dated).text
+            var settings = PlatformFees(serviceFeeBasisPoints: 1_420)
+            settings.setTax(city: "Jersey City", basisPoints: 663)
+            let position = try await Database.using(address) { try await $0.setPlatformSettings(settings) }
+            #expect(position == 4)
+            #expect(try await Database.using(address) { try await $0.platformSettings() } == settings)
+            #expect(await replica.waitUntilApplied(position, timeout: .seconds(10)))
+            #expect(replica.platform == settings)
+            #expect(service.indexInfo().text.contains(#""service_fee_percent":14.2"#) && service.indexInfo().text.contains(#""Jersey City":6.63"#),
+                    "\(service.indexInfo().text)")
+            var query = SearchQuery(checkIn: checkIn, checkOut: checkIn.advanced(by: 7), adults: 3, sort: .price, limit: 20)
+            query.serviceFeeBasisPoints = 1_420
+            #expect(stable(service.search(dated).text) == stable(ResultFormatting.json(try fresh.index.search(query)) + "\n"),
+                    "the replica's search prices with the service fee")
+            #expect(stable(service.search(dated).text) != stable(before))
+            let quote = service.listing(id: String(withoutFees), dated.filter { $0.0 != "sort" }).text
+            #expect(quote.contains(#""taxes":{"percent":6.63,"#) && quote.contains(#""service_fee":{"percent":14.2,"#), "\(quote)")
+            // A tax of 0 removes the city's; the service fee back to 0 prices as before.
+            settings = PlatformFees()
+            #expect(try await Database.using(address) { try await $0.setPlatformSettings(settings) } == 5)
+            #expect(await replica.waitUntilApplied(5, timeout: .seconds(10)))
+            #expect(stable(service.search(dated).text) == stable(before))
+        }
+
+        /// An answer without its `took_us`.
+        func stable(_ text: String) -> String { text.replacingOccurrences(of: #",?"took_us":\d+"#, with: "", options: .regularExpression) }
     }
 }

@@ -51,13 +51,15 @@ def test_mixed_changes(fleet):
 
 def sample_with_aliases(folder):
     """The shipped sample with an aliases file (two of its regions have Korean names too) and neighbourhood
-    outlines (scripts/neighbourhood-outlines.py), which reach the replicas through the database."""
+    outlines (scripts/neighbourhood-outlines.py) and fees (scripts/fees-sample.py), which reach the replicas through the database."""
     os.makedirs(folder, exist_ok=True)
     for name in ["listings.csv.gz", "calendar.csv.gz"]:
         os.symlink(os.path.join(ROOT, "Data/antwerp", name), os.path.join(folder, name))
     with open(os.path.join(folder, "aliases.csv"), "w") as f:
         f.write("alias,region\n앤트워프,Antwerp\n중앙역,Centraal Station\n")
     subprocess.run([sys.executable, os.path.join(ROOT, "scripts/neighbourhood-outlines.py"), folder], check=True, capture_output=True)
+    # Fees on a third of the listings: `db load` carries them, and the page's trip quote through haproxy shows them.
+    subprocess.run([sys.executable, os.path.join(ROOT, "scripts/fees-sample.py"), folder], check=True, capture_output=True)
     return folder
 
 
@@ -83,3 +85,32 @@ def test_page_through_proxy(fleet):
                             capture_output=True, text=True)
     print("\n".join("  " + line for line in result.stdout.strip().splitlines()[-3:]))
     check(result.returncode == 0, f"the search page's browser test passes through haproxy ({result.stderr.strip()[-300:]})")
+
+
+def test_platform_settings(fleet):
+    """`db settings` reaches every replica through the change log: /v1/index shows the service fee and the tax,
+    searches price with the fee and quotes show the tax; a city the database lacks is refused in one line
+    (exit 64, nothing written); set back to none, the answers are those from before."""
+    from .cluster import staysearch
+    query = "/v1/search?checkin=2024-07-12&checkout=2024-07-19&adults=3&sort=price&limit=20"
+    strip = lambda text: {k: v for k, v in json.loads(text).items() if k != "took_us"}
+    before = [strip(http("GET", replica.base + query)[1]) for replica in fleet.replicas]
+    position = fleet.latest_position()
+    bad = staysearch("db", "settings", fleet.url, "--tax", "Atlantis=5", check=False)
+    check(bad.returncode == 64 and "'Atlantis' is not a city of the database" in bad.stderr and bad.stderr.strip().count("\n") == 0
+          and fleet.latest_position() == position, f"a tax for an unknown city is refused in one line, nothing logged ({bad.returncode}: {bad.stderr.strip()})")
+    said = staysearch("db", "settings", fleet.url, "--service-fee", "14.2", "--tax", "Antwerp=7").stdout.strip()
+    check(said.startswith("service fee 14.2 %; taxes: Antwerp 7 %"), f"db settings says what it set: {said}")
+    fleet.wait_caught_up()
+    for replica, old in zip(fleet.replicas, before):
+        fees = json.loads(http("GET", replica.base + "/v1/index")[1])["fees"]
+        check(fees == {"service_fee_percent": 14.2, "taxes": {"Antwerp": 7}}, f"replica {replica.number}'s /v1/index shows the settings: {fees}")
+        now = strip(http("GET", replica.base + query)[1])
+        first = now["results"][0]
+        quote = json.loads(http("GET", f"{replica.base}/v1/listings/{first['id']}?checkin=2024-07-12&checkout=2024-07-19&adults=3")[1])["quote"]
+        check(now != old and quote["trip_price"] == first["total_price"] and quote["service_fee"]["percent"] == 14.2
+              and quote["taxes"]["percent"] == 7, f"replica {replica.number} prices with the service fee and quotes the tax")
+    staysearch("db", "settings", fleet.url, "--service-fee", "0", "--tax", "Antwerp=0")
+    fleet.wait_caught_up()
+    after = [strip(http("GET", replica.base + query)[1]) for replica in fleet.replicas]
+    check(after == before, "with the settings back to none, every replica answers as before")

@@ -24,6 +24,13 @@ public struct PlatformFees: Sendable, Equatable {
         cityNames[key] = city
     }
 
+    /// Removes `city`'s tax.
+    public mutating func removeTax(city: String) {
+        let key = TextFolding.fold(city)
+        taxBasisPointsByCity[key] = nil
+        cityNames[key] = nil
+    }
+
     /// The tax of `city` in basis points (0 when none is set).
     public func taxBasisPoints(city: String) -> Int {
         taxBasisPointsByCity.isEmpty ? 0 : taxBasisPointsByCity[TextFolding.fold(city)] ?? 0

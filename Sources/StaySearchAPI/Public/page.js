@@ -230,10 +230,13 @@ function sliderRange() {
   const h = lastResult && lastResult.histogram;
   if (!h || h.count === 0) return { low: null, high: null };
   const a = Number($("price-low").value), b = Number($("price-high").value);
-  const low = a <= 0 ? null : Math.floor(priceAt(h, a));
-  const high = b >= STEPS ? null : Math.ceil(priceAt(h, b));
+  // A thumb where the query's own bound put it shows that bound, not the price its position rounds to.
+  const low = a <= 0 ? null : placed && placed.a === a && placed.low !== null ? placed.low : Math.floor(priceAt(h, a));
+  const high = b >= STEPS ? null : placed && placed.b === b && placed.high !== null ? placed.high : Math.ceil(priceAt(h, b));
   return { low, high };
 }
+/// The thumbs' positions as the query's price range set them, with that range.
+let placed = null;
 
 function renderHistogram(h, nights) {
   const bars = $("histogram");
@@ -253,6 +256,7 @@ function renderHistogram(h, nights) {
   });
   $("price-low").value = state.minPrice === null ? 0 : Math.min(positionOf(h, state.minPrice), STEPS - 1);
   $("price-high").value = state.maxPrice === null ? STEPS : Math.max(positionOf(h, state.maxPrice), 1);
+  placed = { a: Number($("price-low").value), b: Number($("price-high").value), low: state.minPrice, high: state.maxPrice };
   paintSlider();
 }
 
@@ -702,11 +706,40 @@ function renderQuote(full) {
     el("td", { text: night.available ? "" : (KO ? "예약 불가" : (night.status || "unavailable")) }),
     el("td", { text: night.price === null ? words("no price", "가격 없음") : money(night.price) })));
   const table = el("table", {}, el("tbody", {}, ...rows));
-  const totals = el("table", {}, el("tbody", {},
-    q.nightly_price === null ? null : el("tr", {}, el("td", { text: words("Nightly price", "1박 요금") }), el("td", { text: money(q.nightly_price) })),
-    el("tr", { class: "total" }, el("td", { text: words("Total", "총액") }), el("td", { text: q.total_price === null ? "–" : money(q.total_price) }))));
+  const totals = q.trip_price !== undefined && q.total_price !== null ? el("table", { id: "trip" }, el("tbody", {}, ...tripRows(q, count)))
+    : el("table", {}, el("tbody", {},
+      q.nightly_price === null ? null : el("tr", {}, el("td", { text: words("Nightly price", "1박 요금") }), el("td", { text: money(q.nightly_price) })),
+      el("tr", { class: "total" }, el("td", { text: words("Total", "총액") }), el("td", { text: q.total_price === null ? "–" : money(q.total_price) }))));
   box.append(head, el("div", { class: "nights-scroll" }, table), totals);
   if (q.reasons && q.reasons.length) box.append(el("ul", { class: "reasons" }, ...q.reasons.map((r) => el("li", { text: r }))));
+}
+
+/// The quote's lines of a trip price, as `listing` prints them: the nights, a length-of-stay discount, extra
+/// guests, the cleaning fee, the service fee, the trip price, taxes and the deposit. Each row names its quote
+/// key in `data-line`.
+function tripRows(q, count) {
+  const rows = [];
+  const line = (key, label, value, total) => rows.push(el("tr", { "data-line": key, class: total ? "total" : null },
+    el("td", { text: label }), el("td", { text: value })));
+  const percent = (p) => KO ? `${p}%` : `${p} %`;
+  const average = money(Math.round(q.nightly_subtotal * 100 / count) / 100);
+  line("nightly_subtotal", words(`${average} × ${nights(count)}`, `1박 요금 ${average} × ${count}박`), money(q.nightly_subtotal));
+  const d = q.length_of_stay_discount;
+  if (d) line("length_of_stay_discount", words(`${d.kind === "weekly" ? "Weekly" : "Monthly"} discount (${percent(d.percent)})`,
+    `장기 숙박 할인 (${d.kind === "weekly" ? "주" : "월"} ${percent(d.percent)})`), "−" + money(d.amount));
+  const x = q.extra_guests;
+  if (x) line("extra_guests", words(`Extra guests (${x.guests} × ${money(x.fee_per_night)} × ${count})`,
+    `추가 인원 요금 (${x.guests}명 × ${money(x.fee_per_night)} × ${count}박)`), money(x.amount));
+  if (q.cleaning_fee > 0) line("cleaning_fee", words("Cleaning fee", "청소비"), money(q.cleaning_fee));
+  if (q.service_fee.percent > 0) line("service_fee", words(`Service fee (${percent(q.service_fee.percent)})`,
+    `서비스 수수료 (${percent(q.service_fee.percent)})`), money(q.service_fee.amount));
+  line("trip_price", words("Trip price (all fees, before taxes)", "숙박 요금 합계 (수수료 포함, 세금 별도)"), money(q.trip_price), true);
+  if (q.taxes.percent > 0) {
+    line("taxes", words(`Taxes (${percent(q.taxes.percent)})`, `숙박세 (${percent(q.taxes.percent)})`), money(q.taxes.amount));
+    line("total_with_taxes", words("Total with taxes", "총 합계 (세금 포함)"), money(q.total_with_taxes), true);
+  }
+  if (q.security_deposit !== null) line("security_deposit", words("Security deposit (not charged)", "보증금 (청구되지 않음)"), money(q.security_deposit));
+  return rows;
 }
 
 async function loadListingCalendar(full, checkin, checkout) {

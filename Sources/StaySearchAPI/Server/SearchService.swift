@@ -53,8 +53,10 @@ package final class SearchService: @unchecked Sendable {
     package let language: DisplayStyle.Language?
     /// The currency prices are shown in (`serve --currency`); nil: the language's.
     package let currency: String?
-    /// The platform's service fee and cities' taxes (`serve --service-fee`, `--tax`).
-    package let platform: PlatformFees
+    /// The platform's service fee and cities' taxes: a replica's system of record's at its applied position
+    /// (`db settings`), else `serve --service-fee` and `--tax`.
+    package var platform: PlatformFees { systemOfRecord?.platform ?? startPlatform }
+    private let startPlatform: PlatformFees
 
     /// Today and the days the data covers: searches before today, or wholly outside those days, and changes
     /// to nights before today are refused. A replica's today is its system of record's, as the change log
@@ -75,7 +77,7 @@ package final class SearchService: @unchecked Sendable {
                  language: DisplayStyle.Language? = nil, currency: String? = nil, today: Day? = nil,
                  platform: PlatformFees = PlatformFees()) {
         startToday = today
-        self.platform = platform
+        startPlatform = platform
         window = live.calendarSpan.first.distance(to: live.frozenCalendarEnd)
         self.live = live
         self.journal = journal

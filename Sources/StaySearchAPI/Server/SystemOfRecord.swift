@@ -21,4 +21,7 @@ package protocol SystemOfRecord: AnyObject, Sendable {
     /// The system of record's today at the applied position; nil before it announced one (the data's own
     /// date holds until then).
     var today: Day? { get }
+
+    /// The platform's settings at the applied position (`db settings`): a fleet's replicas price with these.
+    var platform: PlatformFees { get }
 }
