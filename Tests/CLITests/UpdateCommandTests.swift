@@ -300,6 +300,13 @@ import Glibc
             if let amenities = change.amenities { fields.append(#""amenities": [\#(amenities.map(quoted).joined(separator: ", "))]"#) }
             if let instant = change.isInstantBookable { fields.append(#""instant_bookable": \#(instant)"#) }
             if let superhost = change.isSuperhost { fields.append(#""superhost": \#(superhost)"#) }
+            for (key, amount) in [("cleaning_fee", change.cleaningFee), ("extra_guest_fee", change.extraGuestFee),
+                                  ("security_deposit", change.securityDeposit)] {
+                if let amount { fields.append(#""\#(key)": \#(amount?.decimalText ?? "null")"#) }
+            }
+            if let included = change.guestsIncluded { fields.append(#""guests_included": \#(included)"#) }
+            if let weekly = change.weeklyDiscountBasisPoints { fields.append(#""weekly_discount": \#(PlatformFees.percentText(weekly))"#) }
+            if let monthly = change.monthlyDiscountBasisPoints { fields.append(#""monthly_discount": \#(PlatformFees.percentText(monthly))"#) }
             return "{" + fields.joined(separator: ", ") + "}"
         }
     }

@@ -46,6 +46,13 @@ import Testing
         #expect(fields[1] == #"Tab\there\nnew \\ line"#)
         #expect(fields[7] == #"\N"#)
         #expect(fields[18] == #"{"Wifi","Say \\"hi\\"","a\\\\b"}"#)
-        #expect(fields[21...].joined(separator: "|") == "{100,-1}|{t,f}|{2,1}|{30,5}|9")
+        #expect(fields[21...].joined(separator: "|") == #"{100,-1}|{t,f}|{2,1}|{30,5}|9|\N"#)
+        // Fees: six numbers (an amount not given -1).
+        var withFees = listing
+        withFees.record.fees = ListingFees(cleaningFee: Money(minorUnits: 4_500), guestsIncluded: 2, weeklyDiscountBasisPoints: 1_000)
+        var feeLine: [UInt8] = []
+        ListingRow.appendCopyLine(withFees, to: &feeLine)
+        #expect(String(decoding: feeLine, as: UTF8.self).dropLast().split(separator: "\t", omittingEmptySubsequences: false).last
+                == "{4500,2,-1,1000,0,-1}")
     }
 }

@@ -32,6 +32,17 @@ extension TestDataset {
                     + "\(night.minimumNights.map(String.init) ?? ""),\(night.maximumNights.map(String.init) ?? "")\n"
             }
             try calendar.write(toFile: "\(folder)/calendar.csv", atomically: true, encoding: .utf8)
+            // Fees (a listing change may set them) in a fees.csv beside the listings.
+            let withFees = cityListings.compactMap { listing in listing.fees.map { (listing.id, $0) } }
+            if !withFees.isEmpty {
+                var fees = "listing_id,cleaning_fee,guests_included,extra_guest_fee,weekly_discount,monthly_discount\n"
+                for (id, fee) in withFees {
+                    fees += [String(id), fee.cleaningFee.map(Self.airbnbMoney) ?? "", String(fee.guestsIncluded),
+                             fee.extraGuestFee.map(Self.airbnbMoney) ?? "", PlatformFees.percentText(fee.weeklyDiscountBasisPoints) + "%",
+                             PlatformFees.percentText(fee.monthlyDiscountBasisPoints) + "%"].map(Self.csvField).joined(separator: ",") + "\n"
+                }
+                try fees.write(toFile: "\(folder)/fees.csv", atomically: true, encoding: .utf8)
+            }
             arguments.append("\(city)=\(folder)")
         }
         return arguments
