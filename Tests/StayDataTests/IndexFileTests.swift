@@ -125,10 +125,10 @@ private func expectSameAnswers(_ original: ListingIndex, _ loaded: ListingIndex,
         bytes[0] = UInt8(ascii: "X")
         expectRefused(write(bytes), saying: "does not start with the staysearch index signature")
         bytes = Self.saved.bytes
-        bytes[8] = 7      // format version 7
-        expectRefused(write(bytes), saying: "written in format 7 by a newer staysearch; this one reads format 6")
+        bytes[8] = 8      // format version 8
+        expectRefused(write(bytes), saying: "written in format 8 by a newer staysearch; this one reads format 7")
         bytes[8] = 4      // format version 4: day-by-day prices as codes, not running sums
-        expectRefused(write(bytes), saying: "written in format 4 by an older staysearch; this one reads format 6: make it again with 'staysearch import'")
+        expectRefused(write(bytes), saying: "written in format 4 by an older staysearch; this one reads format 7: make it again with 'staysearch import'")
     }
 
     /// A file of format 5, saved before listings had fees, loads as the same index without them.
@@ -149,6 +149,22 @@ private func expectSameAnswers(_ original: ListingIndex, _ loaded: ListingIndex,
         // Saved again, it is a file of the current format, still without fees.
         try IndexFileWriter.save(loaded, to: path)
         #expect(try !IndexFileReader.load(from: path).hasFees)
+    }
+
+    /// A file of format 6, which kept each listing's fees in one piece, loads with the same fees and answers.
+    @Test func anIndexOfFormatSixLoadsWithItsFees() throws {
+        let data = TestDataset.random(seed: 8).withRandomFees(seed: 8)
+        let index = data.makeIndex().index
+        let path = temporaryPath("format6.ssx")
+        try IndexFileWriter.save(index, to: path, format: 6)
+        let loaded = try IndexFileReader.load(from: path)
+        #expect(loaded.hasFees)
+        #expect((0..<loaded.count).allSatisfy { loaded.fees(ofRow: $0) == index.fees(ofRow: $0) })
+        for nights in [2, 7, 30] {
+            let query = SearchQuery(checkIn: TestDataset.calendarStart, checkOut: TestDataset.calendarStart.advanced(by: nights), adults: 3,
+                                    limit: 50)
+            #expect(try loaded.search(query) == index.search(query))
+        }
     }
 
     @Test func filesThatAreNotIndexesAreRefused() {

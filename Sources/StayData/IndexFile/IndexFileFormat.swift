@@ -1,5 +1,6 @@
-/// The layout of a saved index (`.ssx`) file, version 6 (version 5 had no listing fees, and is read as
-/// an index without them; version 4 kept day-by-day prices as a code a day
+/// The layout of a saved index (`.ssx`) file, version 7 (version 6 kept each listing's fee entry in one
+/// piece rather than in planes, and is read so; version 5 had no listing fees, and is read as an index
+/// without them; version 4 kept day-by-day prices as a code a day
 /// rather than running sums; version 3 had no recent review counts and region aliases; version 2 no
 /// listing details: bedrooms, beds,
 /// bathrooms, property types, amenities, instant book, superhost; version 1 no dense prices). All numbers
@@ -22,7 +23,7 @@
 /// column table (`IndexStorage.table`): the writer and the reader both walk it.
 enum IndexFileFormat {
     static let magic: [UInt8] = Array("STAYSRCH".utf8)
-    static let version: UInt32 = 6
+    static let version: UInt32 = 7
     /// The oldest format read: 5, whose files lack only the fee sections.
     static let oldestReadable: UInt32 = 5
     static let headerSize = 64

@@ -163,6 +163,8 @@ private struct Reader {
             throw fail("section \(column.name) is missing")
         }
 
+        // Format 6 kept a listing's fees together; the engine reads them in planes.
+        if version == 6 { storage.arrangeFeeEntries(inPlanes: true) }
         let shape = IndexShape(rows: Int(rowCount), firstDay: Day(daysSinceEpoch: firstDay), dayCount: Int(dayCount))
         do throws(IndexCorruption) {
             return try ListingIndex(validating: storage, shape: shape)

@@ -27,7 +27,9 @@ public enum IndexFileWriter {
     package static func save(_ index: ListingIndex, to path: String, changeLogPosition: UInt64? = nil,
                              today: Day? = nil, format: UInt32) throws(DataError) -> Int {
         precondition((IndexFileFormat.oldestReadable...IndexFileFormat.version).contains(format))
-        let sections = IndexStorage.table.filter { $0.since <= format }.map { column in (column: column, bytes: column.bytes(index.storage)) }
+        var storage = index.storage
+        if format == 6 { storage.arrangeFeeEntries(inPlanes: false) }   // format 6 kept a listing's fees together
+        let sections = IndexStorage.table.filter { $0.since <= format }.map { column in (column: column, bytes: column.bytes(storage)) }
         var offsets: [Int] = []
         var offset = IndexFileFormat.aligned(IndexFileFormat.headerSize + IndexFileFormat.sectionEntrySize * sections.count)
         var fileSize = offset

@@ -252,6 +252,7 @@ extension ListingIndex {
         let tripFees: FeeTable? = !feeTable.isEmpty || serviceFee > 0 ? feeTable : nil
         let feeRowBits = feeTable.rows
         let runs = nightPrices.runs, dense = nightPrices.dense.base, denseRows = nightPrices.denseRows
+        let stayLows = spanPrices.stayLows.base, stayHighs = spanPrices.stayHighs.base
         for range in ranges where !range.isEmpty {
             let lastWord = (range.upperBound - 1) >> 6
             // The words read: every one, or those whose number is a multiple of `sampleEvery`.
@@ -389,9 +390,26 @@ extension ListingIndex {
                     let row = base + bit
                     let weekdays = allowedWeekdays[Int(columns.ruleClasses[row])]
                     guard weekdays != 0 else { continue }
+                    let mask: UInt64 = 1 << UInt64(bit)
+                    if let tripFees, weekdays != 0xFF, stayLows[row] >= 0 {
+                        // A trip price grows with the nights' sum, so the row's least and greatest stays bound
+                        // its trip prices: a row whose every stay lies outside the range, or inside it, above
+                        // the cut for the least and outside every check-in's bracket, is counted without
+                        // reading its nights.
+                        let least = tripFees.tripPrice(Int64(stayLows[row]) &* 100, row: row, nights: Int64(nights), guests: guests,
+                                                       serviceFee: serviceFee)
+                        let greatest = tripFees.tripPrice(Int64(stayHighs[row]) &* 100, row: row, nights: Int64(nights), guests: guests,
+                                                          serviceFee: serviceFee)
+                        if greatest < lowest || least > highest { continue }
+                        if least >= lowest, greatest <= highest, least > Int64(cheapest) &* 100 &+ 99,
+                           Self.settles(least: least, greatest: greatest, stays: stays, mask: mask, weekdays: weekdays,
+                                        weekdayBits: weekdayBits, bracketLow: bracketLow, bracketHigh: bracketHigh, checkIns: checkInCount,
+                                        counts: counts, below: below) {
+                            continue
+                        }
+                    }
                     prices.withUnsafeMutableBufferPointer { nightPrices.values(row: row, from: spanStart, to: spanEnd, into: $0.baseAddress!) }
                     for night in 0..<span { sums[night + 1] = sums[night] &+ Int64(max(0, prices[night])) }
-                    let mask: UInt64 = 1 << UInt64(bit)
                     for position in 0..<checkInCount where stays[position] & mask != 0 {
                         if weekdays == 0xFF {
                             guard Scan.allowsStay(row: row, nights: nights, from: spanStart + position, weekday: weekdayOfCheckIn[position],
@@ -441,5 +459,22 @@ extension ListingIndex {
             tally.addSlots(scratch.slots(at: position, width: slotWidths[position]), day: day)
             tally.leastOfCents[day] = min(tally.leastOfCents[day], leastOfCents[position])
         }
+    }
+
+    /// Counts a row whose stays' trip prices all lie between `least` and `greatest` (minor units, inside the
+    /// price range and above the cut for the least) for every check-in that can book it (its bit `mask` in
+    /// `stays`, its rules allowing the check-in's weekday), when each check-in's bracket lies wholly above or
+    /// below them; returns false, counting nothing, when one does not.
+    private static func settles(least: Int64, greatest: Int64, stays: UnsafePointer<UInt64>, mask: UInt64, weekdays: UInt8,
+                                weekdayBits: [UInt8], bracketLow: UnsafePointer<Int32>, bracketHigh: UnsafePointer<Int32>, checkIns: Int,
+                                counts: UnsafeMutablePointer<UInt32>, below: UnsafeMutablePointer<UInt32>) -> Bool {
+        for position in 0..<checkIns where stays[position] & mask != 0 && weekdays & weekdayBits[position] != 0 {
+            guard greatest < Int64(bracketLow[position]) &* 100 || least > Int64(bracketHigh[position]) &* 100 &+ 99 else { return false }
+        }
+        for position in 0..<checkIns where stays[position] & mask != 0 && weekdays & weekdayBits[position] != 0 {
+            counts[position] &+= 1
+            if greatest < Int64(bracketLow[position]) &* 100 { below[position] &+= 1 }
+        }
+        return true
     }
 }

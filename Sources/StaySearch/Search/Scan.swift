@@ -36,6 +36,8 @@ struct Scan {
     /// nights' sum into its trip price (``TripPrice``), which every value then is; else nil.
     let tripFees: FeeTable?
     let serviceFee: Int64
+    /// With ``tripFees``: the query's terms for them.
+    var tripTerms: staysearch_trip_terms
 
     /// The values of the rows that pass every filter but price, room for every row visited (owned by
     /// the caller); empty when the values are counted into price slots and not kept.
@@ -138,6 +140,7 @@ struct Scan {
         block = [UInt64](repeating: 0, count: Scan.blockWords)
         tripFees = hasDates && (!index.feeTable.isEmpty || query.serviceFeeBasisPoints > 0) ? index.feeTable : nil
         serviceFee = Int64(query.serviceFeeBasisPoints)
+        tripTerms = FeeTable.terms(nights: nights, guests: guests, serviceFee: serviceFee)
         if hasDates {
             undated = nil
         } else {
@@ -312,10 +315,7 @@ struct Scan {
         let valueCount = tally.valueCount
         let written = Scan.price(rows: bits, base: base, columns: columns, plans: plans, nights: nights,
                                  from: stayStart, to: stayEnd, into: valueBase + valueCount, rows: pending + (valueCount &- settledCount))
-        if let tripFees {
-            tripFees.tripPrices(valueBase + valueCount, rows: pending + (valueCount &- settledCount), count: written, nights: nights,
-                                guests: guests, serviceFee: Int(serviceFee))
-        }
+        if let tripFees { tripFees.tripPrices(valueBase + valueCount, written: bits, word: word, terms: &tripTerms) }
         tally.valueCount &+= written
         if let kept {
             keptCount = kept.keep(word: word, candidates: bits, written: valueBase + valueCount, lowest: lowestValue,

@@ -298,4 +298,25 @@ void staysearch_keep_tier_use_portable(int portable);
 long staysearch_tier_candidates(const int32_t *qualities, const int64_t *values, long count, int32_t needed, int64_t median,
                                 int32_t pricePoints, int32_t *positions);
 
+/// What turns a stay's nights' sum into its trip price, the same for every row of a query: its nights and
+/// guests, the service fee in basis points, and which discount applies (0 none: under 7 nights; 1 the weekly;
+/// 2 the monthly where the row has one, else the weekly: 28 nights or more).
+typedef struct {
+    int64_t nights;
+    int64_t guests;
+    int64_t service_fee;
+    int64_t discount;
+} staysearch_trip_terms;
+
+/// Replaces each of a word's stay sums by its trip price: `values` holds one per bit of `written` (the word's rows,
+/// in order), `fee_word` marks the word's rows with fees, and `entries` is the fee entry of its first such row in
+/// FeeTable's planes of `count` words each (word k of the entry at `entries[k × count]`; NULL when the word has
+/// none). Rows without fees take only the service fee.
+void staysearch_trip_prices(int64_t *values, uint64_t written, uint64_t fee_word, const uint32_t *entries, long count,
+                            const staysearch_trip_terms *terms);
+
+/// Makes ``staysearch_trip_prices`` use its portable version (non-zero) or the fastest the processor has (zero, the
+/// default): for tests.
+void staysearch_trip_use_portable(int portable);
+
 #endif
