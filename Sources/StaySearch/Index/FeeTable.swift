@@ -101,6 +101,18 @@ struct FeeTable: @unchecked Sendable {
         staysearch_trip_prices(values, written, feeWord, entries.map { $0 + Int(ranks![word]) }, count, terms)
     }
 
+    /// What turns the nights' sums of row `row`'s stays of `nights` nights for `guests` guests into their
+    /// trip prices (``RowTripTerms``), its fees read once.
+    @inline(__always)
+    func terms(ofRow row: Int, nights: Int64, guests: Int, serviceFee: Int64) -> RowTripTerms {
+        guard let rank = rank(ofRow: row) else { return RowTripTerms(discount: 0, added: 0, serviceFee: serviceFee) }
+        let discounts = word(2, ofRank: rank), guestWord = word(1, ofRank: rank)
+        let weekly = Int64(discounts & 0xFFFF), monthly = Int64(discounts >> 16)
+        let above = Int64(max(0, guests &- Int(guestWord & 0xFF)))
+        return RowTripTerms(discount: nights >= 28 && monthly > 0 ? monthly : nights >= 7 ? weekly : 0,
+                            added: above &* Int64(guestWord >> 8) &* nights &+ Int64(word(0, ofRank: rank)), serviceFee: serviceFee)
+    }
+
     /// The trip price of a stay at row `row` whose nights sum to `sum` (``TripPrice``).
     @inline(__always)
     func tripPrice(_ sum: Int64, row: Int, nights: Int64, guests: Int, serviceFee: Int64) -> Int64 {
@@ -115,6 +127,22 @@ struct FeeTable: @unchecked Sendable {
         return base &+ (base &* serviceFee &+ 5_000) / 10_000
     }
 
+}
+
+/// One row's trip price terms for one stay length and party (``FeeTable/terms(ofRow:nights:guests:serviceFee:)``):
+/// the discount in basis points, the fees added (cleaning, extra guests) and the service fee in basis points.
+struct RowTripTerms {
+    let discount: Int64
+    let added: Int64
+    let serviceFee: Int64
+
+    /// The trip price of a stay whose nights sum to `sum` (``TripPrice``): it never falls as `sum` grows.
+    @inline(__always)
+    func tripPrice(_ sum: Int64) -> Int64 {
+        var base = sum &+ added
+        if discount != 0 { base &-= (sum &* discount &+ 5_000) / 10_000 }
+        return serviceFee == 0 ? base : base &+ (base &* serviceFee &+ 5_000) / 10_000
+    }
 }
 
 extension IndexStorage {

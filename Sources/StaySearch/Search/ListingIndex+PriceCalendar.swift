@@ -253,6 +253,16 @@ extension ListingIndex {
         let feeRowBits = feeTable.rows
         let runs = nightPrices.runs, dense = nightPrices.dense.base, denseRows = nightPrices.denseRows
         let stayLows = spanPrices.stayLows.base, stayHighs = spanPrices.stayHighs.base
+        // For trip prices: the totals below every check-in's bracket and above it (minor units), the cut for
+        // the least, and each weekday table's rows of the word.
+        var belowEveryBracket = Int64.max, aboveEveryBracket = Int64.min
+        for position in 0..<checkInCount {
+            belowEveryBracket = min(belowEveryBracket, Int64(bracketLow[position]) &* 100)
+            aboveEveryBracket = max(aboveEveryBracket, Int64(bracketHigh[position]) &* 100 &+ 99)
+        }
+        let leastCut = Int64(cheapest) &* 100 &+ 99
+        var allowedByTable = [UInt64](repeating: 0, count: tableCount)
+        let hasSpanStays = spanPrices.stays.count > 0 && checkInCount <= stayStride
         for range in ranges where !range.isEmpty {
             let lastWord = (range.upperBound - 1) >> 6
             // The words read: every one, or those whose number is a multiple of `sampleEvery`.
@@ -309,6 +319,9 @@ extension ListingIndex {
                 // have a class; any other row stay by stay below.
                 let rowPrices = spanPrices.prices.base + base
                 var fast: UInt64 = 0
+                // With trip prices: the rows that may be counted without their nights (neither of cents nor
+                // with rules read run by run), and each weekday table's rows before `fast` narrows them.
+                var boundable: UInt64 = 0
                 if wholeWord {
                     let irregular = staysearch_int32_in_range(rowPrices, SpanPrices.irregular, SpanPrices.irregular)
                     var ruleRunRows: UInt64 = 0
@@ -316,6 +329,10 @@ extension ListingIndex {
                         rulesAllow[table] = staysearch_verdict_bits(columns.ruleClasses + base, tables + table &* 32, &ruleRunRows)
                     }
                     fast = ~irregular & ~ruleRunRows
+                    if tripFees != nil {
+                        boundable = fast
+                        for table in 0..<tableCount { allowedByTable[table] = rulesAllow[table] }
+                    }
                     if tripFees != nil { fast &= serviceFee > 0 ? 0 : ~(feeRowBits?[word] ?? 0) }
                     for table in 0..<tableCount { rulesAllow[table] &= fast }
                 } else {
@@ -382,6 +399,40 @@ extension ListingIndex {
                         }
                     }
                 }
+                // With trip prices, the rows whose least and greatest trip prices lie below every check-in's
+                // bracket, or above, inside the price range and above the cut for the least, are counted for
+                // every check-in that can book them without reading their nights; those wholly outside the
+                // range are left out.
+                if let tripFees, slow & boundable != 0 {
+                    var settledBelow: UInt64 = 0, settledAbove: UInt64 = 0, outside: UInt64 = 0
+                    var rest = slow & boundable
+                    while rest != 0 {
+                        let bit = rest.trailingZeroBitCount
+                        rest &= rest &- 1
+                        let row = base &+ bit
+                        guard stayLows[row] >= 0 else { continue }
+                        let terms = tripFees.terms(ofRow: row, nights: Int64(nights), guests: guests, serviceFee: serviceFee)
+                        let least = terms.tripPrice(Int64(stayLows[row]) &* 100), greatest = terms.tripPrice(Int64(stayHighs[row]) &* 100)
+                        if greatest < lowest || least > highest {
+                            outside |= 1 &<< UInt64(bit)
+                        } else if least >= lowest, greatest <= highest, least > leastCut {
+                            if greatest < belowEveryBracket {
+                                settledBelow |= 1 &<< UInt64(bit)
+                            } else if least > aboveEveryBracket {
+                                settledAbove |= 1 &<< UInt64(bit)
+                            }
+                        }
+                    }
+                    let settled = settledBelow | settledAbove
+                    slow &= ~(settled | outside)
+                    if settled != 0 {
+                        for position in 0..<checkInCount {
+                            let booked = stays[position] & allowedByTable[tableOfCheckIn[position]] & settled
+                            counts[position] &+= UInt32(booked.nonzeroBitCount)
+                            below[position] &+= UInt32((booked & settledBelow).nonzeroBitCount)
+                        }
+                    }
+                }
                 // Any other row stay by stay: its nights over the span priced once, a stay's total a
                 // difference of running sums.
                 while slow != 0 {
@@ -396,20 +447,29 @@ extension ListingIndex {
                         // its trip prices: a row whose every stay lies outside the range, or inside it, above
                         // the cut for the least and outside every check-in's bracket, is counted without
                         // reading its nights.
-                        let least = tripFees.tripPrice(Int64(stayLows[row]) &* 100, row: row, nights: Int64(nights), guests: guests,
-                                                       serviceFee: serviceFee)
-                        let greatest = tripFees.tripPrice(Int64(stayHighs[row]) &* 100, row: row, nights: Int64(nights), guests: guests,
-                                                          serviceFee: serviceFee)
+                        let terms = tripFees.terms(ofRow: row, nights: Int64(nights), guests: guests, serviceFee: serviceFee)
+                        let least = terms.tripPrice(Int64(stayLows[row]) &* 100), greatest = terms.tripPrice(Int64(stayHighs[row]) &* 100)
                         if greatest < lowest || least > highest { continue }
-                        if least >= lowest, greatest <= highest, least > Int64(cheapest) &* 100 &+ 99,
+                        if least >= lowest, greatest <= highest, least > leastCut,
                            Self.settles(least: least, greatest: greatest, stays: stays, mask: mask, weekdays: weekdays,
                                         weekdayBits: weekdayBits, bracketLow: bracketLow, bracketHigh: bracketHigh, checkIns: checkInCount,
                                         counts: counts, below: below) {
                             continue
                         }
                     }
-                    prices.withUnsafeMutableBufferPointer { nightPrices.values(row: row, from: spanStart, to: spanEnd, into: $0.baseAddress!) }
-                    for night in 0..<span { sums[night + 1] = sums[night] &+ Int64(max(0, prices[night])) }
+                    let rowTerms = tripFees?.terms(ofRow: row, nights: Int64(nights), guests: guests, serviceFee: serviceFee)
+                    // With trip prices, a row's stays' sums from its one price over the span, or from its stays
+                    // worked out for the span when each is below 2^16 units, rather than from its nights.
+                    var onePriceTotal: Int64 = -1
+                    var spanStays: UnsafePointer<UInt16>? = nil
+                    if rowTerms != nil, wholeWord, rowPrices[bit] >= 0 {
+                        onePriceTotal = Int64(rowPrices[bit]) &* Int64(nights) &* 100
+                    } else if rowTerms != nil, wholeWord, hasSpanStays, sumSlots[row] >= 0, stayHighs[row] >= 0, stayHighs[row] <= 0xFFFF {
+                        spanStays = rowStays + Int(sumSlots[row]) &* stayStride
+                    } else {
+                        prices.withUnsafeMutableBufferPointer { nightPrices.values(row: row, from: spanStart, to: spanEnd, into: $0.baseAddress!) }
+                        for night in 0..<span { sums[night + 1] = sums[night] &+ Int64(max(0, prices[night])) }
+                    }
                     for position in 0..<checkInCount where stays[position] & mask != 0 {
                         if weekdays == 0xFF {
                             guard Scan.allowsStay(row: row, nights: nights, from: spanStart + position, weekday: weekdayOfCheckIn[position],
@@ -418,16 +478,24 @@ extension ListingIndex {
                         } else if weekdays & weekdayBits[position] == 0 {
                             continue
                         }
-                        var total = sums[position + nights] - sums[position]
-                        if let tripFees {
-                            total = tripFees.tripPrice(total, row: row, nights: Int64(nights), guests: guests, serviceFee: serviceFee)
+                        var total: Int64
+                        if onePriceTotal >= 0 {
+                            total = onePriceTotal
+                        } else if let spanStays {
+                            total = Int64(spanStays[position]) &* 100
+                        } else {
+                            total = sums[position + nights] - sums[position]
                         }
+                        if let rowTerms { total = rowTerms.tripPrice(total) }
                         guard total >= lowest, total <= highest else { continue }
                         counts[position] &+= 1
-                        if total % 100 == 0, total / 100 <= Int64(Int32.max) {
-                            least[position] = min(least[position], Int32(total / 100))
-                        } else {
-                            leastOfCents[position] = min(leastOfCents[position], total)
+                        // A total above the cut is never taken as a day's least (its day is tallied again).
+                        if total <= leastCut {
+                            if total % 100 == 0, total / 100 <= Int64(Int32.max) {
+                                least[position] = min(least[position], Int32(total / 100))
+                            } else {
+                                leastOfCents[position] = min(leastOfCents[position], total)
+                            }
                         }
                         if total < Int64(bracketLow[position]) &* 100 {
                             below[position] &+= 1
