@@ -5,43 +5,56 @@
 
 #include "dispatch.h"
 
-/// A stay's base price (before the service fee) at the row whose fee entry is word `rank` of each plane of
-/// `planes` (`count` words a plane), its nights summing to `sum`: only the planes the terms need are read.
-static inline int64_t trip_base(int64_t sum, const uint32_t *planes, long count, long rank, const staysearch_trip_terms *terms) {
-    int64_t base = sum;
-    if (terms->discount != 0) {
-        uint32_t discounts = planes[2 * count + rank];
-        int64_t weekly = discounts & 0xFFFF, monthly = discounts >> 16;
-        int64_t discount = terms->discount == 2 && monthly > 0 ? monthly : weekly;
-        base -= (sum * discount + 5000) / 10000;
+/// Whether the kernel runs its portable version (``staysearch_trip_use_portable``).
+static int trip_portable = 0;
+
+/// A stay's base price (before the service fee) at the row of fee rank `rank`, its nights summing to `sum`:
+/// `discount` 0 (none), 1 (weekly) or 2 (monthly, else weekly) from `discounts`, the extra guests' fees from
+/// `guest_words` when the stay has more than one guest, and the cleaning fee. The terms come as values, not
+/// through a pointer that the values' stores might alias, so that they stay in registers.
+static inline int64_t trip_base(int64_t sum, long rank, const uint32_t *cleaning, const uint32_t *guest_words,
+                                const uint32_t *discounts, int64_t discount, int64_t guests, int64_t nights) {
+    int64_t base = sum + (int64_t)cleaning[rank];
+    if (discount != 0) {
+        uint32_t both = discounts[rank];
+        int64_t weekly = both & 0xFFFF, monthly = both >> 16;
+        base -= (sum * (discount == 2 && monthly > 0 ? monthly : weekly) + 5000) / 10000;
     }
-    if (terms->guests > 1) {
-        uint32_t guests = planes[count + rank];
-        int64_t above = terms->guests - (int64_t)(guests & 0xFF);
-        if (above > 0) base += above * (int64_t)(guests >> 8) * terms->nights;
+    if (guests > 1) {
+        uint32_t word = guest_words[rank];
+        int64_t above = guests - (int64_t)(word & 0xFF);
+        if (above > 0) base += above * (int64_t)(word >> 8) * nights;
     }
-    return base + (int64_t)planes[rank];
+    return base;
 }
 
-/// The body of both versions: `COUNT` counts a word's bits.
+/// The body of both versions: `COUNT` counts a word's bits. Without a service fee only the rows with fees
+/// change, and a stay under 7 nights for one guest takes only the cleaning fee.
 #define TRIP_PRICES(COUNT)                                                                                            \
-    if (terms->service_fee == 0) {                                                                                    \
-        /* Only the rows with fees change. */                                                                         \
-        uint64_t rows = written & fee_word;                                                                           \
-        while (rows != 0) {                                                                                           \
+    const int64_t nights = terms->nights, guests = terms->guests, fee = terms->service_fee, discount = terms->discount; \
+    const uint32_t *cleaning = entries, *guest_words = entries + count, *discounts = entries + 2 * count;            \
+    if (fee == 0 && discount == 0 && guests <= 1) {                                                                   \
+        for (uint64_t rows = written & fee_word; rows != 0; rows &= rows - 1) {                                       \
             uint64_t below = (rows & (0 - rows)) - 1;                                                                 \
-            rows &= rows - 1;                                                                                         \
+            values[COUNT(written & below)] += (int64_t)cleaning[COUNT(fee_word & below)];                             \
+        }                                                                                                             \
+    } else if (fee == 0) {                                                                                            \
+        for (uint64_t rows = written & fee_word; rows != 0; rows &= rows - 1) {                                       \
+            uint64_t below = (rows & (0 - rows)) - 1;                                                                 \
             int64_t *value = values + COUNT(written & below);                                                         \
-            *value = trip_base(*value, entries, count, (long)COUNT(fee_word & below), terms);                          \
+            *value = trip_base(*value, (long)COUNT(fee_word & below), cleaning, guest_words, discounts, discount, guests, \
+                               nights);                                                                               \
         }                                                                                                             \
     } else {                                                                                                          \
-        int64_t fee = terms->service_fee;                                                                             \
         uint64_t rows = written;                                                                                      \
         for (long k = 0; rows != 0; k++) {                                                                            \
             uint64_t lowest = rows & (0 - rows);                                                                      \
             rows &= rows - 1;                                                                                         \
             int64_t base = values[k];                                                                                 \
-            if (fee_word & lowest) base = trip_base(base, entries, count, (long)COUNT(fee_word & (lowest - 1)), terms); \
+            if (fee_word & lowest) {                                                                                  \
+                base = trip_base(base, (long)COUNT(fee_word & (lowest - 1)), cleaning, guest_words, discounts, discount, \
+                                 guests, nights);                                                                     \
+            }                                                                                                         \
             values[k] = base + (base * fee + 5000) / 10000;                                                           \
         }                                                                                                             \
     }
@@ -51,7 +64,6 @@ static void trip_prices_portable(int64_t *values, uint64_t written, uint64_t fee
     TRIP_PRICES(__builtin_popcountll)
 }
 
-static int trip_portable = 0;
 
 #if defined(__x86_64__)
 __attribute__((target("popcnt,bmi,bmi2"))) static void trip_prices_popcnt(int64_t *values, uint64_t written, uint64_t fee_word,
@@ -70,3 +82,4 @@ void staysearch_trip_prices(int64_t *values, uint64_t written, uint64_t fee_word
 }
 
 void staysearch_trip_use_portable(int portable) { __atomic_store_n(&trip_portable, portable, __ATOMIC_RELAXED); }
+
