@@ -116,15 +116,7 @@ struct FeeTable: @unchecked Sendable {
     /// The trip price of a stay at row `row` whose nights sum to `sum` (``TripPrice``).
     @inline(__always)
     func tripPrice(_ sum: Int64, row: Int, nights: Int64, guests: Int, serviceFee: Int64) -> Int64 {
-        var base = sum
-        if let rank = rank(ofRow: row) {
-            let discounts = word(2, ofRank: rank), guestWord = word(1, ofRank: rank)
-            let weekly = Int64(discounts & 0xFFFF), monthly = Int64(discounts >> 16)
-            let discount = nights >= 28 && monthly > 0 ? monthly : nights >= 7 ? weekly : 0
-            let above = Int64(max(0, guests &- Int(guestWord & 0xFF)))
-            base = sum &- (sum &* discount &+ 5_000) / 10_000 &+ above &* Int64(guestWord >> 8) &* nights &+ Int64(word(0, ofRank: rank))
-        }
-        return base &+ (base &* serviceFee &+ 5_000) / 10_000
+        terms(ofRow: row, nights: nights, guests: guests, serviceFee: serviceFee).tripPrice(sum)
     }
 
 }
