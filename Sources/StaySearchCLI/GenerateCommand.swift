@@ -20,6 +20,7 @@ struct GenerateCommand: ParsableCommand {
               staysearch generate --listings 1000000 --seed 1 --pricing dynamic --output dynamic.ssx
               staysearch generate --listings 100000 --seed 1 --changed-share 0.1 --format insideairbnb --output ./rescraped
               staysearch generate --listings 1000000 --seed 1 --pricing dynamic --fees --output fees.ssx
+              staysearch generate --listings 1000000 --seed 1 --pricing dynamic --currency KRW --output won.ssx
             """)
 
     typealias Pricing = SyntheticDataset.Pricing
@@ -53,6 +54,9 @@ struct GenerateCommand: ParsableCommand {
     @Flag(help: "Give listings fees as the older Inside Airbnb files have them: cleaning fees growing with capacity, weekly and monthly discounts, extra-guest fees (the same listings and calendars as without; insideairbnb writes them as fees.csv).")
     var fees = false
 
+    @Option(help: "The currency of every price: USD (whole dollars), KRW (₩1,350 a dollar: hosts' prices and fees to ₩1,000, pricing tools' to ₩100) or JPY (¥150 a dollar: to ¥100 and ¥10). The same listings and calendars, each price converted.")
+    var currency: SyntheticCurrency = .usd
+
     @Flag(help: "With --format insideairbnb: write listings.csv.gz and calendar.csv.gz, as Inside Airbnb ships them (zlib's fastest level, compressed on threads of their own).")
     var gzip = false
 
@@ -66,7 +70,8 @@ struct GenerateCommand: ParsableCommand {
     func run() throws {
         FreedMemory.returnLargeBlocksWhenFreed()
         let start = Standard.now()
-        var dataset = SyntheticDataset(listingCount: listings, seed: seed, dayCount: days, pricing: pricing, fees: fees)
+        var dataset = SyntheticDataset(listingCount: listings, seed: seed, dayCount: days, pricing: pricing, fees: fees,
+                                        currency: currency)
         dataset.changedShare = changedShare
         switch format {
         case .index:
@@ -86,3 +91,4 @@ struct GenerateCommand: ParsableCommand {
 }
 
 extension SyntheticDataset.Pricing: ExpressibleByArgument {}
+extension SyntheticCurrency: ExpressibleByArgument {}

@@ -79,6 +79,8 @@ public struct TestDataset: Sendable {
             let daily = !weekly && random.chance(0.2)
             let dailyCents = random.chance(0.3)
             let unbroken = flavours.chance(0.5)
+            // Day-by-day prices of every magnitude: cents to dollars, won (× 1,000) and rupiah (× 50,000).
+            let magnitude = flavours.pick([Int64(1), 1, 1, 10, 1_000, 50_000])
             let weekendExtra = Int64(random.pick([500, 2_500, 2_550]))
             var price = random.pick(prices)
             var minimum: Int32? = random.pick([nil, 1, 2])
@@ -86,9 +88,9 @@ public struct TestDataset: Sendable {
                 if random.chance(weekly ? 0.01 : 0.05), !(daily && unbroken) { continue }   // a gap in the calendar
                 if daily {
                     if random.chance(0.05) {
-                        price = unbroken ? Int64.random(in: 1...400, using: &flavours) * 100 : nil
+                        price = unbroken ? Int64.random(in: 1...400, using: &flavours) * 100 * magnitude : nil
                     } else {
-                        price = Int64.random(in: 1...400, using: &random) * 100 + (dailyCents && random.chance(0.1) ? 1 : 0)
+                        price = Int64.random(in: 1...400, using: &random) * 100 * magnitude + (dailyCents && random.chance(0.1) ? 1 : 0)
                     }
                 } else if !constantPrice, random.chance(weekly ? 0.03 : 0.2) {
                     price = random.pick(prices)
@@ -120,6 +122,21 @@ public struct TestDataset: Sendable {
         // Sources do not always give rows in date order.
         if random.chance(0.3) { nights.shuffle(using: &random) }
         return TestDataset(listings: listings, nights: nights)
+    }
+
+    /// This data with every price in whole units below 65,536 (cents dropped, dearer prices capped), as an
+    /// index file from before dense scales could hold it.
+    public func inWholeUnits() -> TestDataset {
+        var data = self
+        for position in data.listings.indices {
+            data.listings[position].price = data.listings[position].price.map { Money(minorUnits: min($0.minorUnits / 100, 60_000) * 100) }
+        }
+        data.nights = nights.map { id, night in
+            var night = night
+            night.price = night.price.map { Money(minorUnits: min($0.minorUnits / 100, 60_000) * 100) }
+            return (id, night)
+        }
+        return data
     }
 
     /// This data with fees on about two listings in three, drawn from `seed`: cleaning fees (some zero),
@@ -242,7 +259,7 @@ public struct TestDataset: Sendable {
         query.adults = random.pick([1, 1, 2, 3])
         query.children = random.pick([0, 0, 1, 2])
         query.infants = Int.random(in: 0...5, using: &random)
-        let edges: [Int64] = [0, 99, 5_000, 7_500, 7_550, 10_000, 12_000, 20_000]
+        let edges: [Int64] = [0, 99, 5_000, 7_500, 7_550, 10_000, 12_000, 20_000, 3_000_000, 200_000_000]
         if random.chance(0.4) { query.minimumPrice = Money(minorUnits: random.pick(edges)) }
         if random.chance(0.4) { query.maximumPrice = Money(minorUnits: random.pick(edges) + random.pick([0, 0, 1, 2_500])) }
         if let low = query.minimumPrice, let high = query.maximumPrice, low > high { swap(&query.minimumPrice, &query.maximumPrice) }

@@ -6,11 +6,13 @@ import Testing
 /// the difference of the sums at its ends, exact while it costs less than 65,536 units. Listings dear enough
 /// that long stays pass that (summed night by night), calendars that start late or end early (a dense row's window), and rows with a gap or an unpriced
 /// night (stored as runs) beside them: every night, search, flexible search and price calendar against the
-/// data and the brute-force reference.
+/// data and the brute-force reference. The same in won: every price × 1,000, the cheap rows' to ₩100, so that
+/// rows count units of ₩100 and ₩1,000 (their scales) and are dense as the dollar rows are.
 @Suite struct DenseRunningSumsTests {
     /// 300 listings over 70 days: dear and cheap day-by-day prices in runs of ranks, some calendars shorter
-    /// than the index's, a few with gaps or unpriced nights.
-    static func dataset(seed: UInt64) -> TestDataset {
+    /// than the index's, a few with gaps or unpriced nights; `inWon`: every price × 1,000, and half the cheap
+    /// rows' nights to ₩100.
+    static func dataset(seed: UInt64, inWon: Bool = false) -> TestDataset {
         var random = SeededGenerator(seed: seed &* 7_919 &+ 3)
         let start = TestDataset.calendarStart
         var listings: [ListingRecord] = []
@@ -31,7 +33,9 @@ import Testing
             for offset in first..<end {
                 if broken, random.chance(0.05) { continue }                                     // a gap: runs
                 let units = dear ? Int64.random(in: 1_500...6_500, using: &random) : Int64.random(in: 20...400, using: &random)
-                let price = broken && random.chance(0.05) ? nil : Money(minorUnits: units * 100)    // unpriced: runs
+                var minorUnits = units * 100
+                if inWon { minorUnits = minorUnits * 1_000 + (dear ? 0 : Int64.random(in: 0...9, using: &random) * 10_000) }
+                let price = broken && random.chance(0.05) ? nil : Money(minorUnits: minorUnits)    // unpriced: runs
                 nights.append((id, CalendarNight(day: start.advanced(by: offset), isAvailable: random.chance(0.85), price: price,
                                                  minimumNights: random.pick([nil, 1, 2]), maximumNights: random.pick([nil, nil, 45]))))
             }
@@ -39,12 +43,17 @@ import Testing
         return TestDataset(listings: listings, nights: nights)
     }
 
-    @Test(arguments: 0..<4)
-    func everyNightIsTheDatasOwn(seed: Int) {
-        let data = Self.dataset(seed: UInt64(seed))
+    @Test(arguments: 0..<4, [false, true])
+    func everyNightIsTheDatasOwn(seed: Int, inWon: Bool) {
+        let data = Self.dataset(seed: UInt64(seed), inWon: inWon)
         let index = data.makeIndex().index
         #expect(index.nightPrices.denseRows > 200)
-        #expect(index.nightPrices.denseMaxima.array.contains { $0 >= 4_000 } && index.nightPrices.denseMaxima.array.contains { $0 <= 400 })
+        // Dollars count whole units; won rows their own ₩100 or ₩1,000 (10^4 and 10^5 minor units).
+        let scales = Set(index.nightPrices.denseScales.array)
+        #expect(scales == (inWon ? [4, 5] : [NightPrices.wholeUnitScale]))
+        // Dear rows and cheap ones (in won, cheap rows count ₩100: 10 codes a dollar row's unit).
+        #expect(index.nightPrices.denseMaxima.array.contains { $0 >= 6_000 }
+                && index.nightPrices.denseMaxima.array.contains { $0 <= (inWon ? 4_009 : 400) })
         // Each listing's nights as given: a price in minor units, or -1 for a night without one.
         var stored: [Int64: [Day: Int64]] = [:]
         for (id, night) in data.nights { stored[id, default: [:]][night.day] = night.price?.minorUnits ?? -1 }
@@ -63,9 +72,9 @@ import Testing
         }
     }
 
-    @Test(arguments: 0..<4)
-    func staysOfAnyLengthAreTheReferences(seed: Int) throws {
-        let data = Self.dataset(seed: UInt64(seed))
+    @Test(arguments: 0..<4, [false, true])
+    func staysOfAnyLengthAreTheReferences(seed: Int, inWon: Bool) throws {
+        let data = Self.dataset(seed: UInt64(seed), inWon: inWon)
         let index = data.makeIndex().index
         var random = SeededGenerator(seed: UInt64(seed) &+ 41)
         var found = 0, dearStays = 0
@@ -75,7 +84,7 @@ import Testing
             let checkIn = Int.random(in: -1...(70 - length), using: &random)
             query.checkIn = TestDataset.calendarStart.advanced(by: checkIn)
             query.checkOut = query.checkIn!.advanced(by: length)
-            if queryNumber % 7 == 3 { query.maximumPrice = Money(major: random.pick([300, 5_000])) }
+            if queryNumber % 7 == 3 { query.maximumPrice = Money(major: random.pick([300, 5_000]) * (inWon ? 1_000 : 1)) }
             if queryNumber % 4 == 2 { query.flexibleDays = random.pick([1, 3]) }
             query.sort = [SortOrder.price, .priceDescending, .recommended, .rating][queryNumber % 4]
             query.limit = random.pick([10, 50])
@@ -91,9 +100,9 @@ import Testing
         #expect(dearStays > 5, "stays costing 65,536 units or more are tested")
     }
 
-    @Test(arguments: 0..<4)
-    func priceCalendarsAreTheReferences(seed: Int) throws {
-        let data = Self.dataset(seed: UInt64(seed))
+    @Test(arguments: 0..<4, [false, true])
+    func priceCalendarsAreTheReferences(seed: Int, inWon: Bool) throws {
+        let data = Self.dataset(seed: UInt64(seed), inWon: inWon)
         let index = data.makeIndex().index
         for nights in [3, 14, 25] {
             var query = SearchQuery(adults: 1)

@@ -11,7 +11,8 @@ import Glibc
 /// curve of ±20–30 % peaking on its city's ``SyntheticCity/seasonPeak``; its city's events (four a year,
 /// 2–6 days each at +50–100 %, the same for every listing of the city); a last-minute discount of 5–20 %
 /// on the first 1–14 days of the calendar; and small adjustments (±1–5 %) on about a third of the nights.
-/// Prices are rounded to whole units, and never below 10.
+/// Prices are rounded to whole units (to the currency's pricing-tool step: ``SyntheticCurrency``), and never
+/// below 10 dollars' worth.
 struct DynamicPricing {
     /// One city event: days from the calendar's first day, and the uplift.
     struct Event {
@@ -42,8 +43,8 @@ struct DynamicPricing {
     }
 
     /// The price of the night `day`, `offset` days into the calendar, for a listing whose base price is
-    /// `base` minor units; `random` draws the night's small adjustment.
-    func price(base: Int64, day: Day, offset: Int, random: inout SplitMix64) -> Int64 {
+    /// `base` minor units of `currency`; `random` draws the night's small adjustment.
+    func price(base: Int64, day: Day, offset: Int, random: inout SplitMix64, currency: SyntheticCurrency = .usd) -> Int64 {
         var factor = 1.0
         let weekday = day.weekdayFromMonday
         if weekday == 4 || weekday == 5 { factor *= 1 + weekendUplift }
@@ -52,7 +53,7 @@ struct DynamicPricing {
         for event in events where offset >= event.start && offset < event.start + event.length { factor *= 1 + event.uplift }
         if offset < lastMinuteDays { factor *= 1 - lastMinuteDiscount }
         if random.chance(0.33) { factor *= 1 + (random.chance(0.5) ? 1 : -1) * (0.01 + 0.04 * random.unit()) }
-        let units = max(10, (Double(base) / 100 * factor).rounded())
-        return Int64(units) * 100
+        guard currency != .usd else { return Int64(max(10, (Double(base) / 100 * factor).rounded())) * 100 }
+        return currency.minorUnits(ofDollars: max(10, Double(base) / 100 * factor / currency.rate), step: currency.toolStep)
     }
 }

@@ -40,6 +40,8 @@ public struct SyntheticDataset: Sendable {
     public let pricing: Pricing
     /// Whether listings have fees (``SyntheticFees``).
     public let hasFees: Bool
+    /// The currency of every price (``SyntheticCurrency``).
+    public let currency: SyntheticCurrency
     /// The share of listings a later scrape of the same listings finds changed (0: the first scrape): their
     /// nights repriced by −10 % to +20 % and a week of them newly booked.
     public var changedShare = 0.0
@@ -47,18 +49,19 @@ public struct SyntheticDataset: Sendable {
     /// Generates `count` listings for `seed`.
     /// - Complexity: O(*n*); calendars are made on demand.
     public init(listingCount count: Int, seed: UInt64, firstDay: Day = Day(year: 2025, month: 6, day: 1)!, dayCount: Int = 365,
-                pricing: Pricing = .calibrated, fees: Bool = false) {
+                pricing: Pricing = .calibrated, fees: Bool = false, currency: SyntheticCurrency = .usd) {
         self.seed = seed
+        self.currency = currency
         self.pricing = pricing
         hasFees = fees
         self.firstDay = firstDay
         self.dayCount = dayCount
         listings = (0..<count).map { position in
-            var listing = SyntheticDataset.listing(at: position, seed: seed)
+            var listing = SyntheticDataset.listing(at: position, seed: seed, currency: currency)
             if fees {
                 var random = SyntheticDataset.random(seed: seed, position: position, stream: 7)
                 listing.fees = SyntheticFees.fees(of: listing, priceFactor: SyntheticCity.named(listing.region.city).priceFactor,
-                                                  random: &random)
+                                                  currency: currency, random: &random)
             }
             return listing
         }
@@ -82,7 +85,7 @@ public struct SyntheticDataset: Sendable {
         return SplitMix64(seed: mixer.next())
     }
 
-    static func listing(at position: Int, seed: UInt64) -> ListingRecord {
+    static func listing(at position: Int, seed: UInt64, currency: SyntheticCurrency = .usd) -> ListingRecord {
         var random = random(seed: seed, position: position, stream: 1)
         let city = SyntheticCity.all[random.pick(weights: SyntheticCity.all.map(\.weight))]
         let group = city.groups[random.pick(weights: city.groups.indices.map { 1 / Double($0 + 1) })]
@@ -106,7 +109,7 @@ public struct SyntheticDataset: Sendable {
         }
         let logPrice = mu + sigma * random.normal() + 0.15 * log(Double(accommodates) / 2)
         let dollars = max(10, Int64((exp(logPrice) * city.priceFactor).rounded()))
-        let price: Money? = random.chance(0.85) ? Money(major: dollars) : nil
+        let price: Money? = random.chance(0.85) ? Money(minorUnits: currency.minorUnits(ofDollars: Double(dollars), step: currency.hostStep)) : nil
 
         let minimum: Int32 = [1, 2, 3, 4, 5, 7, 14, 28, 30, 90][random.pick(weights: [40, 33, 8, 2, 3, 3, 1, 2, 2, 2])]
         let maximum: Int32 = [365, 1125, 30, 90, 28, 60, 180, 14, 7][random.pick(weights: [35, 27, 8, 6, 4, 5, 5, 5, 5])]
@@ -133,8 +136,11 @@ public struct SyntheticDataset: Sendable {
         let listing = listings[position]
         var random = SyntheticDataset.random(seed: seed, position: position, stream: 2)
         // Calendar prices usually differ a little from the listing's own.
-        let listed = listing.price?.minorUnits ?? Int64((exp(4.6 + 0.7 * random.normal()) * 100).rounded())
-        let base = random.chance(0.6) ? Int64((Double(listed / 100) * (0.85 + 0.3 * random.unit())).rounded()) * 100 : listed
+        let unlisted = exp(4.6 + 0.7 * random.normal())
+        let listed = listing.price?.minorUnits ?? (currency == .usd ? Int64((unlisted * 100).rounded())
+                                                   : currency.minorUnits(ofDollars: unlisted, step: currency.hostStep))
+        let step = currency.hostStep
+        let base = random.chance(0.6) ? Int64((Double(listed / 100) * (0.85 + 0.3 * random.unit()) / Double(step)).rounded()) * step * 100 : listed
         let priceShape = random.pick(weights: [80, 15, 5])           // constant, seasonal, seasonal + weekend
         let weekendMinimum = random.chance(0.25)
         let occupancy = random.pick(weights: [12, 4, 84])             // fully booked, fully free, runs
@@ -167,7 +173,7 @@ public struct SyntheticDataset: Sendable {
             let isAvailable = (occupancy == 0 ? false : occupancy == 1 ? true : !booked) && !newlyBooked.contains(offset)
             var price = base
             if let dynamic {
-                price = dynamic.price(base: base, day: day, offset: offset, random: &priceRandom)
+                price = dynamic.price(base: base, day: day, offset: offset, random: &priceRandom, currency: currency)
             } else if priceShape >= 1 {
                 let (_, month, date) = day.components
                 if month == 7 || month == 8 { price = price * 13 / 10 } else if month == 12, date >= 20 { price = price * 12 / 10 }

@@ -7,6 +7,8 @@ import Glibc
 /// The fees of generated listings, shaped like the older Inside Airbnb files' (where 68 % of listings
 /// have a cleaning fee and 43 % a fee per extra guest):
 ///
+/// In another currency each is converted and rounded as ``SyntheticCurrency`` says.
+///
 /// - a cleaning fee on 68 % of listings: $20 plus $8 a guest the listing accommodates, half that for a
 ///   room, times a log-normal factor (σ 0.4) and the city's price factor, in whole units;
 /// - a fee per extra guest on 43 %: $10–$40 a night times the city's price factor, with 1 guest included
@@ -18,16 +20,18 @@ import Glibc
 enum SyntheticFees {
     /// The fees of `listing` in a city whose prices are `priceFactor` times Antwerp's; nil for a listing that
     /// draws none.
-    static func fees(of listing: ListingRecord, priceFactor: Double, random: inout SplitMix64) -> ListingFees? {
+    static func fees(of listing: ListingRecord, priceFactor: Double, currency: SyntheticCurrency = .usd,
+                     random: inout SplitMix64) -> ListingFees? {
         var fees = ListingFees()
         let isEntire = listing.roomType == "Entire home/apt"
         if random.chance(0.68) {
             let base = (20 + 8 * Double(listing.accommodates)) * (isEntire ? 1 : 0.5)
             let units = (base * exp(0.4 * random.normal()) * priceFactor).rounded()
-            fees.cleaningFee = Money(major: Int64(max(5, min(units, 2_000))))
+            fees.cleaningFee = Money(minorUnits: currency.minorUnits(ofDollars: max(5, min(units, 2_000)), step: currency.hostStep))
         }
         if random.chance(0.43) {
-            fees.extraGuestFee = Money(major: Int64((Double(10 + random.next() % 31) * priceFactor).rounded()))
+            fees.extraGuestFee = Money(minorUnits: currency.minorUnits(ofDollars: (Double(10 + random.next() % 31) * priceFactor).rounded(),
+                                                                      step: currency.hostStep))
             let included = [1, 2, max(1, listing.accommodates / 2)][random.pick(weights: [40, 45, 15])]
             fees.guestsIncluded = max(1, min(included, listing.accommodates))
         }

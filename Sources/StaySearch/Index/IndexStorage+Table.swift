@@ -123,6 +123,7 @@ extension IndexStorage {
         StoredColumn(62, "fee rows", \.feeRows, .free, since: 6),
         StoredColumn(63, "fee ranks", \.feeRanks, .free, since: 6),
         StoredColumn(64, "fee entries", \.feeEntries, .free, since: 6),
+        StoredColumn(65, "dense scales", \.denseScales, .free, since: 8),
     ]
 }
 

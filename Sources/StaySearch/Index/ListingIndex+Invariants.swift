@@ -67,6 +67,10 @@ extension IndexStorage {
               denseRows == 0 || dayCount <= NightPrices.longestDenseCalendar else {
             throw IndexCorruption("the dense prices are not whole rows")
         }
+        guard denseScales.count == denseRows || denseScales.count == 0,
+              denseScales.withUnsafeBufferPointer({ $0.allSatisfy { $0 <= NightPrices.largestScale } }) else {
+            throw IndexCorruption("a dense price row's unit is not one the index knows")
+        }
         let windowsFit = denseWindows.withUnsafeBufferPointer { windows in
             windows.allSatisfy { $0 & 0xFFFF <= $0 >> 16 && Int($0 >> 16) <= dayCount }
         }

@@ -3,10 +3,14 @@
 /// samples), or densely, for calendars whose price changes most days (professional hosts' pricing tools).
 /// A dense row has a single run whose value refers to its rank among the dense rows.
 ///
-/// A dense row keeps its **running sums**: one `UInt16` a day and one more, the sum of its whole-unit
-/// prices before that day, modulo 2^16. A night's price is the difference of two neighbours, and a stay's
-/// total the difference of two sums whatever its length — exact whenever the stay costs less than 65,536
-/// units, which the row's dearest night (``denseMaxima``) times the nights tells.
+/// A dense row counts its prices in a **unit of its own**, a power of ten of minor units (``denseScales``):
+/// whole units (100 minor units) when its prices are whole and below 65,536 units, else the largest power
+/// of ten that divides every one of its prices and leaves them below 65,536 — so a row of won priced to the
+/// ₩100 (₩84,300) counts 843 and costs what a row of dollars does. It keeps its **running sums**: one
+/// `UInt16` a day and one more, the sum of its codes before that day, modulo 2^16. A night's price is the
+/// difference of two neighbours, and a stay's total the difference of two sums whatever its length —
+/// exact whenever the stay costs less than 65,536 of the row's units, which the row's dearest night
+/// (``denseMaxima``) times the nights tells.
 /// Its days with a calendar row are one stretch, its window (``denseWindows``), every night in it priced;
 /// the days outside have no calendar row (and add nothing to the sums). A row with an unpriced night or a
 /// gap inside its calendar is stored as runs.
@@ -19,16 +23,19 @@
 package struct NightPrices: Sendable {
     /// The runs of every row; a dense row's one run refers to its dense values.
     package let runs: DayRuns<Int32>
-    /// `(dayCount + 1) × denseRows` running sums, day-major, in whole units modulo 2^16.
+    /// `(dayCount + 1) × denseRows` running sums, day-major, in each row's unit modulo 2^16.
     package let dense: Column<UInt16>
+    /// Per dense row, the power of ten of minor units that its codes count (2: whole units); at most
+    /// ``largestScale``.
+    package let denseScales: Column<UInt8>
     /// Per dense row, the days with a calendar row: the first in the low 16 bits, the end (exclusive)
     /// in the high 16.
     package let denseWindows: Column<UInt32>
-    /// Per dense row, its dearest night's price in whole units.
+    /// Per dense row, its dearest night's price in its unit.
     package let denseMaxima: Column<UInt16>
     /// How many rows are dense: the stride of ``dense``.
     package let denseRows: Int
-    /// The dearest night of all dense rows, in whole units (0 without dense rows): a stay whose nights times
+    /// The dearest night of all dense rows, in their units (0 without dense rows): a stay whose nights times
     /// it stay below 65,536 is exact on every row, without reading the row's own.
     package let dearestDenseNight: Int
     /// The dearest night of each group of 64 dense rows (ranks 64g ..< 64g + 64), worked out when the index
@@ -37,15 +44,30 @@ package struct NightPrices: Sendable {
     /// The dense rows of a group of ``denseGroupMaxima``: 2^6.
     package static let denseGroupShift = 6
 
-    /// The highest price a dense row can hold, in whole units.
+    /// The highest price a dense row can hold, in its unit.
     package static let largestDenseUnits = 0xFFFF
+    /// The scale of whole units: 10^2 minor units.
+    package static let wholeUnitScale: UInt8 = 2
+    /// The largest scale: a unit of 10^9 minor units (every price a night fits in 32 bits).
+    package static let largestScale: UInt8 = 9
+    /// The unit of each scale in minor units: 10^scale.
+    package static let unitOfScale: [Int64] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000]
+    /// ``unitOfScale`` where a hot loop reads it without the array's checks; never freed.
+    nonisolated(unsafe) package static let unitsOfScales: UnsafePointer<Int64> = {
+        let units = UnsafeMutablePointer<Int64>.allocate(capacity: unitOfScale.count)
+        units.initialize(from: unitOfScale, count: unitOfScale.count)
+        return UnsafePointer(units)
+    }()
     /// The longest calendar whose rows can be dense (a window's ends are 16 bits).
     package static let longestDenseCalendar = 0xFFFF
 
     /// Wraps the columns; the caller has checked them (``IndexStorage/checkInvariants(shape:)``).
-    package init(runs: DayRuns<Int32>, dense: Column<UInt16>, windows: Column<UInt32>, maxima: Column<UInt16>) {
+    /// `scales` may be empty (an index file from before scales): every row's unit is then a whole unit.
+    package init(runs: DayRuns<Int32>, dense: Column<UInt16>, windows: Column<UInt32>, maxima: Column<UInt16>, scales: Column<UInt8>) {
         self.runs = runs
         self.dense = dense
+        denseScales = scales.count == windows.count ? scales
+            : Column([UInt8](repeating: NightPrices.wholeUnitScale, count: windows.count))
         denseWindows = windows
         denseMaxima = maxima
         denseRows = windows.count
@@ -57,7 +79,11 @@ package struct NightPrices: Sendable {
         dearestDenseNight = denseGroupMaxima.withUnsafeBufferPointer { Int($0.max() ?? 0) }
     }
 
-    /// Dense row `rank`'s price in whole units on day offset `day` inside its window.
+    /// Dense row `rank`'s unit in minor units.
+    @inline(__always)
+    package func unit(ofRank rank: Int) -> Int64 { NightPrices.unitsOfScales[Int(denseScales.base[rank])] }
+
+    /// Dense row `rank`'s price in its units on day offset `day` inside its window.
     @inline(__always)
     func denseUnits(rank: Int, day: Int) -> Int32 {
         let sums = dense.base + (day &* denseRows &+ rank)
@@ -68,7 +94,7 @@ package struct NightPrices: Sendable {
     private func denseValue(rank: Int, day: Int) -> Int32 {
         let window = denseWindows[rank]
         guard day >= Int(window & 0xFFFF), day < Int(window >> 16) else { return ListingIndex.noCalendarRow }
-        return denseUnits(rank: rank, day: day) * 100
+        return denseUnits(rank: rank, day: day) &* Int32(truncatingIfNeeded: unit(ofRank: rank))
     }
 
     /// The value of row `row` on day offset `dayOffset`.
@@ -119,7 +145,7 @@ package struct NightPrices: Sendable {
 
     /// The sum of row `row`'s prices over the day offsets `start ..< end`, valid when every night in it
     /// is priced.
-    /// - Complexity: O(1) when the row is dense and the stay costs less than 65,536 units (else O(*k*) for
+    /// - Complexity: O(1) when the row is dense and the stay costs less than 65,536 of its units (else O(*k*) for
     ///   *k* nights), O(log *r* + *k*) for *r* runs.
     @inline(__always)
     package func sum(row: Int, from start: Int, to end: Int) -> Int64 {
@@ -128,10 +154,10 @@ package struct NightPrices: Sendable {
             return runs.sum(row: row, from: start, to: end)
         }
         return NightPrices.denseSum(sums: dense.base, stride: denseRows, rank: rank, from: start, to: end,
-                                    maximum: Int(denseMaxima.base[rank])) &* 100
+                                    maximum: Int(denseMaxima.base[rank])) &* unit(ofRank: rank)
     }
 
-    /// Dense row `rank`'s whole units over the day offsets `start ..< end` from the running sums `sums`
+    /// Dense row `rank`'s codes (in its unit) over the day offsets `start ..< end` from the running sums `sums`
     /// (stride `stride`): the difference of two sums when the row's dearest night (`maximum`) times the
     /// nights stays below 65,536, else the nights' differences added.
     @inline(__always)
@@ -148,27 +174,40 @@ package struct NightPrices: Sendable {
         return units
     }
 
-    /// A dense row for a row's values by day: its running sums (one more than the days), its window and
-    /// its highest price in whole units; nil when a price is not whole units or is too high, or when a
-    /// day inside its window has no price or no calendar row.
-    static func denseRow(of days: [Int32]) -> (sums: [UInt16], window: UInt32, maximum: UInt16)? {
+    /// A dense row for a row's values by day: its running sums (one more than the days), its window, its
+    /// highest price in its unit and its scale (see ``denseScales``: whole units when they do, else the
+    /// largest power of ten that divides every price and leaves each below 65,536 units); nil when no unit
+    /// does, or when a day inside its window has no price or no calendar row.
+    static func denseRow(of days: [Int32]) -> (sums: [UInt16], window: UInt32, maximum: UInt16, scale: UInt8)? {
         guard days.count <= longestDenseCalendar else { return nil }
         let firstDay = days.firstIndex { $0 != ListingIndex.noCalendarRow } ?? days.count
         let endDay = (days.lastIndex { $0 != ListingIndex.noCalendarRow } ?? -1) + 1
+        // The prices' common divisor among the powers of ten, and the dearest.
+        var divisor = Int64(unitOfScale[Int(largestScale)]), dearest: Int64 = 0
+        for value in days[firstDay..<max(firstDay, endDay)] {
+            guard value >= 0 else { return nil }
+            while Int64(value) % divisor != 0 { divisor /= 10 }
+            dearest = max(dearest, Int64(value))
+        }
+        let divisorScale = UInt8(unitOfScale.firstIndex(of: divisor)!)
+        // Every scale up to the divisor's is exact; the codes fit from the smallest that leaves the dearest
+        // below 2^16. Whole units where they fit, so that the price calendar reads the row as it is.
+        guard dearest / divisor <= Int64(largestDenseUnits) else { return nil }
+        let scale = divisorScale >= wholeUnitScale && dearest / 100 <= Int64(largestDenseUnits) ? wholeUnitScale : divisorScale
+        let unit = unitOfScale[Int(scale)]
         var sums: [UInt16] = []
         sums.reserveCapacity(days.count + 1)
         var sum: UInt16 = 0, maximum: UInt16 = 0
         sums.append(0)
         for (day, value) in days.enumerated() {
             if day >= firstDay && day < endDay {
-                guard value >= 0, value % 100 == 0, Int(value / 100) <= largestDenseUnits else { return nil }
-                let units = UInt16(value / 100)
-                sum &+= units
-                maximum = max(maximum, units)
+                let code = UInt16(Int64(value) / unit)
+                sum &+= code
+                maximum = max(maximum, code)
             }
             sums.append(sum)
         }
-        return (sums, UInt32(firstDay) | UInt32(max(firstDay, endDay)) << 16, maximum)
+        return (sums, UInt32(firstDay) | UInt32(max(firstDay, endDay)) << 16, maximum, scale)
     }
 }
 

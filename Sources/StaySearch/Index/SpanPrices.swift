@@ -7,7 +7,8 @@ import StaySearchKernels
 /// A calendar UI asks for the same month again and again; ``ListingIndex/spanPrices(from:to:nights:rows:)`` works the
 /// column out once per span and keeps it.
 package struct SpanPrices: Sendable {
-    /// A dense row (whole units ≤ 65,535 day by day, read from ``NightPrices/dense``'s running sums).
+    /// A dense row counting whole units (≤ 65,535 day by day, read from ``NightPrices/dense``'s running sums);
+    /// a dense row of another unit is copied or irregular, as a row of runs would be.
     static let dense: Int32 = -2
     /// A row with a price of cents or above ``largestUnits`` in the span: its stays are totalled one by one.
     static let irregular: Int32 = -3
@@ -141,17 +142,21 @@ package struct SpanPrices: Sendable {
                 let first = Int(runs.offsets[row]), last = Int(runs.offsets[row + 1])
                 let value = runs.values[first]
                 if let rank = value.denseIndex {
-                    prices[row] = SpanPrices.dense
-                    (lows[row], highs[row]) = denseHighs[rank] < 0 ? (0, 0) : (denseLows[rank], denseHighs[rank])
-                    continue
-                }
-                let run = last - first == 1 ? first : runs.run(row: row, dayOffset: start)
-                let runEnd = run + 1 < last ? Int(runs.starts[run + 1]) : Int.max
-                let price = runs.values[run]
-                if runEnd >= end, price.patternIndex == nil {
-                    prices[row] = SpanPrices.units(of: price) ?? SpanPrices.irregular
-                    if prices[row] >= 0 { (lows[row], highs[row]) = (prices[row], prices[row]) }
-                    continue
+                    // Read in place when it counts whole units; a row of another unit is copied like runs.
+                    if index.nightPrices.denseScales[rank] == NightPrices.wholeUnitScale {
+                        prices[row] = SpanPrices.dense
+                        (lows[row], highs[row]) = denseHighs[rank] < 0 ? (0, 0) : (denseLows[rank], denseHighs[rank])
+                        continue
+                    }
+                } else {
+                    let run = last - first == 1 ? first : runs.run(row: row, dayOffset: start)
+                    let runEnd = run + 1 < last ? Int(runs.starts[run + 1]) : Int.max
+                    let price = runs.values[run]
+                    if runEnd >= end, price.patternIndex == nil {
+                        prices[row] = SpanPrices.units(of: price) ?? SpanPrices.irregular
+                        if prices[row] >= 0 { (lows[row], highs[row]) = (prices[row], prices[row]) }
+                        continue
+                    }
                 }
                 index.nightPrices.values(row: row, from: start, to: end, into: nightsOfRow.baseAddress!)
                 guard let (low, high) = SpanPrices.wholeUnits(of: UnsafeBufferPointer(rebasing: nightsOfRow[0..<span]),

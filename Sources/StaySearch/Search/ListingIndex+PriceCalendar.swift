@@ -360,7 +360,10 @@ extension ListingIndex {
                         if varying != 0 {
                             let firstRank = runs.values[Int(runs.offsets[base])].denseIndex
                             let lastRank = runs.values[Int(runs.offsets[base + 63])].denseIndex
-                            if let firstRank, let lastRank, lastRank == firstRank + 63 {
+                            // In place when the word is 64 dense rows in whole units (a row of another unit is
+                            // copied into the span's nights).
+                            if let firstRank, let lastRank, lastRank == firstRank + 63,
+                               varying & staysearch_int32_in_range(rowPrices, Int32.min, -4) == 0 {
                                 denseStart = dense + spanStart * denseRows + firstRank
                             } else {
                                 // Copy each one's nights: from the span prices, or decoded.

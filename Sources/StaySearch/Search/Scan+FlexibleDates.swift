@@ -119,7 +119,7 @@ extension Scan {
                 while kept != 0 {
                     let bit = kept.trailingZeroBitCount
                     kept &= kept &- 1
-                    collect(row: base &+ bit, value: Int64(units[bit]) &* 100, checkIn: checkIns[Int(picked[bit])], into: &tally)
+                    collect(row: base &+ bit, value: Int64(units[bit]) &* columns.denseUnit(ofRank: firstRank &+ bit), checkIn: checkIns[Int(picked[bit])], into: &tally)
                 }
             }
         }
@@ -266,6 +266,6 @@ extension Scan {
                 bestKey = min(bestKey, key(units, k))
             }
         }
-        return ((bestKey &>> 6) &* 100, Int(bestKey & 63))
+        return ((bestKey &>> 6) &* columns.denseUnit(ofRank: rank), Int(bestKey & 63))
     }
 }

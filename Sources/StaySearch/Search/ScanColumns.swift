@@ -32,6 +32,9 @@ struct ScanColumns {
     let dense: UnsafePointer<UInt16>
     let denseRows: Int
     let denseMaxima: UnsafePointer<UInt16>
+    /// Each dense row's scale, and the unit of each scale in minor units (``NightPrices/denseScales``).
+    let denseScales: UnsafePointer<UInt8>
+    let unitsOfScales: UnsafePointer<Int64>
     /// The dearest night of all dense rows, and of each group of 64 (``NightPrices/dearestDenseNight``).
     let dearestDenseNight: Int
     let denseGroupMaxima: UnsafePointer<UInt16>
@@ -63,10 +66,16 @@ struct ScanColumns {
         dense = storage.densePrices.base
         denseRows = index.nightPrices.denseRows
         denseMaxima = storage.denseMaxima.base
+        denseScales = index.nightPrices.denseScales.base
+        unitsOfScales = NightPrices.unitsOfScales
         dearestDenseNight = index.nightPrices.dearestDenseNight
         denseGroupMaxima = index.nightPrices.denseGroupMaxima.base
         rowCount = index.count
     }
+
+    /// Dense row `rank`'s unit in minor units.
+    @inline(__always)
+    func denseUnit(ofRank rank: Int) -> Int64 { unitsOfScales[Int(denseScales[rank])] }
 
     /// The run among `runs` (one row's, the first starting at day offset 0) that holds `dayOffset`.
     @inline(__always)
