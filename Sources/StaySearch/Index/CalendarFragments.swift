@@ -231,7 +231,7 @@ package struct CalendarFragments {
                             bytes.append(Self.escape << 1 | available)
                             Self.appendVarint(UInt64(next), to: &bytes)
                             if next == NightValues.elsewhere {
-                                Self.appendVarint(Self.zigzag(Int64(values.exactPrices[position]!)), to: &bytes)
+                                Self.appendVarint(Self.zigzag(Int64(values.exactPrices[position])), to: &bytes)
                             }
                         }
                         code = next

@@ -10,7 +10,7 @@
 /// `UInt16` a day and one more, the sum of its codes before that day, modulo 2^16. A night's price is the
 /// difference of two neighbours, and a stay's total the difference of two sums whatever its length —
 /// exact whenever the stay costs less than 65,536 of the row's units, which the row's dearest night
-/// (``denseMaxima``) times the nights tells.
+/// (``denseMaxima``) times the nights tells; a dearer stay adds its nights' differences.
 /// Its days with a calendar row are one stretch, its window (``denseWindows``), every night in it priced;
 /// the days outside have no calendar row (and add nothing to the sums). A row with an unpriced night or a
 /// gap inside its calendar is stored as runs.
@@ -145,8 +145,8 @@ package struct NightPrices: Sendable {
 
     /// The sum of row `row`'s prices over the day offsets `start ..< end`, valid when every night in it
     /// is priced.
-    /// - Complexity: O(1) when the row is dense and the stay costs less than 65,536 of its units (else O(*k*) for
-    ///   *k* nights), O(log *r* + *k*) for *r* runs.
+    /// - Complexity: O(1) when the row is dense and the stay costs less than 65,536 of its units (else O(*k*)
+    ///   for *k* nights), O(log *r* + *k*) for *r* runs.
     @inline(__always)
     package func sum(row: Int, from start: Int, to end: Int) -> Int64 {
         let first = Int(runs.offsets[row])

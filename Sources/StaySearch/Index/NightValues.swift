@@ -1,14 +1,18 @@
 /// The prices and availability of runs that change from night to night, one value a night, while
 /// ``IndexBuilder`` collects one listing's nights and while it builds one row: a price of whole units is
 /// a 16-bit code, availability one bit a night, and the rare price a code cannot hold (cents, or above
-/// 65,532 units) goes to a side table. (Nights kept until the build are sealed: see ``CalendarFragments``.)
+/// 65,532 units, as a night in won or yen) goes to a side column, one value a night once the listing has
+/// one. (Nights kept until the build are sealed: see ``CalendarFragments``.)
 package struct NightValues {
     /// Whole units, or ``unpriced``, or ``elsewhere`` (then the price is in `exactPrices`).
     private(set) var codes: [UInt16] = []
     /// Bit *n* is set when night *n* is available.
     private(set) var availability: [UInt64] = []
-    /// Prices a code cannot hold, by night.
-    private(set) var exactPrices: [Int: Int32] = [:]
+    /// Empty until a night's price is one a code cannot hold; then every night's exact price (0 where the
+    /// code holds it).
+    private(set) var exactPrices: [Int32] = []
+    /// Whether ``exactPrices`` holds a value for every night.
+    private var keepsExactPrices = false
 
     static let unpriced: UInt16 = .max
     static let elsewhere: UInt16 = .max - 1
@@ -23,7 +27,7 @@ package struct NightValues {
     package func price(at position: Int) -> Int32 {
         let code = codes[position]
         if code == Self.unpriced { return -1 }
-        if code == Self.elsewhere { return exactPrices[position]! }
+        if code == Self.elsewhere { return exactPrices[position] }
         return Int32(code) * 100
     }
 
@@ -46,7 +50,8 @@ package struct NightValues {
     @inline(__always)
     mutating func append(code: UInt16, isAvailable available: Bool, exactPrice: Int32 = 0) {
         let position = codes.count
-        if code == Self.elsewhere { exactPrices[position] = exactPrice }
+        if code == Self.elsewhere, !keepsExactPrices { keepExactPrices() }
+        if keepsExactPrices { exactPrices.append(exactPrice) }
         codes.append(code)
         let bit = UInt64(available ? 1 : 0) << UInt64(position & 63)
         if position & 63 == 0 {
@@ -65,8 +70,9 @@ package struct NightValues {
             code = UInt16(price / 100)
         } else {
             code = Self.elsewhere
-            for position in codes.count..<(codes.count + count) { exactPrices[position] = price }
         }
+        if code == Self.elsewhere, !keepsExactPrices { keepExactPrices() }
+        if keepsExactPrices { exactPrices.append(contentsOf: repeatElement(code == Self.elsewhere ? price : 0, count: count)) }
         for _ in 0..<count {
             let position = codes.count
             codes.append(code)
@@ -79,6 +85,14 @@ package struct NightValues {
     package mutating func removeAll() {
         codes.removeAll(keepingCapacity: true)
         availability.removeAll(keepingCapacity: true)
-        exactPrices.removeAll()
+        exactPrices.removeAll(keepingCapacity: true)
+        keepsExactPrices = false
+    }
+
+    /// Starts keeping every night's exact price: 0 for the nights held so far (their codes hold them).
+    private mutating func keepExactPrices() {
+        exactPrices.removeAll(keepingCapacity: true)
+        exactPrices.append(contentsOf: repeatElement(0, count: codes.count))
+        keepsExactPrices = true
     }
 }
