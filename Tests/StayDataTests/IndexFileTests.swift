@@ -125,10 +125,10 @@ private func expectSameAnswers(_ original: ListingIndex, _ loaded: ListingIndex,
         bytes[0] = UInt8(ascii: "X")
         expectRefused(write(bytes), saying: "does not start with the staysearch index signature")
         bytes = Self.saved.bytes
-        bytes[8] = 9      // format version 9
-        expectRefused(write(bytes), saying: "written in format 9 by a newer staysearch; this one reads format 8")
+        bytes[8] = 10     // format version 10
+        expectRefused(write(bytes), saying: "written in format 10 by a newer staysearch; this one reads format 9")
         bytes[8] = 4      // format version 4: day-by-day prices as codes, not running sums
-        expectRefused(write(bytes), saying: "written in format 4 by an older staysearch; this one reads format 8: make it again with 'staysearch import'")
+        expectRefused(write(bytes), saying: "written in format 4 by an older staysearch; this one reads format 9: make it again with 'staysearch import'")
     }
 
     /// A file of format 5, saved before listings had fees, loads as the same index without them.
@@ -164,6 +164,38 @@ private func expectSameAnswers(_ original: ListingIndex, _ loaded: ListingIndex,
             let query = SearchQuery(checkIn: TestDataset.calendarStart, checkOut: TestDataset.calendarStart.advanced(by: nights), adults: 3,
                                     limit: 50)
             #expect(try loaded.search(query) == index.search(query))
+        }
+    }
+
+    /// A file of format 8, from before each day-by-day row kept its cheapest night, loads with the same
+    /// answers: long stays on dear rows are then summed night by night.
+    @Test func anIndexOfFormatEightLoadsWithTheSameAnswers() throws {
+        // 60 listings priced every night, dear ones (a night of 5,000–5,600 units) and cheap ones.
+        var random = SeededGenerator(seed: 9)
+        var listings: [ListingRecord] = [], nights: [(listingID: Int64, night: CalendarNight)] = []
+        for id in Int64(1)...60 {
+            listings.append(ListingRecord(id: id, name: "L\(id)", region: RegionPath(city: "Antwerp", neighbourhood: "Centrum"),
+                                          roomType: "Entire home/apt", accommodates: 4, price: Money(major: 90),
+                                          ratingHundredths: nil, reviewCount: 0))
+            let dear = id % 2 == 0
+            for offset in 0..<40 {
+                let units = dear ? Int64.random(in: 5_000...5_600, using: &random) : Int64.random(in: 20...400, using: &random)
+                nights.append((id, CalendarNight(day: TestDataset.calendarStart.advanced(by: offset), isAvailable: true,
+                                                 price: Money(minorUnits: units * 100), minimumNights: nil, maximumNights: nil)))
+            }
+        }
+        let index = TestDataset(listings: listings, nights: nights).makeIndex().index
+        #expect(index.nightPrices.denseRows == 60 && index.nightPrices.denseMinima.array.contains { $0 >= 5_000 })
+        let path = temporaryPath("format8.ssx")
+        try IndexFileWriter.save(index, to: path, format: 8)
+        let loaded = try IndexFileReader.load(from: path)
+        #expect(loaded.nightPrices.denseMinima.array.allSatisfy { $0 == 0 })
+        for nights in [1, 7, 14, 30] {
+            let query = SearchQuery(checkIn: TestDataset.calendarStart, checkOut: TestDataset.calendarStart.advanced(by: nights), adults: 2,
+                                    limit: 50)
+            let answer = try index.search(query)
+            #expect(answer.total == 60)
+            #expect(try loaded.search(query) == answer)
         }
     }
 

@@ -4,7 +4,8 @@ import Testing
 
 /// Day-by-day prices kept as running sums modulo 2^16: a night is the difference of two sums and a stay
 /// the difference of the sums at its ends, exact while it costs less than 65,536 units. Listings dear enough
-/// that long stays pass that (summed night by night), calendars that start late or end early (a dense row's window), and rows with a gap or an unpriced
+/// that long stays pass that (from the row's cheapest night when its prices lie close, else summed night by
+/// night), calendars that start late or end early (a dense row's window), and rows with a gap or an unpriced
 /// night (stored as runs) beside them: every night, search, flexible search and price calendar against the
 /// data and the brute-force reference. The same in won: every price × 1,000, the cheap rows' to ₩100, so that
 /// rows count units of ₩100 and ₩1,000 (their scales) and are dense as the dollar rows are.
@@ -28,11 +29,15 @@ import Testing
                                           reviewCount: Int32.random(in: 0...200, using: &random)))
             // Dear rows come in stretches of ranks.
             let dear = (id / 128) % 2 == 1 && random.chance(0.7)
+            // Half the dear rows keep their prices within 600 units: long stays past 65,536 units stay exact
+            // from the row's cheapest night.
+            let narrow = dear && random.chance(0.5)
             let first = random.chance(0.2) ? Int.random(in: 1...20, using: &random) : 0
             let end = random.chance(0.2) ? Int.random(in: 45...69, using: &random) : 70
             for offset in first..<end {
                 if broken, random.chance(0.05) { continue }                                     // a gap: runs
-                let units = dear ? Int64.random(in: 1_500...6_500, using: &random) : Int64.random(in: 20...400, using: &random)
+                let units = narrow ? Int64.random(in: 5_000...5_600, using: &random)
+                    : dear ? Int64.random(in: 1_500...6_500, using: &random) : Int64.random(in: 20...400, using: &random)
                 var minorUnits = units * 100
                 if inWon { minorUnits = minorUnits * 1_000 + (dear ? 0 : Int64.random(in: 0...9, using: &random) * 10_000) }
                 let price = broken && random.chance(0.05) ? nil : Money(minorUnits: minorUnits)    // unpriced: runs

@@ -24,7 +24,7 @@
 /// column table (`IndexStorage.table`): the writer and the reader both walk it.
 enum IndexFileFormat {
     static let magic: [UInt8] = Array("STAYSRCH".utf8)
-    static let version: UInt32 = 8
+    static let version: UInt32 = 9
     /// The oldest format read: 5, whose files lack only the fee sections.
     static let oldestReadable: UInt32 = 5
     static let headerSize = 64

@@ -124,6 +124,7 @@ extension IndexStorage {
         StoredColumn(63, "fee ranks", \.feeRanks, .free, since: 6),
         StoredColumn(64, "fee entries", \.feeEntries, .free, since: 6),
         StoredColumn(65, "dense scales", \.denseScales, .free, since: 8),
+        StoredColumn(66, "dense minima", \.denseMinima, .free, since: 9),
     ]
 }
 

@@ -81,6 +81,9 @@ package struct IndexStorage: Sendable {
     package var denseWindows = Column<UInt32>.empty
     /// Per dense row, its dearest night in whole units (see ``NightPrices/denseMaxima``).
     package var denseMaxima = Column<UInt16>.empty
+    /// Per dense row, its cheapest night in its unit (see ``NightPrices/denseMinima``); empty in an index
+    /// file from before minima.
+    package var denseMinima = Column<UInt16>.empty
     /// Per dense row, the power of ten of minor units its codes count (see ``NightPrices/denseScales``);
     /// empty in a file from before scales (every row in whole units).
     package var denseScales = Column<UInt8>.empty

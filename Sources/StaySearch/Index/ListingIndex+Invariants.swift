@@ -59,13 +59,18 @@ extension IndexStorage {
         try Self.checkRuns(ruleRuns, rows: rows, dayCount: shape.dayCount, what: "stay rule")
     }
 
-    /// Dense price rows: `dayCount + 1` running sums, a window inside the calendar and a dearest night each,
+    /// Dense price rows: `dayCount + 1` running sums, a window inside the calendar, a dearest and a cheapest night each,
     /// each row referred to by one row whose only run it is.
     private func checkDensePrices(rows: Int, dayCount: Int) throws(IndexCorruption) {
         let denseRows = denseWindows.count
         guard densePrices.count == (denseRows == 0 ? 0 : (dayCount + 1) * denseRows), denseMaxima.count == denseRows,
               denseRows == 0 || dayCount <= NightPrices.longestDenseCalendar else {
             throw IndexCorruption("the dense prices are not whole rows")
+        }
+        guard denseMinima.count == denseRows || denseMinima.count == 0,
+              denseMinima.count == 0 || denseMinima.withUnsafeBufferPointer({ minima in denseMaxima.withUnsafeBufferPointer { maxima in
+                  zip(minima, maxima).allSatisfy { $0 <= $1 } } }) else {
+            throw IndexCorruption("a dense price row's cheapest night is not one per row at or below its dearest")
         }
         guard denseScales.count == denseRows || denseScales.count == 0,
               denseScales.withUnsafeBufferPointer({ $0.allSatisfy { $0 <= NightPrices.largestScale } }) else {

@@ -114,7 +114,7 @@ public struct ListingIndex: Sendable {
         nightPrices = NightPrices(
             runs: DayRuns(offsets: storage.priceRunOffsets, starts: storage.priceRunStarts, values: storage.priceRunValues,
                           patterns: storage.pricePatterns, firstWeekday: firstWeekday),
-            dense: storage.densePrices, windows: storage.denseWindows, maxima: storage.denseMaxima,
+            dense: storage.densePrices, windows: storage.denseWindows, maxima: storage.denseMaxima, minima: storage.denseMinima,
             scales: storage.denseScales)
         feeTable = FeeTable(storage)
         stayRules = DayRuns(offsets: storage.ruleRunOffsets, starts: storage.ruleRunStarts, values: storage.ruleRunValues,

@@ -10,7 +10,10 @@
 /// `UInt16` a day and one more, the sum of its codes before that day, modulo 2^16. A night's price is the
 /// difference of two neighbours, and a stay's total the difference of two sums whatever its length —
 /// exact whenever the stay costs less than 65,536 of the row's units, which the row's dearest night
-/// (``denseMaxima``) times the nights tells; a dearer stay adds its nights' differences.
+/// (``denseMaxima``) times the nights tells. A dearer stay is exact too while its nights' spread, the dearest
+/// night less the cheapest (``denseMinima``) times the nights, stays below 65,536: its total is then the
+/// cheapest night times the nights plus the difference less that, modulo 2^16. Any other adds its nights'
+/// differences.
 /// Its days with a calendar row are one stretch, its window (``denseWindows``), every night in it priced;
 /// the days outside have no calendar row (and add nothing to the sums). A row with an unpriced night or a
 /// gap inside its calendar is stored as runs.
@@ -33,6 +36,8 @@ package struct NightPrices: Sendable {
     package let denseWindows: Column<UInt32>
     /// Per dense row, its dearest night's price in its unit.
     package let denseMaxima: Column<UInt16>
+    /// Per dense row, its cheapest night's price in its unit (0 for an index file from before minima).
+    package let denseMinima: Column<UInt16>
     /// How many rows are dense: the stride of ``dense``.
     package let denseRows: Int
     /// The dearest night of all dense rows, in their units (0 without dense rows): a stay whose nights times
@@ -63,13 +68,16 @@ package struct NightPrices: Sendable {
 
     /// Wraps the columns; the caller has checked them (``IndexStorage/checkInvariants(shape:)``).
     /// `scales` may be empty (an index file from before scales): every row's unit is then a whole unit.
-    package init(runs: DayRuns<Int32>, dense: Column<UInt16>, windows: Column<UInt32>, maxima: Column<UInt16>, scales: Column<UInt8>) {
+    /// `minima` may be empty (an index file from before minima): every row's cheapest night is then taken as 0.
+    package init(runs: DayRuns<Int32>, dense: Column<UInt16>, windows: Column<UInt32>, maxima: Column<UInt16>,
+                 minima: Column<UInt16>, scales: Column<UInt8>) {
         self.runs = runs
         self.dense = dense
         denseScales = scales.count == windows.count ? scales
             : Column([UInt8](repeating: NightPrices.wholeUnitScale, count: windows.count))
         denseWindows = windows
         denseMaxima = maxima
+        denseMinima = minima.count == windows.count ? minima : Column([UInt16](repeating: 0, count: windows.count))
         denseRows = windows.count
         denseGroupMaxima = maxima.withUnsafeBufferPointer { maxima in
             Column(stride(from: 0, to: maxima.count, by: 1 << NightPrices.denseGroupShift).map { start in
@@ -154,17 +162,25 @@ package struct NightPrices: Sendable {
             return runs.sum(row: row, from: start, to: end)
         }
         return NightPrices.denseSum(sums: dense.base, stride: denseRows, rank: rank, from: start, to: end,
-                                    maximum: Int(denseMaxima.base[rank])) &* unit(ofRank: rank)
+                                    maximum: Int(denseMaxima.base[rank]), minimum: Int(denseMinima.base[rank])) &* unit(ofRank: rank)
     }
 
     /// Dense row `rank`'s codes (in its unit) over the day offsets `start ..< end` from the running sums `sums`
     /// (stride `stride`): the difference of two sums when the row's dearest night (`maximum`) times the
-    /// nights stays below 65,536, else the nights' differences added.
+    /// nights stays below 65,536; when the nights' spread (`maximum` − `minimum`, its cheapest night, times
+    /// the nights) does, the cheapest night times the nights plus the rest of the difference modulo 2^16
+    /// (the total lies in that stretch of 65,536 codes); else the nights' differences added.
     @inline(__always)
-    static func denseSum(sums: UnsafePointer<UInt16>, stride: Int, rank: Int, from start: Int, to end: Int, maximum: Int) -> Int64 {
+    static func denseSum(sums: UnsafePointer<UInt16>, stride: Int, rank: Int, from start: Int, to end: Int, maximum: Int,
+                         minimum: Int) -> Int64 {
         let before = sums + (start &* stride &+ rank)
         let nights = end &- start
         if maximum &* nights <= 0xFFFF { return Int64(before[nights &* stride] &- before[0]) }
+        if (maximum &- minimum) &* nights <= 0xFFFF {
+            let least = minimum &* nights
+            let rest = UInt16(truncatingIfNeeded: Int(before[nights &* stride] &- before[0]) &- least)
+            return Int64(least) &+ Int64(rest)
+        }
         var units: Int64 = 0
         var night = before
         for _ in 0..<nights {
@@ -175,10 +191,10 @@ package struct NightPrices: Sendable {
     }
 
     /// A dense row for a row's values by day: its running sums (one more than the days), its window, its
-    /// highest price in its unit and its scale (see ``denseScales``: whole units when they do, else the
+    /// highest and lowest price in its unit and its scale (see ``denseScales``: whole units when they do, else the
     /// largest power of ten that divides every price and leaves each below 65,536 units); nil when no unit
     /// does, or when a day inside its window has no price or no calendar row.
-    static func denseRow(of days: [Int32]) -> (sums: [UInt16], window: UInt32, maximum: UInt16, scale: UInt8)? {
+    static func denseRow(of days: [Int32]) -> (sums: [UInt16], window: UInt32, maximum: UInt16, minimum: UInt16, scale: UInt8)? {
         guard days.count <= longestDenseCalendar else { return nil }
         let firstDay = days.firstIndex { $0 != ListingIndex.noCalendarRow } ?? days.count
         let endDay = (days.lastIndex { $0 != ListingIndex.noCalendarRow } ?? -1) + 1
@@ -197,17 +213,18 @@ package struct NightPrices: Sendable {
         let unit = unitOfScale[Int(scale)]
         var sums: [UInt16] = []
         sums.reserveCapacity(days.count + 1)
-        var sum: UInt16 = 0, maximum: UInt16 = 0
+        var sum: UInt16 = 0, maximum: UInt16 = 0, minimum = UInt16.max
         sums.append(0)
         for (day, value) in days.enumerated() {
             if day >= firstDay && day < endDay {
                 let code = UInt16(Int64(value) / unit)
                 sum &+= code
                 maximum = max(maximum, code)
+                minimum = min(minimum, code)
             }
             sums.append(sum)
         }
-        return (sums, UInt32(firstDay) | UInt32(max(firstDay, endDay)) << 16, maximum, scale)
+        return (sums, UInt32(firstDay) | UInt32(max(firstDay, endDay)) << 16, maximum, min(minimum, maximum), scale)
     }
 }
 

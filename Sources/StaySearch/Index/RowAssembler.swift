@@ -17,6 +17,7 @@ struct RowAssembler {
     var densePrices: DenseRowsWriter
     private var denseWindows: [UInt32] = []
     private var denseMaxima: [UInt16] = []
+    private var denseMinima: [UInt16] = []
     private var denseScales: [UInt8] = []
     var rules: RunsWriter<UInt32>
     /// One row's values by day, reused from row to row.
@@ -144,6 +145,7 @@ struct RowAssembler {
             densePrices.append(dense.sums)
             denseWindows.append(dense.window)
             denseMaxima.append(dense.maximum)
+            denseMinima.append(dense.minimum)
             denseScales.append(dense.scale)
         } else {
             prices.appendRow(dayPrices, plan: plan)
@@ -227,6 +229,7 @@ struct RowAssembler {
         storage.densePrices = dense ?? densePrices.finish()
         storage.denseWindows = Column(denseWindows)
         storage.denseMaxima = Column(denseMaxima)
+        storage.denseMinima = Column(denseMinima)
         storage.denseScales = Column(denseScales)
         (storage.ruleRunOffsets, storage.ruleRunStarts, storage.ruleRunValues, storage.rulePatterns) = rules.finish()
         let roomTypes = StringColumn(roomTypeNames)

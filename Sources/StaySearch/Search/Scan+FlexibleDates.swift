@@ -262,7 +262,7 @@ extension Scan {
                 bits &= bits &- 1
                 let checkIn = Int(checkIns[k])
                 let units = NightPrices.denseSum(sums: dense, stride: denseRows, rank: rank, from: checkIn, to: checkIn &+ nights,
-                                                 maximum: Int(columns.denseMaxima[rank]))
+                                                 maximum: Int(columns.denseMaxima[rank]), minimum: Int(columns.denseMinima[rank]))
                 bestKey = min(bestKey, key(units, k))
             }
         }

@@ -353,13 +353,14 @@ struct Scan {
             } else if let rank = references[first].denseIndex {
                 // A price most days: the difference of the running sums at the stay's ends, exact when the
                 // dearest night of every row (or of the row's group of 64, or the row's) times the nights is
-                // below 2^16, in the row's unit.
+                // below 2^16, in the row's unit; else from the row's cheapest night (``NightPrices/denseSum``).
                 if everyStayExact || Int(groupMaxima[rank &>> NightPrices.denseGroupShift]) &* nightCount <= 0xFFFF
                     || Int(maxima[rank]) &* nightCount <= 0xFFFF {
                     value = Int64(after[rank] &- before[rank]) &* columns.denseUnit(ofRank: rank)
                 } else {
                     value = NightPrices.denseSum(sums: columns.dense, stride: stride, rank: rank, from: stayStart, to: stayEnd,
-                                                 maximum: Int(maxima[rank])) &* columns.denseUnit(ofRank: rank)
+                                                 maximum: Int(maxima[rank]), minimum: Int(columns.denseMinima[rank]))
+                        &* columns.denseUnit(ofRank: rank)
                 }
             } else if plan == Int(PricePlans.bySegments) {
                 value = columns.segmentsTotal(row: row, plans: plans)

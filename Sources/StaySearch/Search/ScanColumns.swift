@@ -28,10 +28,11 @@ struct ScanColumns {
     /// The weekday of day offset 0, 0 = Monday: the slot of weekly patterns.
     let firstWeekday: Int
     /// Day-major running sums of the dense price rows, the number of dense rows (their stride), and each
-    /// dense row's dearest night (``NightPrices``).
+    /// dense row's dearest and cheapest night (``NightPrices``).
     let dense: UnsafePointer<UInt16>
     let denseRows: Int
     let denseMaxima: UnsafePointer<UInt16>
+    let denseMinima: UnsafePointer<UInt16>
     /// Each dense row's scale, and the unit of each scale in minor units (``NightPrices/denseScales``).
     let denseScales: UnsafePointer<UInt8>
     let unitsOfScales: UnsafePointer<Int64>
@@ -66,6 +67,7 @@ struct ScanColumns {
         dense = storage.densePrices.base
         denseRows = index.nightPrices.denseRows
         denseMaxima = storage.denseMaxima.base
+        denseMinima = index.nightPrices.denseMinima.base
         denseScales = index.nightPrices.denseScales.base
         unitsOfScales = NightPrices.unitsOfScales
         dearestDenseNight = index.nightPrices.dearestDenseNight
