@@ -92,7 +92,7 @@ package enum Selection {
     /// each part's after those of the parts before it. A bucket is a range of values (the buckets rise with
     /// the values), so each distinct bucket's members are picked by range (``staysearch_pick_in_range``,
     /// AVX2 where the processor has it; callgrind, 1-night searches over 200,000 listings priced in won:
-    /// 16 → 5 instructions a value), into a part's own room first, then copied to their place.
+    /// 26 → 13 instructions a value), into a part's own room first, then copied to their place.
     private static func gatherMembers(
         of wanted: (Int, Int, Int), from values: SharedBuffer<Int64>, into members: UnsafeMutableBufferPointer<Int64>,
         starts: (Int, Int, Int), buckets: SelectionBuckets
