@@ -27,6 +27,9 @@ final class ChangeFollower: @unchecked Sendable {
         /// Seconds the oldest change not yet applied has waited (0 when caught up).
         var lagSeconds = 0.0
         var reconnects = 0
+        /// The copies a write committed now is acknowledged on: 2 while the database connected to requires a
+        /// synchronous standby (`synchronous_standby_names` set), 1 while it goes on alone; nil before it is read.
+        var copies: Int?
         /// Changes the database accepted that this replica's index refused (none unless the snapshot and the
         /// database disagree).
         var refusedHere = 0
@@ -61,6 +64,7 @@ final class ChangeFollower: @unchecked Sendable {
     private let lagPositionsGauge = Gauge(label: "staysearch_follow_lag_positions")
     private let lagSecondsGauge = Gauge(label: "staysearch_follow_lag_seconds")
     private let connectedGauge = Gauge(label: "staysearch_follow_connected")
+    private let copiesGauge = Gauge(label: "staysearch_database_copies")
     private let reconnectCounter = Counter(label: "staysearch_follow_reconnects_total")
     private let appliedCounter = Counter(label: "staysearch_follow_changes_applied_total")
     private let refusedCounter = Counter(label: "staysearch_follow_changes_refused_total")
@@ -82,7 +86,7 @@ final class ChangeFollower: @unchecked Sendable {
         var backoff = 0.1
         while !Task.isCancelled {
             do {
-                let connection = try await PostgresConnection.connect(configuration: try address.connectionConfiguration(), id: 2, logger: Database.logger)
+                let connection = try await address.connect(id: 2, logger: Database.logger)
                 update { $0.connected = true; $0.lastError = nil }
                 connectedGauge.record(1)
                 backoff = 0.1
@@ -176,6 +180,13 @@ final class ChangeFollower: @unchecked Sendable {
                 try await withDeadline(ChangeFollower.queryDeadline) {
                     if try await FleetClock.read(on: connection).isBehind { try await FleetClock.announce(on: connection) }
                 }
+                let standbys = try await withDeadline(ChangeFollower.queryDeadline) {
+                    try await connection.query("SHOW synchronous_standby_names", logger: Database.logger).collect().first?
+                        .decode(String.self, context: .default) ?? ""
+                }
+                let copies = standbys.isEmpty ? 1 : 2
+                update { $0.copies = copies }
+                copiesGauge.record(copies)
                 continue
             }
             await wakeup.wait(upTo: ChangeFollower.pollInterval)

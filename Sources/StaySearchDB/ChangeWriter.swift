@@ -10,19 +10,21 @@ final class ChangeWriter: Sendable {
     /// What became of one line.
     enum Outcome: Sendable {
         /// Committed as the change-log row `logID`; its position, given at commit, is learnt from the log
-        /// (``ChangeFollower/position(ofLogID:timeout:)``) or read back (``positions(ofLogIDs:)``).
-        case accepted(logID: Int64)
+        /// (``ChangeFollower/position(ofLogID:timeout:)``) or read back (``positions(ofLogIDs:)``). `copies`: 2
+        /// when the commit was acknowledged only once a synchronous standby had it (the primary's
+        /// `synchronous_standby_names` set before and after it), else 1.
+        case accepted(logID: Int64, copies: Int)
         /// Refused, with the error answered (its code's status: 400 unreadable or invalid, 404 unknown
         /// listing, 409 conflicting, 503 no database, 500 a failure the log describes).
         case refused(APIError)
     }
 
-    let client: PostgresClient
+    let connections: PrimaryConnections
     /// The calendars' first day (their day count grows as the window rolls: read with each write).
     let firstDay: Day
 
-    init(client: PostgresClient, firstDay: Day) {
-        self.client = client
+    init(connections: PrimaryConnections, firstDay: Day) {
+        self.connections = connections
         self.firstDay = firstDay
     }
 
@@ -43,7 +45,7 @@ final class ChangeWriter: Sendable {
             attempt += 1
             do {
                 return try await withDeadline(ChangeWriter.deadline) { [self] in
-                    try await client.withConnection { connection in
+                    try await connections.withConnection { connection in
                         try await self.write(change, line: line, on: connection)
                     }
                 }
@@ -56,9 +58,16 @@ final class ChangeWriter: Sendable {
                 if state == "23P01" {
                     return .refused(APIError(.nightsNotAvailable, "listing \(change.id): the stay overlaps a booking (the database refused it)"))
                 }
-                if error is PSQLError, state == nil {
-                    return .refused(APIError(.databaseUnreachable,
-                                             "the database cannot be reached (\(DatabaseError.reason(of: error))); the change is not made"))
+                // No connection, a connection lost, or a server that no longer takes writes (a demoted
+                // primary, a standby): nothing was committed, and another host may take the next try.
+                let unreachable: Bool
+                if case .unreachable = error as? DatabaseError { unreachable = true } else { unreachable = false }
+                if unreachable {
+                    return .refused(APIError(.databaseUnreachable, "\(DatabaseError.reason(of: error)); the change is not made"))
+                }
+                if error is PSQLError && (state == nil || PrimaryConnections.lostStates.contains(state!)) {
+                    return .refused(APIError(.databaseUnreachable, "the database was lost during the change (\(DatabaseError.reason(of: error))); "
+                        + "it is not made unless the loss came at its commit: a booking sent again is refused if it was"))
                 }
                 Standard.error("staysearch: error: the database refused a change of listing \(change.id): \(DatabaseError.reason(of: error))")
                 return .refused(APIError(.internalError, "the database refused the change; it is not made (the server's log has the details)"))
@@ -74,8 +83,9 @@ final class ChangeWriter: Sendable {
             do {
                 // Decided on the log's today, held (shared) until the commit: a new day's entry waits for
                 // this change, and this change never commits after an entry it was not decided on.
-                let row = try await connection.query("SELECT today - DATE '1970-01-01', days FROM staysearch_write_day()", logger: logger)
-                    .collect().first?.decode((Int32?, Int32).self, context: .default)
+                let row = try await connection.query("""
+                    SELECT today - DATE '1970-01-01', days, current_setting('synchronous_standby_names') <> '' FROM staysearch_write_day()
+                    """, logger: logger).collect().first?.decode((Int32?, Int32, Bool).self, context: .default)
                 guard let row, let day = row.0 else {
                     // The database's date has moved past the log's: the new day is announced first.
                     try await connection.query("ROLLBACK", logger: logger)
@@ -88,8 +98,14 @@ final class ChangeWriter: Sendable {
                 } else {
                     outcome = try await decide(change, line: line, dayCount: Int(row.1), on: connection)
                 }
-                if case .accepted = outcome {
+                if case .accepted(let logID, _) = outcome {
                     try await connection.query("COMMIT", logger: logger)
+                    // The standby is required when the transaction began and still after the commit: the
+                    // commit waited for it (a setting cleared in between, as an orchestrator does when the
+                    // standby is lost, is counted as one copy).
+                    let after = try? await connection.query("SHOW synchronous_standby_names", logger: logger).collect().first?
+                        .decode(String.self, context: .default)
+                    return .accepted(logID: logID, copies: row.2 && after?.isEmpty == false ? 2 : 1)
                 } else {
                     try await connection.query("ROLLBACK", logger: logger)
                 }
@@ -103,11 +119,13 @@ final class ChangeWriter: Sendable {
 
     /// The positions the commits of the log rows `logIDs` gave them.
     func positions(ofLogIDs logIDs: [Int64]) async throws -> [Int64: UInt64] {
-        try await withDeadline(ChangeFollower.queryDeadline) { [client] in
-            let rows = try await client.query("SELECT id, position FROM change_log WHERE id = ANY(\(logIDs))", logger: Database.logger)
-            var positions: [Int64: UInt64] = [:]
-            for try await (id, position) in rows.decode((Int64, Int64).self) { positions[id] = UInt64(position) }
-            return positions
+        try await withDeadline(ChangeFollower.queryDeadline) { [connections] in
+            try await connections.withConnection { connection in
+                let rows = try await connection.query("SELECT id, position FROM change_log WHERE id = ANY(\(logIDs))", logger: Database.logger)
+                var positions: [Int64: UInt64] = [:]
+                for try await (id, position) in rows.decode((Int64, Int64).self) { positions[id] = UInt64(position) }
+                return positions
+            }
         }
     }
 
@@ -132,7 +150,7 @@ final class ChangeWriter: Sendable {
                                              checkOut: checkOut.daysSinceEpoch, guests: guests.map { Int32(clamping: $0) }, line: line)
             var logID: Int64?
             for try await id in try await connection.execute(statement, logger: logger) { logID = id }
-            return .accepted(logID: logID!)
+            return .accepted(logID: logID!, copies: 1)
         }
         switch (before, after) {
         case (nil, let added?): try await connection.query(ListingRow.insert(added), logger: logger)
@@ -150,7 +168,7 @@ final class ChangeWriter: Sendable {
         let logged = try await connection.query("""
             INSERT INTO change_log (change) VALUES (\(line)) RETURNING id
             """, logger: logger).collect()
-        return .accepted(logID: try logged.first!.decode(Int64.self, context: .default))
+        return .accepted(logID: try logged.first!.decode(Int64.self, context: .default), copies: 1)
     }
 
     /// Nights reopened (a cancellation, or availability set): the bookings over them keep only their other nights.

@@ -13,16 +13,10 @@ public final class Database: Sendable {
         self.address = address
     }
 
-    /// Connects to the database at `address`.
+    /// Connects to the database at `address` (its first host that will do, ``DatabaseAddress/connect(id:logger:)``).
     /// - Throws: ``DatabaseError/unreachable(address:reason:)``.
     public static func connect(_ address: DatabaseAddress) async throws(DatabaseError) -> Database {
-        let configuration = try address.connectionConfiguration()
-        do {
-            let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
-            return Database(connection: connection, address: address)
-        } catch {
-            throw .unreachable(address: address.description, reason: DatabaseError.reason(of: error))
-        }
+        Database(connection: try await address.connect(id: 1, logger: logger), address: address)
     }
 
     /// The value of `body` with a connection to `address`, closed afterwards whether `body` succeeds or not.

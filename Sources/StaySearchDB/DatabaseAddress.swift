@@ -2,26 +2,53 @@ import NIOSSL
 import PostgresNIO
 
 /// Where a PostgreSQL database is and how to reach it, read from a URL:
-/// `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=MODE[&sslrootcert=FILE]]` (`postgresql://` too;
-/// percent-escapes allowed in the user and password). `sslmode`, as libpq names it: `disable` (the default:
-/// plain TCP, for loopback or a private network), `require` (TLS, the server's certificate not checked) or
-/// `verify-full` (TLS, the certificate checked against `sslrootcert`, or the system's roots, and the host name).
+/// `postgres://USER[:PASSWORD]@HOST[:PORT][,HOST[:PORT]…]/DATABASE[?OPTION=VALUE&…]` (`postgresql://` too;
+/// percent-escapes allowed in the user and password). Several hosts are tried in order, as libpq tries them,
+/// which is how a failover orchestrator hands out its nodes. The options, as libpq names them:
+/// - `sslmode`: `disable` (the default: plain TCP, for loopback or a private network), `prefer` (TLS when the
+///   server offers it, its certificate not checked), `require` (TLS, the certificate not checked) or
+///   `verify-full` (TLS, the certificate checked against `sslrootcert`, or the system's roots, and the host name);
+/// - `target_session_attrs`: `any` (the default: the first host that answers) or `read-write` (the first
+///   that takes writes; a standby, or a promoted node still fenced read-only, is skipped).
 public struct DatabaseAddress: Sendable, CustomStringConvertible {
-    public var host: String
-    public var port: Int
+    /// The hosts, in the order they are tried.
+    public var endpoints: [Endpoint]
     public var user: String
     public var password: String?
     public var database: String
     public var tlsMode: TLSMode = .disable
     /// The certificate authorities that `verify-full` trusts (PEM); nil: the system's.
     public var rootCertificatePath: String?
+    /// Which server a connection must reach.
+    public var target: Target = .any
+
+    /// One host and port of the URL.
+    public struct Endpoint: Sendable, Equatable, CustomStringConvertible {
+        public var host: String
+        public var port: Int
+        public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+    }
 
     /// Whether and how connections use TLS.
     public enum TLSMode: String, Sendable {
         case disable
+        case prefer
         case require
         case verifyFull = "verify-full"
     }
+
+    /// The server a connection must reach (libpq's `target_session_attrs`).
+    public enum Target: String, Sendable {
+        /// The first host that answers.
+        case any
+        /// The first host whose sessions may write (`transaction_read_only` off).
+        case readWrite = "read-write"
+    }
+
+    /// The first host.
+    public var host: String { endpoints[0].host }
+    /// The first host's port.
+    public var port: Int { endpoints[0].port }
 
     /// Reads `url`.
     /// - Throws: ``DatabaseError/badAddress(_:)`` saying what is wrong with it.
@@ -38,13 +65,18 @@ public struct DatabaseAddress: Sendable, CustomStringConvertible {
                 switch parts.first.map(String.init) {
                 case "sslmode":
                     guard let mode = TLSMode(rawValue: value) else {
-                        throw .badAddress("'\(url)': sslmode must be disable, require or verify-full (got '\(value)')")
+                        throw .badAddress("'\(url)': sslmode must be disable, prefer, require or verify-full (got '\(value)')")
                     }
                     tlsMode = mode
                 case "sslrootcert":
                     rootCertificatePath = value
+                case "target_session_attrs":
+                    guard let wanted = Target(rawValue: value) else {
+                        throw .badAddress("'\(url)': target_session_attrs must be any or read-write (got '\(value)')")
+                    }
+                    target = wanted
                 default:
-                    throw .badAddress("'\(url)': the option '\(option)' is not taken (sslmode and sslrootcert are)")
+                    throw .badAddress("'\(url)': the option '\(option)' is not taken (sslmode, sslrootcert and target_session_attrs are)")
                 }
             }
             rest = rest[..<question]
@@ -64,25 +96,40 @@ public struct DatabaseAddress: Sendable, CustomStringConvertible {
         }
         guard let slash = rest.firstIndex(of: "/") else { throw .badAddress("'\(url)' names no database (…/DATABASE)") }
         database = DatabaseAddress.unescaped(rest[rest.index(after: slash)...])
-        let hostPort = rest[..<slash]
-        if let colon = hostPort.lastIndex(of: ":") {
-            guard let number = Int(hostPort[hostPort.index(after: colon)...]), (1...65_535).contains(number) else {
-                throw .badAddress("'\(url)': the port must be a number from 1 to 65535")
-            }
-            host = String(hostPort[..<colon])
-            port = number
-        } else {
-            host = String(hostPort)
-            port = 5432
+        endpoints = []
+        for hostPort in rest[..<slash].split(separator: ",", omittingEmptySubsequences: false) {
+            endpoints.append(try DatabaseAddress.endpoint(hostPort, of: url))
         }
-        guard !user.isEmpty, !host.isEmpty, !database.isEmpty else {
+        guard !user.isEmpty, !database.isEmpty else {
             throw .badAddress("'\(url)' needs a user, a host and a database: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE")
         }
     }
 
+    /// One `HOST[:PORT]` (`[V6ADDRESS]:PORT` too) of `url`.
+    private static func endpoint(_ text: Substring, of url: String) throws(DatabaseError) -> Endpoint {
+        var host = text
+        var port = 5432
+        if let colon = text.lastIndex(of: ":"), !text[colon...].contains("]") {
+            guard let number = Int(text[text.index(after: colon)...]), (1...65_535).contains(number) else {
+                throw .badAddress("'\(url)': the port must be a number from 1 to 65535")
+            }
+            host = text[..<colon]
+            port = number
+        }
+        if host.hasPrefix("["), host.hasSuffix("]") { host = host.dropFirst().dropLast() }
+        guard !host.isEmpty else {
+            throw .badAddress("'\(url)' needs a user, a host and a database: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE")
+        }
+        return Endpoint(host: String(host), port: port)
+    }
+
     /// The address without its password, for messages and logs.
     public var description: String {
-        "postgres://\(user)@\(host):\(port)/\(database)" + (tlsMode == .disable ? "" : "?sslmode=\(tlsMode.rawValue)")
+        var options: [String] = []
+        if tlsMode != .disable { options.append("sslmode=\(tlsMode.rawValue)") }
+        if target != .any { options.append("target_session_attrs=\(target.rawValue)") }
+        return "postgres://\(user)@\(endpoints.map(\.description).joined(separator: ","))/\(database)"
+            + (options.isEmpty ? "" : "?" + options.joined(separator: "&"))
     }
 
     /// The TLS settings of `tlsMode`; nil for plain TCP.
@@ -90,7 +137,7 @@ public struct DatabaseAddress: Sendable, CustomStringConvertible {
     func tlsConfiguration() throws(DatabaseError) -> TLSConfiguration? {
         guard tlsMode != .disable else { return nil }
         var tls = TLSConfiguration.makeClientConfiguration()
-        if tlsMode == .require {
+        if tlsMode == .require || tlsMode == .prefer {
             tls.certificateVerification = .none
         } else if let rootCertificatePath {
             do {
@@ -105,27 +152,18 @@ public struct DatabaseAddress: Sendable, CustomStringConvertible {
     private func tls() throws(DatabaseError) -> PostgresConnection.Configuration.TLS {
         guard let configuration = try tlsConfiguration() else { return .disable }
         do {
-            return .require(try NIOSSLContext(configuration: configuration))
+            let context = try NIOSSLContext(configuration: configuration)
+            return tlsMode == .prefer ? .prefer(context) : .require(context)
         } catch {
             throw .badAddress("the TLS settings cannot be used (\(error))")
         }
     }
 
-    /// The settings of one connection.
-    func connectionConfiguration() throws(DatabaseError) -> PostgresConnection.Configuration {
-        var configuration = PostgresConnection.Configuration(host: host, port: port, username: user, password: password,
+    /// The settings of one connection to `endpoint`.
+    func connectionConfiguration(to endpoint: Endpoint) throws(DatabaseError) -> PostgresConnection.Configuration {
+        var configuration = PostgresConnection.Configuration(host: endpoint.host, port: endpoint.port, username: user, password: password,
                                                              database: database, tls: try tls())
-        configuration.options.connectTimeout = .seconds(5)
-        return configuration
-    }
-
-    /// The settings of a pool of connections.
-    func poolConfiguration() throws(DatabaseError) -> PostgresClient.Configuration {
-        let tls: PostgresClient.Configuration.TLS = try tlsConfiguration().map { .require($0) } ?? .disable
-        var configuration = PostgresClient.Configuration(host: host, port: port, username: user, password: password,
-                                                         database: database, tls: tls)
-        configuration.options.connectTimeout = .seconds(5)
-        configuration.options.maximumConnections = 8
+        configuration.options.connectTimeout = endpoints.count > 1 ? .seconds(3) : .seconds(5)
         return configuration
     }
 

@@ -9,17 +9,17 @@ import StaySearchAPI
 public final class Replica: SystemOfRecord, @unchecked Sendable {
     private let writer: ChangeWriter
     private let follower: ChangeFollower
-    private let client: PostgresClient
+    private let connections: PrimaryConnections
     private let tasks: [Task<Void, Never>]
     /// The most seconds this replica may be behind the log and still say it is ready.
     private let maxLag: Double
     /// How long a write waits for its change to be applied here before it is answered.
     static let ownWriteWait = Duration.seconds(2)
 
-    private init(writer: ChangeWriter, follower: ChangeFollower, client: PostgresClient, tasks: [Task<Void, Never>], maxLag: Double) {
+    private init(writer: ChangeWriter, follower: ChangeFollower, connections: PrimaryConnections, tasks: [Task<Void, Never>], maxLag: Double) {
         self.writer = writer
         self.follower = follower
-        self.client = client
+        self.connections = connections
         self.tasks = tasks
         self.maxLag = maxLag
     }
@@ -54,10 +54,11 @@ public final class Replica: SystemOfRecord, @unchecked Sendable {
             journal.appendPosition(position, today: today)
             do { try journal.commit() } catch { throw .notReady("the journal \(journal.path) cannot be written: \(error.description)") }
         }
-        let client = PostgresClient(configuration: try address.poolConfiguration(), backgroundLogger: Database.logger)
+        let connections = PrimaryConnections(address: address)
         let follower = ChangeFollower(address: address, live: live, journal: journal, position: position, today: today, platform: platform)
-        let tasks = [Task { await client.run() }, Task { await follower.run() }]
-        return Replica(writer: ChangeWriter(client: client, firstDay: span.first), follower: follower, client: client, tasks: tasks, maxLag: maxLag)
+        let tasks = [Task { await follower.run() }]
+        return Replica(writer: ChangeWriter(connections: connections, firstDay: span.first), follower: follower, connections: connections,
+                       tasks: tasks, maxLag: maxLag)
     }
 
     /// Stops following and closes the connections; waits for them at most five seconds (a connection that
@@ -65,8 +66,9 @@ public final class Replica: SystemOfRecord, @unchecked Sendable {
     public func stop() async {
         for task in tasks { task.cancel() }
         let stopped = Wakeup()
-        Task { [tasks] in
+        Task { [tasks, connections] in
             for task in tasks { await task.value }
+            await connections.close()
             stopped.signal()
         }
         await stopped.wait(upTo: .seconds(5))
@@ -86,11 +88,11 @@ public final class Replica: SystemOfRecord, @unchecked Sendable {
         // this replica: answered once the changes are searchable here); read back from the log for any not
         // applied within the wait.
         var positions: [Int64: UInt64] = [:]
-        for case .accepted(let logID) in outcomes {
+        for case .accepted(let logID, _) in outcomes {
             positions[logID] = await follower.position(ofLogID: logID, timeout: Replica.ownWriteWait)
         }
         let unknown = outcomes.compactMap { outcome -> Int64? in
-            if case .accepted(let logID) = outcome, positions[logID] == nil { return logID }
+            if case .accepted(let logID, _) = outcome, positions[logID] == nil { return logID }
             return nil
         }
         if !unknown.isEmpty, let read = try? await writer.positions(ofLogIDs: unknown) {
@@ -100,12 +102,12 @@ public final class Replica: SystemOfRecord, @unchecked Sendable {
         var single = 200
         for outcome in outcomes {
             switch outcome {
-            case .accepted(let logID):
+            case let .accepted(logID, copies):
                 if let position = positions[logID] {
-                    output += "{\"ok\":true,\"position\":\(position)}\n"
+                    output += "{\"ok\":true,\"position\":\(position),\"copies\":\(copies)}\n"
                 } else {
                     // Committed, but its position could not be learnt (the database went away just after).
-                    output += "{\"ok\":true}\n"
+                    output += "{\"ok\":true,\"copies\":\(copies)}\n"
                 }
                 single = 200
             case let .refused(error):
@@ -131,6 +133,7 @@ public final class Replica: SystemOfRecord, @unchecked Sendable {
         json.field("caught_up_seconds_ago", number: status.caughtUpAt == 0 ? nil : String(format3: now - status.caughtUpAt))
         json.field("database", string: status.connected ? "connected" : "unreachable")
         json.field("reconnects", number: status.reconnects)
+        json.field("database_copies", number: status.copies.map(String.init))
         json.field("refused_here", number: status.refusedHere)
         if let error = status.lastError { json.field("last_error", string: error) }
         if !ready {

@@ -15,14 +15,27 @@ import Testing
         #expect(verified.tlsMode == .verifyFull && verified.rootCertificatePath == "/etc/ca roots.pem")
     }
 
+    /// The URL a failover orchestrator hands out: several hosts tried in order, the one taking writes wanted.
+    @Test func severalHostsAreReadInOrderWithTheirTarget() throws {
+        let fleet = try DatabaseAddress("postgres://staysearch@10.0.0.11:5432,10.0.0.12,[::1]:6000/stays?target_session_attrs=read-write&sslmode=prefer")
+        #expect(fleet.endpoints.map(\.description) == ["10.0.0.11:5432", "10.0.0.12:5432", "[::1]:6000"])
+        #expect(fleet.endpoints[2].host == "::1" && fleet.target == .readWrite && fleet.tlsMode == .prefer)
+        #expect(fleet.host == "10.0.0.11" && fleet.port == 5432)
+        #expect(fleet.description == "postgres://staysearch@10.0.0.11:5432,10.0.0.12:5432,[::1]:6000/stays?sslmode=prefer&target_session_attrs=read-write")
+        #expect(try DatabaseAddress("postgres://u@db/stays?target_session_attrs=any").target == .any)
+    }
+
     @Test func badUrlsSayWhatIsWrong() {
         let cases = [
             ("mysql://a@b/c", "is not a PostgreSQL URL"),
             ("postgres://host/db", "names no user"),
             ("postgres://u@host", "names no database"),
             ("postgres://u@host:99999/db", "the port must be a number"),
-            ("postgres://u@host/db?sslmode=prefer", "sslmode must be disable, require or verify-full"),
+            ("postgres://u@host/db?sslmode=verify-ca", "sslmode must be disable, prefer, require or verify-full"),
             ("postgres://u@host/db?connect_timeout=3", "the option 'connect_timeout=3' is not taken"),
+            ("postgres://u@host/db?target_session_attrs=standby", "target_session_attrs must be any or read-write"),
+            ("postgres://u@a:5432,,b/db", "needs a user, a host and a database"),
+            ("postgres://u@a:5432,b:0/db", "the port must be a number"),
             ("postgres://u@host/db?sslmode=require&sslrootcert=ca.pem", "sslrootcert needs sslmode=verify-full"),
             ("postgres://@host/db", "needs a user, a host and a database"),
         ]
