@@ -4,6 +4,8 @@
 usage: fleet.py run   [--replicas N] [--port P]   a cluster, the shipped sample loaded, N replicas and haproxy
                                                   in front on 127.0.0.1:P; Ctrl-C stops it all
        fleet.py test                              the fleet's tests (races, 10,000 changes, kills, restarts, a refresh)
+       fleet.py failover                          hosts apart (network namespaces, as root): pg_auto_failover's standby,
+                                                  partitions, the primary lost while 20 clients book
        fleet.py bench [--rate R] [--seconds S] [--behind N]   the fleet's figures
        fleet.py scale [--listings N] [--changed SHARE]          a roll, a refresh and new replicas at N listings
 
@@ -11,7 +13,8 @@ Everything runs on loopback in a temporary folder: a PostgreSQL cluster started 
 the 'postgres' user when run as root), replicas started from an index made by 'import --from'. Standard
 library only. BIN names the staysearch binary (default .build/debug/staysearch). The parts live in
 scripts/fleetlib/: cluster.py (orchestration), checks.py, test_writes.py, test_consistency.py, test_failures.py,
-test_refresh.py (the test groups), bench.py and scale.py (the figures).
+test_refresh.py (the test groups), hosts.py and test_failover.py (hosts apart, failover), bench.py and scale.py
+(the figures).
 """
 import os
 import signal
@@ -22,6 +25,7 @@ from fleetlib.bench import bench
 from fleetlib.scale import scale
 from fleetlib.checks import check
 from fleetlib.cluster import KEY, Fleet
+from fleetlib.test_failover import failover
 from fleetlib.test_consistency import sample_with_aliases, test_aliases, test_mixed_changes, test_page_through_proxy, test_platform_settings
 from fleetlib.test_failures import test_database_restart, test_kill_and_restart, test_tls
 from fleetlib.test_refresh import test_refresh_with_kills
@@ -87,12 +91,14 @@ def run(arguments):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 2 or sys.argv[1] not in ("run", "test", "bench", "scale"):
+    if len(sys.argv) < 2 or sys.argv[1] not in ("run", "test", "failover", "bench", "scale"):
         sys.exit(__doc__)
     if sys.argv[1] == "run":
         run(sys.argv[2:])
     elif sys.argv[1] == "test":
         test(sys.argv[2:])
+    elif sys.argv[1] == "failover":
+        failover(sys.argv[2:])
     elif sys.argv[1] == "scale":
         scale(sys.argv[2:])
     else:

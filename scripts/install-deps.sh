@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the system libraries staysearch builds against, when they are missing:
-# zlib (reading .csv.gz) and libgd (PNG graphs), found through pkg-config; with FLEET=1 also PostgreSQL and haproxy.
+# zlib (reading .csv.gz) and libgd (PNG graphs), found through pkg-config; with FLEET=1 also PostgreSQL, haproxy
+# and pg_auto_failover.
 set -euo pipefail
 
 missing=()
@@ -15,12 +16,19 @@ fi
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing+=(fonts-dejavu-core)
 # Noto Sans CJK for Korean charts (--locale ko): DejaVu has no Hangul.
 [ -f /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc ] || missing+=(fonts-noto-cjk)
-# With FLEET=1 (make fleet, make test-fleet): PostgreSQL with btree_gist (postgresql-contrib) and haproxy.
+# With FLEET=1 (make fleet, make test-fleet, make test-failover): PostgreSQL with btree_gist (postgresql-contrib),
+# haproxy, pg_auto_failover and iproute2.
 if [ "${FLEET:-0}" = 1 ]; then
   ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
   ls /usr/share/postgresql/*/extension/btree_gist.control >/dev/null 2>&1 || missing+=(postgresql-contrib)
   command -v psql >/dev/null 2>&1 || missing+=(postgresql-client)
   command -v haproxy >/dev/null 2>&1 || missing+=(haproxy)
+  # pg_auto_failover (a monitor, a primary and its synchronous standby: make test-failover) and ip (iproute2,
+  # the network namespaces that keep its hosts apart), for the PostgreSQL major version installed (Debian 12: 15).
+  major=$(ls /usr/lib/postgresql 2>/dev/null | sort -V | tail -1)
+  ls /usr/share/postgresql/*/extension/pgautofailover.control >/dev/null 2>&1 || missing+=("postgresql-${major:-15}-auto-failover")
+  command -v pg_autoctl >/dev/null 2>&1 || missing+=(pg-auto-failover-cli)
+  command -v ip >/dev/null 2>&1 || missing+=(iproute2)
 fi
 command -v swift >/dev/null 2>&1 || { echo "install-deps: swift is not on PATH; install Swift 6 first (swift.org)" >&2; exit 1; }
 

@@ -69,6 +69,48 @@ def staysearch(*args, check=True):
     return result
 
 
+def start_haproxy(work, port, servers):
+    """haproxy on 127.0.0.1:`port` in front of `servers` ([(name, "host:port")]): searches and writes to the
+    replicas whose /healthz answers 200, in turn. When none does (the database itself is away, so every
+    replica falls behind at once), to every replica still listening: a search a few seconds stale beats none,
+    and a write is answered by its replica (503 database_unreachable) instead of by haproxy."""
+    config = os.path.join(work, "haproxy.cfg")
+    # (The same lines in both backends: checked by /healthz in the first, by a TCP connection in the second.)
+    lines = "\n".join(f"    server {name} {address} check inter 1s fall 2 rise 1" for name, address in servers)
+    with open(config, "w") as f:
+        f.write(f"""global
+    maxconn 4096
+defaults
+    mode http
+    timeout connect 2s
+    timeout client 30s
+    timeout server 30s
+    retries 2
+    option redispatch
+frontend staysearch
+    bind 127.0.0.1:{port}
+    use_backend listening if {{ nbsrv(replicas) eq 0 }}
+    default_backend replicas
+backend replicas
+    balance roundrobin
+    option httpchk GET /healthz
+{lines}
+backend listening
+    balance roundrobin
+{lines}
+""")
+    proxy = subprocess.Popen(["haproxy", "-f", config, "-db"], stdout=subprocess.DEVNULL,
+                             stderr=open(os.path.join(work, "haproxy.log"), "w"))
+    for _ in range(100):
+        try:
+            if http("GET", f"http://127.0.0.1:{port}/healthz", timeout=2)[0] == 200:
+                return proxy
+        except OSError:
+            pass
+        time.sleep(0.1)
+    sys.exit("fleet: haproxy did not start (see haproxy.log)")
+
+
 class Replica:
     def __init__(self, fleet, number):
         self.fleet, self.number = fleet, number
@@ -160,36 +202,7 @@ class Fleet:
         print(f"fleet: {len(self.replicas)} replicas on ports {', '.join(str(r.port) for r in self.replicas)}; database {self.url}")
 
     def start_proxy(self, port):
-        config = os.path.join(self.work, "haproxy.cfg")
-        servers = "\n".join(f"    server replica{r.number} 127.0.0.1:{r.port} check inter 1s fall 2 rise 1" for r in self.replicas)
-        with open(config, "w") as f:
-            f.write(f"""global
-    maxconn 4096
-defaults
-    mode http
-    timeout connect 2s
-    timeout client 30s
-    timeout server 30s
-    retries 2
-    option redispatch
-frontend staysearch
-    bind 127.0.0.1:{port}
-    default_backend replicas
-backend replicas
-    balance roundrobin
-    option httpchk GET /healthz
-{servers}
-""")
-        self.proxy = subprocess.Popen(["haproxy", "-f", config, "-db"], stdout=subprocess.DEVNULL,
-                                      stderr=open(os.path.join(self.work, "haproxy.log"), "w"))
-        for _ in range(100):
-            try:
-                if http("GET", f"http://127.0.0.1:{port}/healthz", timeout=2)[0] == 200:
-                    return
-            except OSError:
-                pass
-            time.sleep(0.1)
-        sys.exit("fleet: haproxy did not start (see haproxy.log)")
+        self.proxy = start_haproxy(self.work, port, [(f"replica{r.number}", f"127.0.0.1:{r.port}") for r in self.replicas])
 
     def stop(self, keep=False):
         if self.proxy:
