@@ -29,8 +29,9 @@ serve: release
 	@test -f $(SAMPLE_INDEX) || $(BIN) import Antwerp=Data/antwerp --output $(SAMPLE_INDEX)
 	$(BIN) serve --index $(SAMPLE_INDEX) --port $(PORT)
 
-# A fleet on the shipped sample: a PostgreSQL cluster in a temporary folder (loopback only), the sample loaded
-# into it, three replicas following it, and haproxy in front on 127.0.0.1:$(PORT). Ctrl-C stops it all.
+# A fleet on the shipped sample: a PostgreSQL primary and its synchronous standby (pg_auto_failover) in a
+# temporary folder (loopback only), the sample loaded, three replicas following it, and haproxy in front on
+# 127.0.0.1:$(PORT). Ctrl-C stops it all.
 fleet: release fleet-deps
 	BIN=$(BIN) python3 scripts/fleet.py run --port $(PORT)
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """A fleet of staysearch replicas following one PostgreSQL system of record (docs/fleet.md).
 
-usage: fleet.py run   [--replicas N] [--port P]   a cluster, the shipped sample loaded, N replicas and haproxy
-                                                  in front on 127.0.0.1:P; Ctrl-C stops it all
+usage: fleet.py run   [--replicas N] [--port P] [--no-standby]   a primary and its synchronous standby (pg_auto_failover;
+                                                  without: one cluster), the shipped sample loaded, N replicas and
+                                                  haproxy in front on 127.0.0.1:P; Ctrl-C stops it all
        fleet.py test                              the fleet's tests (races, 10,000 changes, kills, restarts, a refresh)
        fleet.py failover                          hosts apart (network namespaces, as root): pg_auto_failover's standby,
                                                   partitions, the primary lost while 20 clients book
@@ -17,6 +18,7 @@ test_refresh.py (the test groups), hosts.py and test_failover.py (hosts apart, f
 (the figures).
 """
 import os
+import shutil
 import signal
 import sys
 import time
@@ -24,7 +26,8 @@ import time
 from fleetlib.bench import bench
 from fleetlib.scale import scale
 from fleetlib.checks import check
-from fleetlib.cluster import KEY, Fleet
+from fleetlib.cluster import KEY, Fleet, free_port
+from fleetlib.hosts import AutoFailover, Loopback
 from fleetlib.test_failover import failover
 from fleetlib.test_consistency import sample_with_aliases, test_aliases, test_mixed_changes, test_page_through_proxy, test_platform_settings
 from fleetlib.test_failures import test_database_restart, test_kill_and_restart, test_tls
@@ -71,8 +74,21 @@ def run(arguments):
     replicas = int(arguments[arguments.index("--replicas") + 1]) if "--replicas" in arguments else 3
     port = int(arguments[arguments.index("--port") + 1]) if "--port" in arguments else 8080
     fleet = Fleet(replicas)
+    pair = None
     try:
-        fleet.start()
+        url = None
+        if "--no-standby" not in arguments:
+            # A primary and its synchronous standby on loopback, kept by pg_auto_failover (docs/fleet.md).
+            pair = AutoFailover(Loopback(), os.path.join(fleet.work, "formation"), monitor_port=free_port())
+            pair.start_monitor()
+            pair.create_node("node1", "local", free_port())
+            pair.wait_states({"node1": "single"})
+            pair.create_node("node2", "local", free_port())
+            pair.wait_states({"node1": "primary", "node2": "secondary"})
+            url = pair.url()
+            print(f"fleet: node1 primary, node2 its synchronous standby (pg_auto_failover; state: "
+                  f"pg_autoctl show state --pgdata {pair.monitor})")
+        fleet.start(url=url)
         fleet.start_proxy(port)
         print(f"fleet: haproxy on http://127.0.0.1:{port}/ in front of {replicas} replicas; the write key is in {fleet.keys}")
         print(f"fleet: write with: curl -H 'Authorization: Bearer {KEY}' --data '{{\"op\":...}}' http://127.0.0.1:{port}/v1/changes")
@@ -86,8 +102,16 @@ def run(arguments):
     except KeyboardInterrupt:
         pass
     finally:
+        # A second Ctrl-C (or a SIGTERM besides it) must not cut the stopping short and leave servers running.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
         print("fleet: stopping")
-        fleet.stop()
+        if pair:
+            fleet.stop(keep=True)
+            pair.stop()
+            shutil.rmtree(fleet.work, ignore_errors=True)
+        else:
+            fleet.stop()
 
 
 if __name__ == "__main__":

@@ -188,8 +188,11 @@ class Fleet:
             raise RuntimeError(result.stderr.strip())
         return result.stdout.strip()
 
-    def start(self, data=os.path.join(ROOT, "Data/antwerp")):
-        self.url = self.pg("start", self.cluster, str(free_port()))
+    def start(self, data=os.path.join(ROOT, "Data/antwerp"), url=None):
+        """The database loaded and the replicas started; `url`: a database someone else runs (a
+        pg_auto_failover formation), else a cluster of scripts/pg-cluster.sh started here."""
+        self.external = url is not None
+        self.url = url or self.pg("start", self.cluster, str(free_port()))
         staysearch("db", "init", self.url)
         print("fleet:", staysearch("db", "load", self.url, "Antwerp=" + data).stdout.strip())
         # The shipped sample is a 2024 scrape: the fleet runs at its own date (docs/fleet.md, "Today").
@@ -210,7 +213,7 @@ class Fleet:
             self.proxy.wait(10)
         for replica in self.replicas:
             replica.stop()
-        if self.url:
+        if self.url and not getattr(self, "external", False):
             self.pg("stop", self.cluster)
         if not keep:
             shutil.rmtree(self.work, ignore_errors=True)

@@ -22,6 +22,9 @@ class Hosts:
     """Each name a namespace `ss-NAME` with one address, 10.77.0.OCTET, on a bridge whose own address (the
     machine's, 10.77.0.1) the processes left in the root namespace (the monitor, haproxy, the clients) use."""
 
+    machine = f"{NET}.1"
+    network = f"{NET}.0/24"
+
     def __init__(self, octets):
         self.octets = octets
 
@@ -74,6 +77,24 @@ class Hosts:
             run("ip", "-n", f"ss-{name}", "route", "del", "blackhole", f"{self.address(other)}/32")
 
 
+class Loopback:
+    """Every node on this machine's loopback (`make fleet`): no namespaces, no root needed."""
+
+    machine = "127.0.0.1"
+    network = "127.0.0.1/32"
+
+    def address(self, name):
+        return "127.0.0.1"
+
+    def command(self, name, *command):
+        return list(command)
+
+
+def as_postgres(command):
+    """`command` run as the 'postgres' user when run by root (PostgreSQL refuses root), else as it is."""
+    return ["runuser", "-u", "postgres", "--", *command] if os.geteuid() == 0 else list(command)
+
+
 class AutoFailover:
     """pg_auto_failover's monitor (in the root namespace, on the bridge's address) and its nodes, each in its
     own host. Every process runs as the 'postgres' user; the folders live under `work`."""
@@ -101,30 +122,31 @@ class AutoFailover:
         self.nodes = {}  # name -> (host, port)
         self.processes = {}
         os.makedirs(os.path.join(work, "run"), exist_ok=True)
-        for folder in (work, os.path.join(work, "run")):
-            shutil.chown(folder, "postgres", "postgres")
+        if os.geteuid() == 0:
+            for folder in (work, os.path.join(work, "run")):
+                shutil.chown(folder, "postgres", "postgres")
 
     def environment(self, name):
         return ["env", f"PATH={PG_BIN}:/usr/bin:/bin", f"XDG_CONFIG_HOME={self.work}/{name}.config",
                 f"XDG_DATA_HOME={self.work}/{name}.share", f"XDG_RUNTIME_DIR={self.work}/run"]
 
     def autoctl(self, name, *args, host=None, check=True):
-        command = ["runuser", "-u", "postgres", "--", *self.environment(name), "pg_autoctl", *args]
+        command = as_postgres([*self.environment(name), "pg_autoctl", *args])
         return run(*(self.hosts.command(host, *command) if host else command), check=check)
 
     def start_process(self, name, args, host=None):
-        command = ["runuser", "-u", "postgres", "--", *self.environment(name), "pg_autoctl", *args]
+        command = as_postgres([*self.environment(name), "pg_autoctl", *args])
         log = open(os.path.join(self.work, f"{name}.log"), "a")
         self.processes[name] = subprocess.Popen(self.hosts.command(host, *command) if host else command,
                                                 stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
 
     @property
     def monitor_uri(self):
-        return f"postgres://autoctl_node@{NET}.1:{self.monitor_port}/pg_auto_failover?sslmode=disable"
+        return f"postgres://autoctl_node@{self.hosts.machine}:{self.monitor_port}/pg_auto_failover?sslmode=disable"
 
     def start_monitor(self):
         self.autoctl("monitor", "create", "monitor", "--pgdata", self.monitor, "--pgport", str(self.monitor_port),
-                     "--hostname", f"{NET}.1", "--auth", "trust", "--no-ssl")
+                     "--hostname", self.hosts.machine, "--auth", "trust", "--no-ssl")
         with open(os.path.join(self.monitor, "postgresql.conf"), "a") as conf:
             conf.writelines(f"{key} = {value}\n" for key, value in self.MONITOR_SETTINGS.items())
         self.start_process("monitor", ["run", "--pgdata", self.monitor])
@@ -136,9 +158,9 @@ class AutoFailover:
         others = list(self.nodes)
         self.nodes[name] = (host, port)
         data = os.path.join(self.work, name)
-        command = ["runuser", "-u", "postgres", "--", *self.environment(name), "pg_autoctl", "create", "postgres", "--pgdata", data,
-                   "--pgport", str(port), "--hostname", self.hosts.address(host), "--auth", "trust", "--no-ssl", "--monitor",
-                   self.monitor_uri, "--dbname", "stays", "--username", "staysearch", "--name", name, "--pg-hba-lan"]
+        command = as_postgres([*self.environment(name), "pg_autoctl", "create", "postgres", "--pgdata", data,
+                               "--pgport", str(port), "--hostname", self.hosts.address(host), "--auth", "trust", "--no-ssl", "--monitor",
+                               self.monitor_uri, "--dbname", "stays", "--username", "staysearch", "--name", name, "--pg-hba-lan"])
         with open(os.path.join(self.work, f"{name}.log"), "a") as log:
             creating = subprocess.Popen(self.hosts.command(host, *command), stdout=log, stderr=subprocess.STDOUT)
             deadline = time.time() + 180
@@ -159,7 +181,7 @@ class AutoFailover:
         # which pg_auto_failover's own rules (replication only) do not let in: without it every rejoin falls
         # back to a whole base backup.
         with open(os.path.join(data, "pg_hba.conf"), "a") as hba:
-            hba.write(f"host postgres pgautofailover_replicator {NET}.0/24 trust\n")
+            hba.write(f"host postgres pgautofailover_replicator {self.hosts.network} trust\n")
         self.start_node(name)
 
     def start_node(self, name):
@@ -216,18 +238,35 @@ class AutoFailover:
         return self.autoctl("monitor", "show", "events", "--pgdata", self.monitor, "--count", str(count), check=False)
 
     def stop(self):
-        """Every process of the formation killed: those started here and their children, found by the
-        environment they inherit (pg_autoctl renames its processes and outlives its parents)."""
+        """Every process of the formation stopped: the keepers killed, found by the environment they
+        inherit (pg_autoctl renames its processes and outlives its parents), then the servers."""
+        def stop_servers():
+            # PostgreSQL rewrites its processes' titles over their environment: its servers are stopped by
+            # pg_ctl (immediate: the postmaster takes its children with it), not found by the marker.
+            for data in [self.monitor] + [os.path.join(self.work, name) for name in self.nodes]:
+                if os.path.exists(os.path.join(data, "postmaster.pid")):
+                    run(*as_postgres([f"{PG_BIN}/pg_ctl", "stop", "-D", data, "-m", "immediate", "-w", "-t", "10"]), check=False)
+
         marker = f"XDG_RUNTIME_DIR={self.work}/run".encode()
-        for pid in os.listdir("/proc"):
-            if not pid.isdigit():
-                continue
-            try:
-                with open(f"/proc/{pid}/environ", "rb") as f:
-                    if marker in f.read().split(b"\0"):
-                        os.kill(int(pid), 9)
-            except OSError:
-                pass
+        for _ in range(50):  # again until none is left: a keeper may fork while others are killed
+            found = 0
+            for pid in os.listdir("/proc"):
+                if not pid.isdigit():
+                    continue
+                try:
+                    # The keepers first, the servers left to pg_ctl: a postmaster killed leaves its children.
+                    if os.readlink(f"/proc/{pid}/exe").endswith("/postgres"):
+                        continue
+                    with open(f"/proc/{pid}/environ", "rb") as f:
+                        if marker in f.read().split(b"\0"):
+                            os.kill(int(pid), 9)
+                            found += 1
+                except OSError:
+                    pass
+            if not found:
+                break
+            time.sleep(0.1)
+        stop_servers()
         for process in self.processes.values():
             process.wait()
         self.processes = {}
