@@ -16,7 +16,9 @@ the median `took_us` of the first asks (the span's prices worked out) and of the
 With --against, a second server of the other build serves the same index and every request is asked of both
 in turn (one at a time, so each has a core): both builds' figures from the same minutes, and their ratio.
 --against-index gives the other build an index of its own (a build that reads another index format: the same
-listings made by its `generate`); the days' answers of both are then checked equal.
+listings made by its `generate`); the days' answers of both are then checked equal. --against-index without
+--against serves it with this build beside the first: the same listings in another currency (`generate
+--currency KRW`), whose days must hold the same stays (their counts are checked equal, their prices differ).
 """
 import argparse
 import json
@@ -74,7 +76,7 @@ def main():
     if not os.path.exists(index):
         subprocess.run([BIN, "generate", "--listings", str(arguments.listings), "--seed", "1", "--pricing", arguments.pricing,
                         "--output", index], check=True)
-    binaries = [BIN] + ([arguments.against] if arguments.against else [])
+    binaries = [BIN] + ([arguments.against] if arguments.against else [BIN] if arguments.against_index else [])
     servers = []
     try:
         for binary, served in zip(binaries, [index, arguments.against_index or index]):
@@ -93,6 +95,8 @@ def main():
                 day = days[14]
                 for base in bases[1:]:
                     other = get(base, asked)["days"]
+                    if not arguments.against:
+                        days, other = [d.get("count") for d in days], [d.get("count") for d in other]
                     if other != days:
                         raise SystemExit(f"price-calendar: the builds' days differ for {asked}")
                 search = f"/v1/search?{query}&checkin={day['checkin']}&checkout={day['checkout']}"
@@ -108,7 +112,7 @@ def main():
                 line = f"{arguments.pricing} {region or 'every listing'} {nights} nights: " + figures[0]
                 if len(bases) > 1:
                     ratio = statistics.median(calendars[0]) / statistics.median(calendars[1])
-                    line += f" | other build: {figures[1]} | calendar this ÷ other {ratio:.2f}"
+                    line += f" | {'other build' if arguments.against else 'other index'}: {figures[1]} | calendar this ÷ other {ratio:.2f}"
                 print(line, flush=True)
     finally:
         for server, _ in servers:

@@ -4,24 +4,26 @@ import Testing
 
 /// A price calendar's tally: the element of a rank is that of the totals sorted, and a day's median comes
 /// out only when it lies in the day's bracket, exactly — whether the bracket counts its whole-unit totals by
-/// unit (beside totals of cents) or keeps them one by one.
+/// unit (beside totals of a fraction of a unit) or keeps them one by one, in units of whole dollars, ₩10 or
+/// ₩100.
 @Suite struct CalendarTallyTests {
     @Test(arguments: 0..<40)
     func theMedianIsThatOfTheSortedTotalsWhenTheBracketHoldsIt(seed: Int) {
         var random = SeededGenerator(seed: UInt64(seed) &* 977 + 1)
         let days = Int.random(in: 1...5, using: &random)
+        let unit: Int64 = [100, 1_000, 10_000][(seed / 2) % 3]
         var all = [[Int64]](repeating: [], count: days)
         for day in 0..<days {
             for _ in 0..<Int.random(in: 0...300, using: &random) {
                 all[day].append(Int.random(in: 0..<4, using: &random) == 0
-                    ? Int64.random(in: 0...50_000, using: &random)                  // cents
-                    : Int64.random(in: 0...(seed % 2 == 0 ? 60 : 200_000), using: &random) * 100)
+                    ? Int64.random(in: 0...(500 * unit), using: &random)                  // a fraction of a unit, mostly
+                    : Int64.random(in: 0...(seed % 2 == 0 ? 60 : 200_000), using: &random) * unit)
             }
         }
         let low = (0..<days).map { _ in Int32.random(in: 0...300, using: &random) }
         // Most brackets narrow enough to count by whole unit, some wider (totals kept one by one), some empty.
         let high = low.map { $0 + (Int.random(in: 0..<4, using: &random) == 0 ? Int32(CalendarTally.slotLimit) + 1 : Int32.random(in: -1...200, using: &random)) }
-        let parts = (0..<Int.random(in: 1...3, using: &random)).map { _ in CalendarTally(bracketLow: low, bracketHigh: high) }
+        let parts = (0..<Int.random(in: 1...3, using: &random)).map { _ in CalendarTally(bracketLow: low, bracketHigh: high, unit: unit) }
         for day in 0..<days {
             for total in all[day] { random.pick(parts).add(total, day: day) }
         }
@@ -33,13 +35,13 @@ import Testing
             #expect(tally.lowest(ofDay: day) == sorted.first, "seed \(seed) day \(day)")
             guard !sorted.isEmpty else { continue }
             let median = sorted[(sorted.count - 1) / 2]
-            let held = median >= Int64(low[day]) * 100 && median <= Int64(high[day]) * 100 + 99
+            let held = median >= Int64(low[day]) * unit && median <= Int64(high[day]) * unit + unit - 1
             #expect(tally.median(ofDay: day) == (held ? median : nil), "seed \(seed) day \(day)")
             let rank = Int.random(in: 0..<sorted.count, using: &random)
-            #expect(CalendarTally.elements(ofRanks: [rank], in: all[day]) == [sorted[rank]], "seed \(seed) day \(day)")
+            #expect(CalendarTally.elements(ofRanks: [rank], in: all[day], unit: unit) == [sorted[rank]], "seed \(seed) day \(day)")
             // Totals of several ranks: those of the sorted totals when each lies in the bracket, else none.
             let ranks = (0..<Int.random(in: 1...3, using: &random)).map { _ in Int.random(in: 0..<sorted.count, using: &random) }
-            let allHeld = ranks.allSatisfy { sorted[$0] >= Int64(low[day]) * 100 && sorted[$0] <= Int64(high[day]) * 100 + 99 }
+            let allHeld = ranks.allSatisfy { sorted[$0] >= Int64(low[day]) * unit && sorted[$0] <= Int64(high[day]) * unit + unit - 1 }
             #expect(tally.totals(atRanks: ranks, ofDay: day) == (allHeld ? ranks.map { sorted[$0] } : nil), "seed \(seed) day \(day) ranks \(ranks)")
         }
     }
@@ -51,19 +53,20 @@ import Testing
     func aSampleCountedByUnitBracketsAsOneKeepingEverything(seed: Int) throws {
         var random = SeededGenerator(seed: UInt64(seed) &* 313 + 7)
         let days = Int.random(in: 1...6, using: &random)
-        let limit = Int64(CalendarTally.slotLimit) * 100
+        let unit: Int64 = seed < 15 ? 100 : 10_000
+        let limit = Int64(CalendarTally.slotLimit) * unit
         // Below the limit, above it, or across it.
         let kind = seed % 3
-        let counted = CalendarTally(samplingFor: days), kept = CalendarTally(everythingFor: days)
+        let counted = CalendarTally(samplingFor: days, unit: unit), kept = CalendarTally(everythingFor: days, unit: unit)
         for day in 0..<days {
             for _ in 0..<Int.random(in: 0...400, using: &random) {
                 let total: Int64
                 switch kind {
                 case 0: total = Int64.random(in: 0..<limit, using: &random)
-                case 1: total = limit + Int64.random(in: 0...1_000_000, using: &random)
-                default: total = Int64.random(in: (limit - 50_000)...(limit + 50_000), using: &random)
+                case 1: total = limit + Int64.random(in: 0...(10_000 * unit), using: &random)
+                default: total = Int64.random(in: (limit - 500 * unit)...(limit + 500 * unit), using: &random)
                 }
-                let rounded = random.chance(0.7) ? total / 100 * 100 : total
+                let rounded = random.chance(0.7) ? total / unit * unit : total
                 counted.add(rounded, day: day)
                 kept.add(rounded, day: day)
             }

@@ -280,6 +280,59 @@ import Testing
         #expect(compared >= 4)
     }
 
+    /// A calendar counts its totals in a unit of its index (whole dollars, ₩100, …): in any unit its days are
+    /// the exact searches, prices of every magnitude and cents among them (those not a whole number of the unit
+    /// totalled one by one), on one thread and two, with and without fees.
+    @Test(arguments: 0..<12)
+    func everyUnitGivesTheExactSearches(seed: Int) throws {
+        var data = TestDataset.random(seed: UInt64(seed) + 8_300)
+        if seed % 3 == 2 { data = data.withRandomFees(seed: UInt64(seed)) }
+        let index = data.makeIndex().index
+        var random = SeededGenerator(seed: UInt64(seed) &* 53 + 11)
+        for round in 0..<4 {
+            var query = Self.randomCalendarQuery(data, using: &random)
+            if seed % 3 == 2 { query.serviceFeeBasisPoints = random.pick([0, 1_420]) }
+            let sampling = round % 2 == 1 ? CalendarSampling(every: 1, minimumStays: 1, standardErrors: 0) : .standard
+            let scale = UInt8(2 + (seed + round) % 4)
+            guard let calendar = try? index.priceCalendar(query, threads: round % 2 + 1, coveredDays: index.dayCount, live: nil,
+                                                          sampling: sampling, scale: scale)
+            else { continue }
+            Self.check(calendar, of: query, context: "seed \(seed) round \(round) scale \(scale): \(query)") { q throws(QueryError) in
+                try ReferenceSearch.search(q, in: data)
+            }
+        }
+    }
+
+    /// The unit is the largest power of ten that divides the prices (not their size): whole dollars for the
+    /// random data with cents on some rows, ₩100 for the same listings priced in won to the ₩100, and a won
+    /// calendar is the exact searches.
+    @Test func theUnitIsWhatDividesThePrices() throws {
+        let data = TestDataset.random(seed: 7_990)
+        #expect(data.makeIndex().index.calendarScale == 2)
+        var won = data.inWholeUnits()
+        for position in won.listings.indices {
+            won.listings[position].price = won.listings[position].price.map { Money(minorUnits: $0.minorUnits * 100) }
+        }
+        won.nights = won.nights.map { id, night in
+            var night = night
+            night.price = night.price.map { Money(minorUnits: $0.minorUnits * 100) }
+            return (id, night)
+        }
+        let index = won.makeIndex().index
+        #expect(index.calendarScale == 4)
+        var random = SeededGenerator(seed: 17)
+        var checked = 0
+        for round in 0..<6 {
+            let query = Self.randomCalendarQuery(won, using: &random)
+            guard let calendar = try? index.priceCalendar(query, threads: round % 2 + 1) else { continue }
+            Self.check(calendar, of: query, context: "won round \(round): \(query)") { q throws(QueryError) in
+                try ReferenceSearch.search(q, in: won)
+            }
+            checked += 1
+        }
+        #expect(checked >= 3)
+    }
+
     /// A live index with listings changed, added and removed, and days a rolling window added.
     @Test(arguments: 0..<20)
     func aLiveIndexsCalendarIsItsExactSearches(seed: Int) throws {

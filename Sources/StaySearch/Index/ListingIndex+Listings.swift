@@ -60,11 +60,13 @@ extension ListingIndex {
     }
 
     /// How the rows of `rows` (at least) are priced over the day offsets `start ..< end` for stays of
-    /// `nights` nights (see ``SpanPrices``), worked out once for that span — for every row, or for those rows
-    /// when they are few — and kept.
-    package func spanPrices(from start: Int, to end: Int, nights: Int, rows: [Range<Int>]) -> SpanPrices {
-        spanPriceCache.prices(from: start, to: end, nights: nights, rows: rows, rowCount: count) { wanted in
-            SpanPrices(of: self, from: start, to: end, nights: nights, rows: wanted)
+    /// `nights` nights in units of 10^`scale` minor units (see ``SpanPrices``; this index's
+    /// ``calendarScale`` unless given), worked out once for that span — for every row, or for those rows when
+    /// they are few — and kept.
+    package func spanPrices(from start: Int, to end: Int, nights: Int, rows: [Range<Int>], scale: UInt8? = nil) -> SpanPrices {
+        let scale = scale ?? calendarScale
+        return spanPriceCache.prices(from: start, to: end, nights: nights, scale: scale, rows: rows, rowCount: count) { wanted in
+            SpanPrices(of: self, from: start, to: end, nights: nights, rows: wanted, scale: scale)
         }
     }
 

@@ -33,12 +33,14 @@ public struct ListingIndex: Sendable {
     let undatedPriceCache = UndatedPriceCache()
     /// The order of the prices without dates and its populations last asked for (``undatedPopulation(guests:roomCode:prices:ahead:)``).
     package let undatedOrderCache = UndatedOrderCache()
-    /// The span prices the price calendar last used (``spanPrices(from:to:rows:)``).
+    /// The span prices the price calendar last used (``spanPrices(from:to:nights:rows:scale:)``).
     let spanPriceCache = SpanPriceCache()
     /// Each row's quality part of the `recommended` score (``qualities(changedMeans:)``).
     let qualityCache = QualityCache()
     /// Whether every price the index holds is in whole currency units (``pricesAreWholeUnits``).
     let wholeUnitPrices = LazyValue<Bool>()
+    /// The unit the price calendar counts totals in (``calendarScale``).
+    let calendarScaleValue = LazyValue<UInt8>()
     /// Room type names, by code.
     package let roomTypeNames: [String]
     /// The room type codes in the order facet ties go (``NameTable/tieOrder``).

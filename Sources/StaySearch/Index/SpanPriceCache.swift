@@ -9,13 +9,14 @@ final class SpanPriceCache: @unchecked Sendable {
     /// The share of the rows below which a calendar's rows are worked out alone rather than every row.
     static let partShare = 4
 
-    /// The prices over `start ..< end` for stays of `nights` nights of at least the rows of `rows` (of
-    /// `rowCount`), from the cache or made by `make` — of every row (nil), or of those rows when they are
+    /// The prices over `start ..< end` for stays of `nights` nights in units of 10^`scale` minor units of at
+    /// least the rows of `rows` (of `rowCount`), from the cache or made by `make` — of every row (nil), or of those rows when they are
     /// under a quarter of them — and kept, replacing the last of their kind.
-    func prices(from start: Int, to end: Int, nights: Int, rows: [Range<Int>], rowCount: Int,
+    func prices(from start: Int, to end: Int, nights: Int, scale: UInt8, rows: [Range<Int>], rowCount: Int,
                 make: ([Range<Int>]?) -> SpanPrices) -> SpanPrices {
         func found(_ prices: SpanPrices?) -> SpanPrices? {
-            guard let prices, prices.start == start, prices.end == end, prices.stayNights == nights, prices.covers(rows) else { return nil }
+            guard let prices, prices.start == start, prices.end == end, prices.stayNights == nights, prices.scale == scale,
+                  prices.covers(rows) else { return nil }
             return prices
         }
         if let cached = lock.reading({ found(latest) ?? found(latestPart) }) { return cached }

@@ -1,30 +1,39 @@
 import StaySearchKernels
 
 /// How each row is priced over one span of nights (day offsets `start ..< end`), for the price calendar's
-/// word-at-a-time totals: a price that does not change over the span (whole units, ≤ ``largestUnits``),
-/// dense prices read in place, nights of several runs copied here in whole units, or none of these.
+/// word-at-a-time totals: a price that does not change over the span (in units, ≤ ``largestUnits``),
+/// dense prices read in place, nights of several runs copied here in units, or none of these.
 ///
-/// A calendar UI asks for the same month again and again; ``ListingIndex/spanPrices(from:to:nights:rows:)`` works the
+/// Prices are counted in the calendar's unit, 10^``scale`` minor units (``ListingIndex/calendarScale``:
+/// whole dollars, or ₩100 for won priced to the ₩100), so that a row of won costs what a row of dollars does;
+/// a row with a price that is not a whole number of units is irregular.
+///
+/// A calendar UI asks for the same month again and again; ``ListingIndex/spanPrices(from:to:nights:rows:scale:)`` works the
 /// column out once per span and keeps it.
 package struct SpanPrices: Sendable {
-    /// A dense row counting whole units (≤ 65,535 day by day, read from ``NightPrices/dense``'s running sums);
-    /// a dense row of another unit is copied or irregular, as a row of runs would be.
+    /// A dense row counting the span's units (≤ 65,535 day by day, read from ``NightPrices/dense``'s running
+    /// sums); a dense row of another unit is copied or irregular, as a row of runs would be.
     static let dense: Int32 = -2
-    /// A row with a price of cents or above ``largestUnits`` in the span: its stays are totalled one by one.
+    /// A row with a price of a fraction of a unit or above ``largestUnits`` in the span: its stays are
+    /// totalled one by one.
     static let irregular: Int32 = -3
-    /// The highest price a night (whole units) totalled word by word: any stay of up to 30,000 nights
-    /// stays below 2^31 units.
+    /// The highest price a night (units) totalled word by word: any stay of up to 30,000 nights stays below
+    /// 2^31 units.
     static let largestUnits: Int32 = 65_535
 
     /// The first and past-the-last day offset of the span.
     let start: Int
     let end: Int
-    /// Per row: its one price over the span in whole units, ``dense``, ``irregular``, or for a row of several
+    /// The unit prices are counted in: 10^scale minor units (2: whole units).
+    package let scale: UInt8
+    /// 10^``scale``.
+    package var unit: Int64 { NightPrices.unitOfScale[Int(scale)] }
+    /// Per row: its one price over the span in units, ``dense``, ``irregular``, or for a row of several
     /// runs whose nights are copied, −4 − *k*: its nights are ``nights``[*k* × span ..< (*k* + 1) × span].
     package let prices: Column<Int32>
-    /// The copied nights, in whole units (0 for a night without a price: it is never bookable).
+    /// The copied nights, in units (0 for a night without a price: it is never bookable).
     package let nights: Column<Int32>
-    /// Per row: its lowest and highest price a night over the span's priced nights (whole units; both 0
+    /// Per row: its lowest and highest price a night over the span's priced nights (units; both 0
     /// without any), or -1 for an ``irregular`` row.
     package let lows: Column<Int32>
     package let highs: Column<Int32>
@@ -50,7 +59,7 @@ package struct SpanPrices: Sendable {
     /// night to the last stay's last, so a span and its nights fix the check-ins (the span's first
     /// `span − nights + 1` nights).
     let stayNights: Int
-    /// Per row: the least and greatest total (whole units) of a stay of ``stayNights`` nights from any of
+    /// Per row: the least and greatest total (units) of a stay of ``stayNights`` nights from any of
     /// the span's check-ins, −1 for an ``irregular`` row. Exact for a row of running sums whose dearest
     /// night keeps each such stay within 65,534 units (``staysearch_stay_bounds``), else ``stayNights`` ×
     /// its lowest and highest night. A calendar settles the rows whose every stay lies outside every day's
@@ -74,13 +83,17 @@ package struct SpanPrices: Sendable {
     /// Values readable past the last row's running sums.
     static let sumPadding = 64
 
-    /// The span prices of `index`'s rows over `start ..< end`: of every row, or of the words (64 rows)
-    /// that hold the rows of `rows` only.
+    /// The span prices of `index`'s rows over `start ..< end` in units of 10^`scale` minor units (at least 2,
+    /// at most ``NightPrices/largestScale``): of every row, or of the words (64 rows) that hold the rows of
+    /// `rows` only.
     /// - Complexity: O(*rows* + *r* log *r*) for the rows of several runs, plus O(*end* − *start*) for
     ///   each row whose price changes in the span.
-    package init(of index: ListingIndex, from start: Int, to end: Int, nights stayNights: Int, rows wanted: [Range<Int>]? = nil) {
+    package init(of index: ListingIndex, from start: Int, to end: Int, nights stayNights: Int, rows wanted: [Range<Int>]? = nil,
+                 scale: UInt8 = NightPrices.wholeUnitScale) {
         self.start = start
         self.end = end
+        self.scale = min(NightPrices.largestScale, max(NightPrices.wholeUnitScale, scale))
+        let unit = NightPrices.unitOfScale[Int(self.scale)]
         self.stayNights = stayNights
         let runs = index.nightPrices.runs
         let rowCount = index.count
@@ -129,7 +142,7 @@ package struct SpanPrices: Sendable {
             staysearch_narrow_bounds(dense + (night &* denseRows &+ ranks.lowerBound), denseRows, ranks.count,
                                      denseLows + ranks.lowerBound, denseHighs + ranks.lowerBound)
         }
-        // One row's nights, and the same in whole units.
+        // One row's nights, and the same in units.
         let nightsOfRow = UnsafeMutableBufferPointer<Int32>.allocate(capacity: max(1, span))
         let unitsOfRow = UnsafeMutableBufferPointer<Int32>.allocate(capacity: max(1, span))
         defer {
@@ -142,8 +155,8 @@ package struct SpanPrices: Sendable {
                 let first = Int(runs.offsets[row]), last = Int(runs.offsets[row + 1])
                 let value = runs.values[first]
                 if let rank = value.denseIndex {
-                    // Read in place when it counts whole units; a row of another unit is copied like runs.
-                    if index.nightPrices.denseScales[rank] == NightPrices.wholeUnitScale {
+                    // Read in place when it counts the span's units; a row of another unit is copied like runs.
+                    if index.nightPrices.denseScales[rank] == self.scale {
                         prices[row] = SpanPrices.dense
                         (lows[row], highs[row]) = denseHighs[rank] < 0 ? (0, 0) : (denseLows[rank], denseHighs[rank])
                         continue
@@ -153,14 +166,14 @@ package struct SpanPrices: Sendable {
                     let runEnd = run + 1 < last ? Int(runs.starts[run + 1]) : Int.max
                     let price = runs.values[run]
                     if runEnd >= end, price.patternIndex == nil {
-                        prices[row] = SpanPrices.units(of: price) ?? SpanPrices.irregular
+                        prices[row] = SpanPrices.units(of: price, unit: unit) ?? SpanPrices.irregular
                         if prices[row] >= 0 { (lows[row], highs[row]) = (prices[row], prices[row]) }
                         continue
                     }
                 }
                 index.nightPrices.values(row: row, from: start, to: end, into: nightsOfRow.baseAddress!)
                 guard let (low, high) = SpanPrices.wholeUnits(of: UnsafeBufferPointer(rebasing: nightsOfRow[0..<span]),
-                                                              into: unitsOfRow.baseAddress!) else { continue }
+                                                              into: unitsOfRow.baseAddress!, unit: unit) else { continue }
                 prices[row] = -4 - Int32(copied.count / span)
                 copied.append(contentsOf: UnsafeBufferPointer(rebasing: unitsOfRow[0..<span]))
                 (lows[row], highs[row]) = high < 0 ? (0, 0) : (low, high)
@@ -316,26 +329,30 @@ package struct SpanPrices: Sendable {
         return words
     }
 
-    /// `nights` (minor units, negative for a night without a price) in whole units into `units`
-    /// (``units(of:)`` of each), with the lowest and highest of the priced ones (−1 for the highest when
-    /// none is priced); nil when one is not in whole units up to ``largestUnits``. No branch on a night.
-    static func wholeUnits(of nights: UnsafeBufferPointer<Int32>, into units: UnsafeMutablePointer<Int32>) -> (low: Int32, high: Int32)? {
+    /// `nights` (minor units, negative for a night without a price) in units of `unit` minor units into
+    /// `units` (``units(of:unit:)`` of each), with the lowest and highest of the priced ones (−1 for the
+    /// highest when none is priced); nil when one is not a whole number of units up to ``largestUnits``. No
+    /// branch on a night.
+    static func wholeUnits(of nights: UnsafeBufferPointer<Int32>, into units: UnsafeMutablePointer<Int32>,
+                           unit size: Int64 = 100) -> (low: Int32, high: Int32)? {
         var whole = true, low = Int32.max, high: Int32 = -1
         for night in 0..<nights.count {
-            let price = nights[night]
+            let price = Int64(nights[night])
             let priced = price >= 0
-            let unit = priced ? price / 100 : 0
-            whole = whole && (!priced || (unit &* 100 == price && unit <= largestUnits))
+            let quotient = priced ? price / size : 0
+            let unit = Int32(truncatingIfNeeded: quotient)
+            whole = whole && (!priced || (quotient &* size == price && quotient <= Int64(largestUnits)))
             units[night] = unit
             low = priced && unit < low ? unit : low
             high = priced && unit > high ? unit : high
         }
         return whole ? (low, high) : nil
     }
-    /// `price` (minor units) in whole units when it is whole and ≤ ``largestUnits``, else nil; a night without
-    /// a price counts as 0 (it is never bookable).
-    static func units(of price: Int32) -> Int32? {
+    /// `price` (minor units) in units of `unit` minor units when it is a whole number of them and
+    /// ≤ ``largestUnits``, else nil; a night without a price counts as 0 (it is never bookable).
+    static func units(of price: Int32, unit: Int64 = 100) -> Int32? {
         if price < 0 { return 0 }
-        return price % 100 == 0 && price / 100 <= largestUnits ? price / 100 : nil
+        let value = Int64(price)
+        return value % unit == 0 && value / unit <= Int64(largestUnits) ? Int32(value / unit) : nil
     }
 }

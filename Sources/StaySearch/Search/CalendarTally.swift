@@ -2,24 +2,29 @@
 /// number, the least total of those at most ``cheapest`` units, and — for the median — how many fall below
 /// the day's bracket and the totals inside it.
 ///
-/// A bracket is a range of whole units expected to hold the day's median, and ``cheapest`` a total expected
+/// Totals are counted in the calendar's **unit** (``unit``, a power of ten of minor units: 100 for whole
+/// dollars, ₩100 for won priced to the ₩100; ``ListingIndex/calendarScale``), so that a calendar in won
+/// brackets and counts as few units as one in dollars.
+/// A bracket is a range of units expected to hold the day's median, and ``cheapest`` a total expected
 /// to be above each day's least (both from a sample of the rows): the other totals are only counted, so a
 /// day costs O(stays) without sorting them. The totals in a bracket of at most ``slotLimit`` units are
-/// counted by whole unit (``slots``), those of cents and those of wider brackets kept one by one
-/// (``inside``). A day whose median falls outside its bracket, or with no stay as cheap as ``cheapest``,
+/// counted by unit (``slots``), those that are not a whole number of units and those of wider brackets kept
+/// one by one (``inside``). A day whose median falls outside its bracket, or with no stay as cheap as ``cheapest``,
 /// is tallied again with a bracket or a cut holding everything.
 package final class CalendarTally: @unchecked Sendable {
-    /// Per day: the bracket's first and last whole unit (a total of cents counts in the bracket from its
-    /// whole units on).
+    /// The unit totals are counted in, minor units (a power of ten, at least 100).
+    package let unit: Int64
+    /// Per day: the bracket's first and last unit (a total of a fraction of a unit counts in the bracket
+    /// from its whole units on).
     package let bracketLow: [Int32]
     package let bracketHigh: [Int32]
-    /// The highest total (whole units) whose stays are looked at one by one for the least.
+    /// The highest total (units) whose stays are looked at one by one for the least.
     package let cheapest: Int32
-    /// Per day: stays found, those below the bracket, the least total in whole units (``Int32/max`` for none).
+    /// Per day: stays found, those below the bracket, the least total in units (``Int32/max`` for none).
     package var counts: [UInt32]
     var below: [UInt32]
     var least: [Int32]
-    /// Per day: the least total of cents (minor units), or `Int64.max`.
+    /// Per day: the least total of a fraction of a unit (minor units), or `Int64.max`.
     var leastOfCents: [Int64]
     /// Per day: the totals inside the bracket (minor units) not counted in ``slots``.
     var inside: [[Int64]]
@@ -39,8 +44,9 @@ package final class CalendarTally: @unchecked Sendable {
     /// thread.
     static let keptForThreads = 1 << 16
 
-    /// A tally with brackets `bracketLow[d] ... bracketHigh[d]` (whole units) for each day *d*.
-    package init(bracketLow: [Int32], bracketHigh: [Int32], cheapest: Int32 = .max) {
+    /// A tally with brackets `bracketLow[d] ... bracketHigh[d]` (units of `unit` minor units) for each day *d*.
+    package init(bracketLow: [Int32], bracketHigh: [Int32], cheapest: Int32 = .max, unit: Int64 = 100) {
+        self.unit = max(1, unit)
         self.bracketLow = bracketLow
         self.bracketHigh = bracketHigh
         self.cheapest = cheapest
@@ -58,21 +64,22 @@ package final class CalendarTally: @unchecked Sendable {
     }
 
     /// A tally of `days` days whose brackets hold every total.
-    package convenience init(everythingFor days: Int) {
-        self.init(bracketLow: Array(repeating: 0, count: days), bracketHigh: Array(repeating: .max, count: days))
+    package convenience init(everythingFor days: Int, unit: Int64 = 100) {
+        self.init(bracketLow: Array(repeating: 0, count: days), bracketHigh: Array(repeating: .max, count: days), unit: unit)
     }
 
     /// A tally of `days` days for a sample (``brackets(from:sampling:threads:)``): each day's whole-unit totals
     /// below ``slotLimit`` units counted by unit, the totals of cents among them kept, the others only
     /// counted: counting by unit in the word-at-a-time kernel costs a sample less than keeping every total
     /// one by one and selecting from them after (docs/performance.md, "The price calendar").
-    package convenience init(samplingFor days: Int) {
-        self.init(bracketLow: Array(repeating: 0, count: days), bracketHigh: Array(repeating: Int32(CalendarTally.slotLimit - 1), count: days))
+    package convenience init(samplingFor days: Int, unit: Int64 = 100) {
+        self.init(bracketLow: Array(repeating: 0, count: days), bracketHigh: Array(repeating: Int32(CalendarTally.slotLimit - 1), count: days),
+                  unit: unit)
     }
 
     /// A tally with the brackets of `brackets` (another tally's).
     convenience init(bracketsOf brackets: CalendarTally) {
-        self.init(bracketLow: brackets.bracketLow, bracketHigh: brackets.bracketHigh, cheapest: brackets.cheapest)
+        self.init(bracketLow: brackets.bracketLow, bracketHigh: brackets.bracketHigh, cheapest: brackets.cheapest, unit: brackets.unit)
     }
 
     var days: Int { counts.count }
@@ -85,6 +92,7 @@ package final class CalendarTally: @unchecked Sendable {
     /// The days are worked out on up to `threads` threads.
     package static func brackets(from sample: CalendarTally, sampling: CalendarSampling, threads: Int = 1) -> CalendarTally? {
         // Per day: its bracket and its cut (nil: the day wants every total as cheap); nil when not known.
+        let unit = sample.unit
         let perDay = sample.eachDay(threads: threads) { day -> (low: Int32, high: Int32, cut: Int32?)? in
             let count = Int(sample.counts[day])
             guard count > 0 else { return (0, .max, 0) }
@@ -92,8 +100,8 @@ package final class CalendarTally: @unchecked Sendable {
             let margin = sampling.standardErrors > 0 ? Int((sampling.standardErrors * Double(count).squareRoot() / 2).rounded(.up)) + 2 : 0
             let first = count / 2 - margin, last = count / 2 + margin
             guard let values = sample.totals(atRanks: [count / 256, max(0, first), min(count - 1, last)], ofDay: day) else { return nil }
-            return (first > 0 ? Int32(clamping: values[1] / 100) : 0, last < count - 1 ? Int32(clamping: (values[2] + 99) / 100) : .max,
-                    Int32(clamping: (values[0] + 99) / 100))
+            return (first > 0 ? Int32(clamping: values[1] / unit) : 0, last < count - 1 ? Int32(clamping: (values[2] + unit - 1) / unit) : .max,
+                    Int32(clamping: (values[0] + unit - 1) / unit))
         }
         var known: [(low: Int32, high: Int32, cut: Int32?)] = []
         for day in perDay {
@@ -101,7 +109,7 @@ package final class CalendarTally: @unchecked Sendable {
             known.append(day)
         }
         let cheapest = known.reduce(Int32(0)) { cut, day in day.cut.map { max(cut, $0) } ?? .max }
-        return CalendarTally(bracketLow: known.map(\.low), bracketHigh: known.map(\.high), cheapest: cheapest)
+        return CalendarTally(bracketLow: known.map(\.low), bracketHigh: known.map(\.high), cheapest: cheapest, unit: unit)
     }
 
     /// The totals of ranks `ranks` (each 0 = least ..< the day's count) among day `day`'s stays, or nil when
@@ -113,25 +121,25 @@ package final class CalendarTally: @unchecked Sendable {
         guard ranks.allSatisfy({ $0 >= below }) else { return nil }
         guard slotWidths[day] > 0 else {
             guard ranks.allSatisfy({ $0 - below < totals.count }) else { return nil }
-            return CalendarTally.elements(ofRanks: ranks.map { $0 - below }, in: totals)
+            return CalendarTally.elements(ofRanks: ranks.map { $0 - below }, in: totals, unit: unit)
         }
         let counted = slots[day].isEmpty ? [UInt32](repeating: 0, count: slotWidths[day]) : slots[day]
-        // Unit by unit: the whole-unit totals counted on it, then the totals of cents above it (each at least
-        // the unit and below the next).
+        // Unit by unit: the whole-unit totals counted on it, then the others above it (each at least the unit
+        // and below the next).
         let cents = totals.sorted()
         let order = ranks.indices.sorted { ranks[$0] < ranks[$1] }
         var found = [Int64](repeating: 0, count: ranks.count)
         var next = 0, seen = below, centsSeen = 0
-        let first = Int64(bracketLow[day])
+        let first = Int64(bracketLow[day]), size = unit
         counted.withUnsafeBufferPointer { slots in
             for offset in 0..<slots.count {
-                let unit = (first + Int64(offset)) * 100
+                let unit = (first + Int64(offset)) * size
                 seen += Int(slots[offset])
                 while next < order.count, ranks[order[next]] < seen {
                     found[order[next]] = unit
                     next += 1
                 }
-                while centsSeen < cents.count, cents[centsSeen] < unit + 100 {
+                while centsSeen < cents.count, cents[centsSeen] < unit + size {
                     seen += 1
                     while next < order.count, ranks[order[next]] < seen {
                         found[order[next]] = cents[centsSeen]
@@ -169,8 +177,8 @@ package final class CalendarTally: @unchecked Sendable {
     /// Adds a stay of total `total` (minor units, ≥ 0) to day `day`.
     package func add(_ total: Int64, day: Int) {
         counts[day] &+= 1
-        let units = total / 100
-        if units * 100 == total, units <= Int64(Int32.max) {
+        let units = total / unit
+        if units * unit == total, units <= Int64(Int32.max) {
             least[day] = min(least[day], Int32(units))
         } else {
             leastOfCents[day] = min(leastOfCents[day], total)
@@ -178,7 +186,7 @@ package final class CalendarTally: @unchecked Sendable {
         if units < Int64(bracketLow[day]) {
             below[day] &+= 1
         } else if units <= Int64(bracketHigh[day]) {
-            if slotWidths[day] > 0, units * 100 == total {
+            if slotWidths[day] > 0, units * unit == total {
                 if slots[day].isEmpty { slots[day] = [UInt32](repeating: 0, count: slotWidths[day]) }
                 slots[day][Int(units - Int64(bracketLow[day]))] &+= 1
             } else {
@@ -227,9 +235,9 @@ package final class CalendarTally: @unchecked Sendable {
     /// ``cheapest``.
     package func lowest(ofDay day: Int) -> Int64? {
         guard counts[day] > 0 else { return nil }
-        let whole = least[day] == .max ? Int64.max : Int64(least[day]) * 100
+        let whole = least[day] == .max ? Int64.max : Int64(least[day]) * unit
         let lowest = min(whole, leastOfCents[day])
-        return lowest <= Int64(cheapest) * 100 + 99 ? lowest : nil
+        return lowest <= Int64(cheapest) * unit + unit - 1 ? lowest : nil
     }
 
     /// The lower-median total of day `day`, or nil when it lies outside the day's bracket (or the day has
@@ -242,24 +250,23 @@ package final class CalendarTally: @unchecked Sendable {
         return totals(atRanks: [(count - 1) / 2], ofDay: day)?[0]
     }
 
-    /// The elements of ranks `ranks` (each 0 = least ..< count) of `totals`: counted by whole unit
-    /// in one pass when the totals are whole units over a narrow range, else sorted.
-    /// - Complexity: O(*n* + the range's width in units), or O(*n* log *n*).
-    package static func elements(ofRanks ranks: [Int], in totals: [Int64]) -> [Int64] {
+    /// The elements of ranks `ranks` (each 0 = least ..< count) of `totals`: counted by `unit` (minor units)
+    /// in one pass when the totals are whole units over a narrow range, else found by
+    /// ``bucketedElements(ofRanks:in:low:high:)``.
+    /// - Complexity: O(*n* + the range's width in units), or O(*n* + *b* log *b*) for *b* totals in the ranks'
+    ///   buckets.
+    package static func elements(ofRanks ranks: [Int], in totals: [Int64], unit: Int64 = 100) -> [Int64] {
         var low = Int64.max, high = Int64.min, whole = true
         for total in totals {
             low = min(low, total)
             high = max(high, total)
-            whole = whole && total % 100 == 0
+            whole = whole && total % unit == 0
         }
-        let width = (high - low) / 100 + 1
-        guard whole, width <= 1 << 16 else {
-            let sorted = totals.sorted()
-            return ranks.map { sorted[$0] }
-        }
+        let width = (high - low) / unit + 1
+        guard whole, width <= 1 << 16 else { return bucketedElements(ofRanks: ranks, in: totals, low: low, high: high) }
         var counts = [Int32](repeating: 0, count: Int(width))
         counts.withUnsafeMutableBufferPointer { counts in
-            for total in totals { counts[Int((total &- low) / 100)] &+= 1 }
+            for total in totals { counts[Int((total &- low) / unit)] &+= 1 }
         }
         let order = ranks.indices.sorted { ranks[$0] < ranks[$1] }
         var found = [Int64](repeating: 0, count: ranks.count)
@@ -267,11 +274,49 @@ package final class CalendarTally: @unchecked Sendable {
         for (slot, count) in counts.enumerated() where count > 0 {
             seen += Int(count)
             while next < order.count, ranks[order[next]] < seen {
-                found[order[next]] = low + Int64(slot) * 100
+                found[order[next]] = low + Int64(slot) * unit
                 next += 1
             }
             if next == order.count { break }
         }
         return found
+    }
+
+    /// The elements of ranks `ranks` of `totals` (`low` the least, `high` the greatest): counted into 4,096
+    /// buckets by the leading bits of their offset from `low`, then only the buckets holding a rank sorted
+    /// (a sample's totals in won spread over millions of units: sorting them all cost a month 8 ms).
+    /// - Complexity: O(*n* + *b* log *b*) for *b* totals in the ranks' buckets.
+    static func bucketedElements(ofRanks ranks: [Int], in totals: [Int64], low: Int64, high: Int64) -> [Int64] {
+        let spread = UInt64(bitPattern: high &- low)
+        let shift = UInt64(max(0, 64 - spread.leadingZeroBitCount - 12))
+        let bucketCount = Int(spread >> shift) + 1
+        var starts = [Int](repeating: 0, count: bucketCount + 1)
+        for total in totals { starts[Int(UInt64(bitPattern: total &- low) >> shift) + 1] += 1 }
+        for bucket in 0..<bucketCount { starts[bucket + 1] += starts[bucket] }
+        // Each rank's bucket: the last whose start is at most the rank.
+        func bucket(holding rank: Int) -> Int {
+            var first = 0, last = bucketCount - 1
+            while first < last {
+                let middle = (first + last + 1) / 2
+                if starts[middle] <= rank { first = middle } else { last = middle - 1 }
+            }
+            return first
+        }
+        // Per bucket, its place among the ranks' buckets (−1: none), and their totals.
+        var place = [Int](repeating: -1, count: bucketCount)
+        var held: [[Int64]] = []
+        for rank in ranks where place[bucket(holding: rank)] < 0 {
+            place[bucket(holding: rank)] = held.count
+            held.append([])
+        }
+        for total in totals {
+            let found = place[Int(UInt64(bitPattern: total &- low) >> shift)]
+            if found >= 0 { held[found].append(total) }
+        }
+        for position in held.indices { held[position].sort() }
+        return ranks.map { rank in
+            let bucket = bucket(holding: rank)
+            return held[place[bucket]][rank - starts[bucket]]
+        }
     }
 }

@@ -30,10 +30,11 @@ extension ListingIndex {
 
     /// ``priceCalendar(_:threads:)`` over this frozen index's visible rows and a live overlay (`live`),
     /// whose calendars cover `coveredDays` days from ``firstDay``.
-    /// `sampling` says how each day's median is bracketed before the full pass (the answer is the same
-    /// whatever it says; tests narrow it to make the brackets miss).
+    /// `sampling` says how each day's median is bracketed before the full pass, and `scale` the unit totals
+    /// are counted in (10^scale minor units; ``calendarScale`` when nil). The answer is the same whatever they
+    /// say: tests narrow the brackets to make them miss, and count in every unit.
     package func priceCalendar(_ query: SearchQuery, threads: Int, coveredDays: Int, live: LiveParts?,
-                               sampling: CalendarSampling = .standard) throws(QueryError) -> PriceCalendar {
+                               sampling: CalendarSampling = .standard, scale: UInt8? = nil) throws(QueryError) -> PriceCalendar {
         var query = query
         query.checkInWeekdays = []
         // Check-ins before today are marked, not refused: a month already past is a calendar of past days.
@@ -73,12 +74,13 @@ extension ListingIndex {
         // A sample of the rows brackets each day's median (its totals counted by unit up to the slots' limit;
         // kept one by one when a bracket lies above it); the full tally then keeps only the totals inside the
         // brackets, and a day whose median fell outside is tallied again whole.
-        let every = max(1, sampling.every)
-        let brackets = CalendarTally.brackets(from: tally(CalendarTally(samplingFor: dayCount), sampleEvery: every), sampling: sampling,
-                                              threads: threads)
-            ?? CalendarTally.brackets(from: tally(CalendarTally(everythingFor: dayCount), sampleEvery: every), sampling: sampling,
+        // Totals are counted in this index's calendar unit (whole dollars; ₩100 for won priced to the ₩100).
+        let every = max(1, sampling.every), unit = NightPrices.unitOfScale[Int(min(NightPrices.largestScale, max(NightPrices.wholeUnitScale, scale ?? calendarScale)))]
+        let brackets = CalendarTally.brackets(from: tally(CalendarTally(samplingFor: dayCount, unit: unit), sampleEvery: every),
+                                              sampling: sampling, threads: threads)
+            ?? CalendarTally.brackets(from: tally(CalendarTally(everythingFor: dayCount, unit: unit), sampleEvery: every), sampling: sampling,
                                       threads: threads)
-            ?? CalendarTally(everythingFor: dayCount)
+            ?? CalendarTally(everythingFor: dayCount, unit: unit)
         let totals = tally(brackets, sampleEvery: 1)
         var lowests = (0..<dayCount).map { totals.lowest(ofDay: $0) }
         var medians = totals.medians(threads: threads)
@@ -88,7 +90,7 @@ extension ListingIndex {
             var high = [Int32](repeating: -1, count: dayCount)
             for day in missed where medians[day] == nil { high[day] = .max }
             let cut = missed.contains { lowests[$0] == nil } ? Int32.max : totals.cheapest
-            let again = tally(CalendarTally(bracketLow: low, bracketHigh: high, cheapest: cut), sampleEvery: 1)
+            let again = tally(CalendarTally(bracketLow: low, bracketHigh: high, cheapest: cut, unit: unit), sampleEvery: 1)
             for day in missed {
                 if lowests[day] == nil { lowests[day] = again.lowest(ofDay: day) }
                 if medians[day] == nil { medians[day] = again.median(ofDay: day) }
@@ -144,9 +146,9 @@ extension ListingIndex {
             return
         }
         let results = PartResults<CalendarTally>(count: split.count)
-        let bracketLow = tally.bracketLow, bracketHigh = tally.bracketHigh, cheapest = tally.cheapest
+        let bracketLow = tally.bracketLow, bracketHigh = tally.bracketHigh, cheapest = tally.cheapest, unit = tally.unit
         ParallelPasses.run(parts: split.count) { part in
-            let mine = CalendarTally(bracketLow: bracketLow, bracketHigh: bracketHigh, cheapest: cheapest)
+            let mine = CalendarTally(bracketLow: bracketLow, bracketHigh: bracketHigh, cheapest: cheapest, unit: unit)
             self.tallyStays(query, plan: plan, ranges: split.ranges[part], from: from, days: days, nights: nights,
                             sampleEvery: sampleEvery, readsBlocksFirst: false, into: mine)
             results.store(mine, at: part)
@@ -162,7 +164,7 @@ extension ListingIndex {
     /// stripe, and reads its bit sets so on every part of a full pass.
     ///
     /// Word by word: the candidates (guests, room type, filters), each check-in's bookable ones (the AND of
-    /// its nights), then the rows whose nights read in whole units — one price over the span, or dense day
+    /// its nights), then the rows whose nights read in the calendar's units — one price over the span, or dense day
     /// by day, or copied — are totalled for every check-in at once: for up to 32 check-ins row by row from
     /// their stays over the span (``SpanPrices/stays``, a line a row) by ``staysearch_calendar_rows``, a word
     /// behind its classification so that its rows' stays arrive meanwhile, else by
@@ -182,14 +184,17 @@ extension ListingIndex {
         // The nights read: from the first check-in to the last stay's last night.
         let spanStart = firstOffset + earliest, spanEnd = firstOffset + latest - 1 + nights
         let span = spanEnd - spanStart
-        // The span prices of every row the plan visits (each part of the same query asks for the same).
-        let spanPrices = self.spanPrices(from: spanStart, to: spanEnd, nights: nights, rows: plan.ranges), spanNights = spanPrices.nights.base
+        // The span prices of every row the plan visits (each part of the same query asks for the same), in
+        // the tally's unit (minor units; every total below is counted in it).
+        let unit = tally.unit, scale = UInt8(NightPrices.unitOfScale.firstIndex(of: unit) ?? Int(NightPrices.wholeUnitScale))
+        let spanPrices = self.spanPrices(from: spanStart, to: spanEnd, nights: nights, rows: plan.ranges, scale: scale)
+        let spanNights = spanPrices.nights.base
         let columns = ScanColumns(self)
         let filter = plan.filter, guests = query.guests, roomCode = plan.roomCode
         let lowest = (query.minimumPrice?.minorUnits ?? 0) * Int64(nights)
         let highest = query.maximumPrice.map { $0.minorUnits * Int64(nights) } ?? Int64.max
-        // The same range in whole units, for the word-at-a-time totals.
-        let lowestUnits = Int32(clamping: (lowest + 99) / 100), highestUnits = Int32(clamping: highest / 100)
+        // The same range in units, for the word-at-a-time totals.
+        let lowestUnits = Int32(clamping: (lowest + unit - 1) / unit), highestUnits = Int32(clamping: highest / unit)
         let wordsPerDay = self.wordsPerDay, rowCount = count
         let bookable = storage.bookable.base
         let allowedWeekdays = weekdaysOfRuleClasses(allowing: nights)
@@ -257,10 +262,10 @@ extension ListingIndex {
         // the least, and each weekday table's rows of the word.
         var belowEveryBracket = Int64.max, aboveEveryBracket = Int64.min
         for position in 0..<checkInCount {
-            belowEveryBracket = min(belowEveryBracket, Int64(bracketLow[position]) &* 100)
-            aboveEveryBracket = max(aboveEveryBracket, Int64(bracketHigh[position]) &* 100 &+ 99)
+            belowEveryBracket = min(belowEveryBracket, Int64(bracketLow[position]) &* unit)
+            aboveEveryBracket = max(aboveEveryBracket, Int64(bracketHigh[position]) &* unit &+ (unit - 1))
         }
-        let leastCut = Int64(cheapest) &* 100 &+ 99
+        let leastCut = Int64(cheapest) &* unit &+ (unit - 1)
         var allowedByTable = [UInt64](repeating: 0, count: tableCount)
         let hasSpanStays = spanPrices.stays.count > 0 && checkInCount <= stayStride
         for range in ranges where !range.isEmpty {
@@ -315,12 +320,12 @@ extension ListingIndex {
                     }
                 }
                 guard candidates != 0 else { continue }
-                // The rows totalled word by word: whole words' rows that read in whole units and whose rules
+                // The rows totalled word by word: whole words' rows that read in the calendar's units and whose rules
                 // have a class; any other row stay by stay below.
                 let rowPrices = spanPrices.prices.base + base
                 var fast: UInt64 = 0
-                // With trip prices: the rows that may be counted without their nights (neither of cents nor
-                // with rules read run by run), and each weekday table's rows before `fast` narrows them.
+                // The rows that may be counted without their nights (neither irregular nor with rules read run
+                // by run), and each weekday table's rows before `fast` narrows them (with trip prices).
                 var boundable: UInt64 = 0
                 if wholeWord {
                     let irregular = staysearch_int32_in_range(rowPrices, SpanPrices.irregular, SpanPrices.irregular)
@@ -329,10 +334,8 @@ extension ListingIndex {
                         rulesAllow[table] = staysearch_verdict_bits(columns.ruleClasses + base, tables + table &* 32, &ruleRunRows)
                     }
                     fast = ~irregular & ~ruleRunRows
-                    if tripFees != nil {
-                        boundable = fast
-                        for table in 0..<tableCount { allowedByTable[table] = rulesAllow[table] }
-                    }
+                    boundable = fast
+                    for table in 0..<tableCount { allowedByTable[table] = rulesAllow[table] }
                     if tripFees != nil { fast &= serviceFee > 0 ? 0 : ~(feeRowBits?[word] ?? 0) }
                     for table in 0..<tableCount { rulesAllow[table] &= fast }
                 } else {
@@ -360,7 +363,7 @@ extension ListingIndex {
                         if varying != 0 {
                             let firstRank = runs.values[Int(runs.offsets[base])].denseIndex
                             let lastRank = runs.values[Int(runs.offsets[base + 63])].denseIndex
-                            // In place when the word is 64 dense rows in whole units (a row of another unit is
+                            // In place when the word is 64 dense rows in the calendar's unit (a row of another unit is
                             // copied into the span's nights).
                             if let firstRank, let lastRank, lastRank == firstRank + 63,
                                varying & staysearch_int32_in_range(rowPrices, Int32.min, -4) == 0 {
@@ -376,7 +379,7 @@ extension ListingIndex {
                                         let from = spanNights + Int(-4 - code) &* span
                                         for night in 0..<span { matrix[night &* 64 &+ bit] = from[night] }
                                     } else if let rank = runs.values[Int(runs.offsets[base + bit])].denseIndex {
-                                        // Dense nights are whole units, each the difference of two running
+                                        // Dense nights in the calendar's unit, each the difference of two running
                                         // sums (a night without a calendar row is 0, and never bookable).
                                         var sums = dense + (spanStart &* denseRows &+ rank)
                                         for night in 0..<span {
@@ -395,18 +398,19 @@ extension ListingIndex {
                             for position in 0..<checkInCount where inBracket[position] != 0 {
                                 var bits = inBracket[position]
                                 while bits != 0 {
-                                    scratch.keepInside(Int64(wordTotals[position &* 64 &+ bits.trailingZeroBitCount]) &* 100, at: position)
+                                    scratch.keepInside(Int64(wordTotals[position &* 64 &+ bits.trailingZeroBitCount]) &* unit, at: position)
                                     bits &= bits &- 1
                                 }
                             }
                         }
                     }
                 }
-                // With trip prices, the rows whose least and greatest trip prices lie below every check-in's
+                // The rows whose least and greatest totals (trip prices, with fees) lie below every check-in's
                 // bracket, or above, inside the price range and above the cut for the least, are counted for
                 // every check-in that can book them without reading their nights; those wholly outside the
-                // range are left out.
-                if let tripFees, slow & boundable != 0 {
+                // range are left out (rows with trip prices, and those whose stays are too dear for 16-bit
+                // lanes: in won, stays above ₩6.5M).
+                if slow & boundable != 0 {
                     var settledBelow: UInt64 = 0, settledAbove: UInt64 = 0, outside: UInt64 = 0
                     var rest = slow & boundable
                     while rest != 0 {
@@ -414,8 +418,9 @@ extension ListingIndex {
                         rest &= rest &- 1
                         let row = base &+ bit
                         guard stayLows[row] >= 0 else { continue }
-                        let terms = tripFees.terms(ofRow: row, nights: Int64(nights), guests: guests, serviceFee: serviceFee)
-                        let least = terms.tripPrice(Int64(stayLows[row]) &* 100), greatest = terms.tripPrice(Int64(stayHighs[row]) &* 100)
+                        let terms = tripFees?.terms(ofRow: row, nights: Int64(nights), guests: guests, serviceFee: serviceFee)
+                        let leastNights = Int64(stayLows[row]) &* unit, greatestNights = Int64(stayHighs[row]) &* unit
+                        let least = terms?.tripPrice(leastNights) ?? leastNights, greatest = terms?.tripPrice(greatestNights) ?? greatestNights
                         if greatest < lowest || least > highest {
                             outside |= 1 &<< UInt64(bit)
                         } else if least >= lowest, greatest <= highest, least > leastCut {
@@ -445,18 +450,20 @@ extension ListingIndex {
                     let weekdays = allowedWeekdays[Int(columns.ruleClasses[row])]
                     guard weekdays != 0 else { continue }
                     let mask: UInt64 = 1 << UInt64(bit)
-                    if let tripFees, weekdays != 0xFF, stayLows[row] >= 0 {
-                        // A trip price grows with the nights' sum, so the row's least and greatest stays bound
-                        // its trip prices: a row whose every stay lies outside the range, or inside it, above
-                        // the cut for the least and outside every check-in's bracket, is counted without
-                        // reading its nights.
-                        let terms = tripFees.terms(ofRow: row, nights: Int64(nights), guests: guests, serviceFee: serviceFee)
-                        let least = terms.tripPrice(Int64(stayLows[row]) &* 100), greatest = terms.tripPrice(Int64(stayHighs[row]) &* 100)
+                    if weekdays != 0xFF, stayLows[row] >= 0 {
+                        // The row's least and greatest stays bound its totals (and its trip prices, which grow
+                        // with the nights' sum): a row whose every stay lies outside the range, or inside it,
+                        // above the cut for the least and outside every check-in's bracket, is counted without
+                        // reading its nights — as the rows whose stays are too dear for 16-bit lanes mostly are
+                        // (in won, stays above ₩6.5M: 4 % of the listings).
+                        let terms = tripFees?.terms(ofRow: row, nights: Int64(nights), guests: guests, serviceFee: serviceFee)
+                        let leastNights = Int64(stayLows[row]) &* unit, greatestNights = Int64(stayHighs[row]) &* unit
+                        let least = terms?.tripPrice(leastNights) ?? leastNights, greatest = terms?.tripPrice(greatestNights) ?? greatestNights
                         if greatest < lowest || least > highest { continue }
                         if least >= lowest, greatest <= highest, least > leastCut,
                            Self.settles(least: least, greatest: greatest, stays: stays, mask: mask, weekdays: weekdays,
-                                        weekdayBits: weekdayBits, bracketLow: bracketLow, bracketHigh: bracketHigh, checkIns: checkInCount,
-                                        counts: counts, below: below) {
+                                        weekdayBits: weekdayBits, bracketLow: bracketLow, bracketHigh: bracketHigh, unit: unit,
+                                        checkIns: checkInCount, counts: counts, below: below) {
                             continue
                         }
                     }
@@ -466,7 +473,7 @@ extension ListingIndex {
                     var onePriceTotal: Int64 = -1
                     var spanStays: UnsafePointer<UInt16>? = nil
                     if rowTerms != nil, wholeWord, rowPrices[bit] >= 0 {
-                        onePriceTotal = Int64(rowPrices[bit]) &* Int64(nights) &* 100
+                        onePriceTotal = Int64(rowPrices[bit]) &* Int64(nights) &* unit
                     } else if rowTerms != nil, wholeWord, hasSpanStays, sumSlots[row] >= 0, stayHighs[row] >= 0, stayHighs[row] <= 0xFFFF {
                         spanStays = rowStays + Int(sumSlots[row]) &* stayStride
                     } else {
@@ -485,7 +492,7 @@ extension ListingIndex {
                         if onePriceTotal >= 0 {
                             total = onePriceTotal
                         } else if let spanStays {
-                            total = Int64(spanStays[position]) &* 100
+                            total = Int64(spanStays[position]) &* unit
                         } else {
                             total = sums[position + nights] - sums[position]
                         }
@@ -494,17 +501,17 @@ extension ListingIndex {
                         counts[position] &+= 1
                         // A total above the cut is never taken as a day's least (its day is tallied again).
                         if total <= leastCut {
-                            if total % 100 == 0, total / 100 <= Int64(Int32.max) {
-                                least[position] = min(least[position], Int32(total / 100))
+                            if total % unit == 0, total / unit <= Int64(Int32.max) {
+                                least[position] = min(least[position], Int32(total / unit))
                             } else {
                                 leastOfCents[position] = min(leastOfCents[position], total)
                             }
                         }
-                        if total < Int64(bracketLow[position]) &* 100 {
+                        if total < Int64(bracketLow[position]) &* unit {
                             below[position] &+= 1
-                        } else if total <= Int64(bracketHigh[position]) &* 100 &+ 99 {
-                            if let slots = scratch.slots[position], total % 100 == 0 {
-                                slots[Int(total / 100 - Int64(bracketLow[position]))] &+= 1
+                        } else if total <= Int64(bracketHigh[position]) &* unit &+ (unit - 1) {
+                            if let slots = scratch.slots[position], total % unit == 0 {
+                                slots[Int(total / unit - Int64(bracketLow[position]))] &+= 1
                             } else {
                                 scratch.keepInside(total, at: position)
                             }
@@ -537,14 +544,16 @@ extension ListingIndex {
     /// `stays`, its rules allowing the check-in's weekday), when each check-in's bracket lies wholly above or
     /// below them; returns false, counting nothing, when one does not.
     private static func settles(least: Int64, greatest: Int64, stays: UnsafePointer<UInt64>, mask: UInt64, weekdays: UInt8,
-                                weekdayBits: [UInt8], bracketLow: UnsafePointer<Int32>, bracketHigh: UnsafePointer<Int32>, checkIns: Int,
+                                weekdayBits: [UInt8], bracketLow: UnsafePointer<Int32>, bracketHigh: UnsafePointer<Int32>, unit: Int64, checkIns: Int,
                                 counts: UnsafeMutablePointer<UInt32>, below: UnsafeMutablePointer<UInt32>) -> Bool {
         for position in 0..<checkIns where stays[position] & mask != 0 && weekdays & weekdayBits[position] != 0 {
-            guard greatest < Int64(bracketLow[position]) &* 100 || least > Int64(bracketHigh[position]) &* 100 &+ 99 else { return false }
+            guard greatest < Int64(bracketLow[position]) &* unit || least > Int64(bracketHigh[position]) &* unit &+ (unit - 1) else {
+                return false
+            }
         }
         for position in 0..<checkIns where stays[position] & mask != 0 && weekdays & weekdayBits[position] != 0 {
             counts[position] &+= 1
-            if greatest < Int64(bracketLow[position]) &* 100 { below[position] &+= 1 }
+            if greatest < Int64(bracketLow[position]) &* unit { below[position] &+= 1 }
         }
         return true
     }
