@@ -282,4 +282,54 @@ import Testing
         }
         #expect(told > rounds * 3 / 5, "the slots told \(told) of \(rounds)")
     }
+
+    /// Slots by granule: a value's slot holds it, and the histogram from them is the one from the values
+    /// whenever they tell it — for totals that are multiples of the granule (₩100, ₩1,000: always told),
+    /// and for a few totals between granules (told unless one lies next to an edge), with given and
+    /// default ends, one to 14 nights, 1 to 64 bins.
+    @Test func histogramFromGranuleSlotsIsTheHistogramOfTheValues() throws {
+        var random = SeededGenerator(seed: 53)
+        var told = 0, wholeRounds = 0, toldWhole = 0
+        for round in 0..<240 {
+            let nights = Int64([1, 2, 3, 7, 14][round % 5]), bins = [1, 10, 30, 64][(round / 5) % 4]
+            let scale = [3, 4, 4, 5][round % 4]
+            let slots = try #require(PriceSlots(nights: nights, bins: bins, granuleScale: scale))
+            #expect(slots.byGranule && slots.unit == NightPrices.unitOfScale[scale])
+            let granule = slots.unit
+            let count = [1, 10, 500, 5_000, 20_000][round % 5 == 0 ? 4 : Int.random(in: 0...4, using: &random)]
+            let between = round % 3 == 0 ? 0.002 : 0
+            let values = (0..<count).map { _ -> Int64 in
+                // Log-normal nightly prices around ₩80,000 in granules, a few outliers past the slots.
+                let normal = (-2 * log(Double.random(in: 0.000_001..<1, using: &random))).squareRoot()
+                    * cos(2 * Double.pi * Double.random(in: 0..<1, using: &random))
+                let nightly = Int64((exp(11.3 + 0.8 * normal) * 100).rounded()) / granule * granule
+                let outlier: Int64 = random.chance(0.005) ? Int64.random(in: 10...200, using: &random) : 1
+                return nightly * nights * outlier + (random.chance(between) ? Int64.random(in: 1..<granule, using: &random) : 0)
+            }
+            for value in values.prefix(200) where value < slots.end {
+                let held = slots.values(inSlot: slots.slot(of: value))
+                #expect(held.lowest <= value && value <= held.highest, "value \(value), granule \(granule): \(held)")
+            }
+            let counts = UnsafeMutableBufferPointer<Int32>.allocate(capacity: slots.count)
+            defer { counts.deallocate() }
+            counts.initialize(repeating: 0)
+            values.withUnsafeBufferPointer { slots.add($0.baseAddress!, count: $0.count, to: counts.baseAddress!) }
+            let sum = values.reduce(Int128(0)) { $0 + Int128($1) }
+            let ends: [(Money?, Money?)] = [(nil, nil), (Money(major: 50_000), nil), (nil, Money(major: 300_000)),
+                                            (Money(major: 20_037), Money(major: 180_011)), (nil, nil), (Money(major: 1), Money(major: 2))]
+            let (lo, hi) = ends[round % ends.count]
+            var copy = values
+            let expected = PriceHistogram.make(values: &copy, sum: sum, nights: nights, bins: bins, lo: lo, hi: hi)
+            let found = PriceHistogram.make(slots: slots, counts: counts.baseAddress!, valueCount: values.count, sum: sum,
+                                             bounds: values.min()!...values.max()!, nights: nights, bins: bins, lo: lo, hi: hi)
+            if between == 0, expected.hi.minorUnits * nights < slots.end { wholeRounds += 1 }
+            if let found {
+                told += 1
+                if between == 0 { toldWhole += 1 }
+                #expect(found == expected, "round \(round): nights \(nights), bins \(bins), granule \(granule), \(count) values, ends \(String(describing: lo)) \(String(describing: hi))")
+            }
+        }
+        #expect(toldWhole >= wholeRounds * 9 / 10, "slots by granule told \(toldWhole) of \(wholeRounds) with every total a multiple")
+        #expect(told > 150, "slots by granule told \(told) of 240")
+    }
 }

@@ -9,16 +9,21 @@ extension PriceHistogram {
     ///   - sum: their sum; `bounds`: their smallest and largest.
     package static func make(slots: PriceSlots, counts: UnsafePointer<Int32>, valueCount: Int, sum: Int128, bounds: ClosedRange<Int64>?,
                      nights: Int64, bins: Int, lo requestedLo: Money?, hi requestedHi: Money?) -> PriceHistogram? {
-        guard bins == slots.bins, nights * 100 == slots.unit else { return nil }
+        guard bins == slots.bins, nights == slots.nights else { return nil }
         guard valueCount > 0, let bounds else {
             return make(values: UnsafeMutableBufferPointer(start: nil, count: 0), sum: 0, bounds: nil, nights: nights, bins: bins,
                         lo: requestedLo, hi: requestedHi)
         }
-        let unit = slots.unit
+        let unit = nights * 100
         guard let (lo, hi) = ends(lo: requestedLo, hi: requestedHi, bounds: bounds, unit: unit, highUnits: { _ in
             highUnits(slots: slots, counts: counts, from: slots.slot(of: bounds.lowerBound), valueCount: valueCount)
         }) else { return nil }
-        guard lo >= 0, hi > lo, lo % 100 == 0, hi % 100 == 0, hi / 100 < Int64(slots.units) else { return nil }
+        guard lo >= 0, hi > lo, lo % 100 == 0, hi % 100 == 0 else { return nil }
+        if slots.byGranule {
+            return fromGranules(slots: slots, counts: counts, valueCount: valueCount, sum: sum, bounds: bounds, nights: nights,
+                                bins: bins, lo: lo, hi: hi)
+        }
+        guard hi / 100 < Int64(slots.units) else { return nil }
 
         // Each slot's values fall in one bin, or all below lo, or all above hi (see PriceSlots): with
         // y = (t − lo · n) · bins ÷ unit, a cut has y whole, the values between cuts k and k + 1 have y
@@ -39,6 +44,48 @@ extension PriceHistogram {
         return PriceHistogram(
             lo: Money(minorUnits: lo), hi: Money(minorUnits: hi), counts: binCounts, underflow: underflow, overflow: overflow,
             count: valueCount, averageNightlyPrice: Money(minorUnits: Int64((2 * sum + covered) / (2 * covered))))
+    }
+
+    /// The histogram over `lo ... hi` (minor units a night) of values counted into slots by granule: each bin
+    /// the running count up to its upper edge less that up to its lower. An edge *e* (the least total of a
+    /// bin, or one past the top) splits no value when it falls on a cut, or in a slot whose values all lie on
+    /// one side of it, or in an empty slot; else nil (a value strictly between two granules, next to an edge).
+    private static func fromGranules(slots: PriceSlots, counts: UnsafePointer<Int32>, valueCount: Int, sum: Int128,
+                                     bounds: ClosedRange<Int64>, nights: Int64, bins: Int, lo: Int64, hi: Int64) -> PriceHistogram? {
+        let low = lo * nights, width = (hi - lo) * nights, top = hi * nights
+        guard top < slots.end else { return nil }
+        // Edges rise, so their running counts are found in one walk from the smallest value's slot.
+        var walked = slots.slot(of: bounds.lowerBound), below = 0
+        func countBelow(_ edge: Int64) -> Int? {
+            guard edge > bounds.lowerBound else { return 0 }
+            let slot = slots.slot(of: edge)
+            if slot > walked {
+                below += PriceHistogram.sum(counts, walked..<slot)
+                walked = slot
+            }
+            // The edge's own slot: its values below the edge count too; a slot that holds values on both
+            // sides cannot tell how many.
+            let held = slots.values(inSlot: slot)
+            if held.lowest >= edge || counts[slot] == 0 { return below }
+            if held.highest < edge { return below + Int(counts[slot]) }
+            return nil
+        }
+        // Bin k holds the totals t with (t − low) · bins ≥ k · width, up to the next bin's edge; the top, t = hi · n,
+        // goes to the last bin.
+        guard let underflow = countBelow(low) else { return nil }
+        var edges = [underflow]
+        edges.reserveCapacity(bins + 1)
+        for bin in 1..<bins {
+            guard let count = countBelow(low + (Int64(bin) * width + Int64(bins) - 1) / Int64(bins)) else { return nil }
+            edges.append(count)
+        }
+        guard let throughTop = countBelow(top + 1) else { return nil }
+        edges.append(throughTop)
+        let covered = Int128(valueCount) * Int128(nights)
+        return PriceHistogram(
+            lo: Money(minorUnits: lo), hi: Money(minorUnits: hi), counts: (0..<bins).map { edges[$0 + 1] - edges[$0] },
+            underflow: underflow, overflow: valueCount - throughTop, count: valueCount,
+            averageNightlyPrice: Money(minorUnits: Int64((2 * sum + covered) / (2 * covered))))
     }
 
     /// The default high end in whole units from the slots of Q1, Q3 and the 95th percentile, when they
@@ -68,7 +115,7 @@ extension PriceHistogram {
             let values = slots.values(inSlot: slot)
             return values.lowest...values.highest      // a rank's slot holds values: not empty
         }
-        return highUnits(decidedBy: (range(q1), range(q3), range(p95)), unit: slots.unit)
+        return highUnits(decidedBy: (range(q1), range(q3), range(p95)), unit: slots.nights * 100)
     }
 
     /// The sum of `counts` over `range`.

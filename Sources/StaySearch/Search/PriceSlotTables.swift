@@ -25,10 +25,20 @@ struct PriceSlotTables: @unchecked Sendable {
     /// percentile of a sample of its rows' prices past half the slots' reach, as in currencies of many
     /// units to the dollar) that the default high end would be past them; or when the rows are fewer
     /// than `minimumRows`.
+    ///
+    /// The slots cut at whole units a night, or at the granule the index's prices share
+    /// (``ListingIndex/calendarScale``, ₩100 in won) when that reaches further — but not for trip prices
+    /// (fees or a service fee with dates), whose discounts and percentages leave totals between granules.
     init?(query: SearchQuery, rows: Int, parts: Int, index: ListingIndex, minimumRows: Int = PriceSlotTables.minimumRows) {
+        let nights = Int64(query.nights ?? 1)
         guard rows >= minimumRows, rows > 0, !query.isFlexible,
-              let slots = PriceSlots(nights: Int64(query.nights ?? 1), bins: query.bins) else { return nil }
-        let reach = Int64(slots.units) * 100
+              var slots = PriceSlots(nights: nights, bins: query.bins) else { return nil }
+        let tripPrices = query.nights != nil && (!index.feeTable.isEmpty || query.serviceFeeBasisPoints > 0)
+        if !tripPrices, let byGranule = PriceSlots(nights: nights, bins: query.bins, granuleScale: Int(index.calendarScale)),
+           byGranule.nightlyReach > slots.nightlyReach {
+            slots = byGranule
+        }
+        let reach = slots.nightlyReach
         for end in [query.histogramMinimum, query.histogramMaximum] {
             if let end, end.minorUnits % 100 != 0 || end.minorUnits >= reach { return nil }
         }

@@ -19,19 +19,41 @@ import StaySearchKernels
 ///
 /// Finding a value's slot is two multiplications by ⌈2^64 ÷ *u*⌉ (Granlund and Montgomery) and no
 /// branch: ⌊*z* ÷ *u*⌋ + ⌈*z* ÷ *u*⌉ with *z* = *t* · bins.
+///
+/// **Slots by granule.** Where the index's prices share a coarser unit *g* than a cent — ₩100 in won, a
+/// power of ten of minor units (``ListingIndex/calendarScale``) — whole units a night give too few slots: a
+/// 7-night stay at ₩80,000 is 56 million minor units, far past ``end``. The slots then cut at the
+/// multiples of *g* alone (one cut per unit, *u* = *g*, whatever the nights): slot 2*m* holds the total *m* ·
+/// *g* exactly, slot 2*m* + 1 the totals strictly between it and the next. A histogram's bin edges fall
+/// anywhere among them, so its counts come from the running count up to each edge
+/// (``PriceHistogram/make(slots:counts:valueCount:sum:bounds:nights:bins:lo:hi:)``): exact wherever the
+/// edge falls on a cut or in a slot holding no value — always, when every total is a multiple of *g*.
 package struct PriceSlots {
     /// How many slots there are below ``end`` (the table is half a megabyte whatever the bins).
     static let slotsBelowEnd = 131_072
+    /// How many slots by granule there are below ``end``: a megabyte, totals up to 131,072 granules (₩13.1
+    /// million at ₩100).
+    static let granuleSlotsBelowEnd = 262_144
     /// The most bins the slots serve: with more, the units with slots would reach only $1,024 a night.
     static let largestBins = 64
+    /// The scales of minor units whose granules the slots take (``PriceSlots/init(nights:bins:granuleScale:)``):
+    /// from ten whole units (scale 3) up to the largest for which ``end`` times the granule stays below 2^64.
+    static let granuleScales: ClosedRange<Int> = 3...7
 
-    /// One currency unit a night times the nights, in minor units.
+    /// What the cuts divide, in minor units: one currency unit a night times the nights, or the granule.
     package let unit: Int64
     /// The histogram's bins.
     let bins: Int
+    /// The stay's nights.
+    let nights: Int64
+    /// Cuts per ``unit``: the bins, or 1 for slots by granule.
+    let cutsPerUnit: Int
+    /// Whether the slots cut at the multiples of a granule (see the type's notes) rather than of whole units
+    /// a night ÷ bins.
+    package let byGranule: Bool
     /// ⌈2^64 ÷ unit⌉: ⌊*x* ÷ unit⌋ = ⌊*x* · magic ÷ 2^64⌋ while *x* · unit < 2^64.
     let magic: UInt64
-    /// How many whole units a night have slots below ``end``.
+    /// How many units have slots below ``end``.
     package let units: Int
     /// The first value past the slots of their own: ``units`` · unit.
     package let end: Int64
@@ -42,13 +64,34 @@ package struct PriceSlots {
         guard (1...PriceSlots.largestBins).contains(bins), nights >= 1, nights <= 100_000 else { return nil }
         unit = nights * 100
         self.bins = bins
+        self.nights = nights
+        cutsPerUnit = bins
+        byGranule = false
         magic = UInt64.max / UInt64(unit) + 1
         units = PriceSlots.slotsBelowEnd / (2 * bins)
         end = Int64(units) * unit
     }
 
+    /// The slots by granule (see the type's notes) of a stay of `nights` nights for a histogram of `bins`
+    /// bins, the granule 10^`granuleScale` minor units; nil when the scale is not among ``granuleScales``.
+    package init?(nights: Int64, bins: Int, granuleScale: Int) {
+        guard (1...PriceSlots.largestBins).contains(bins), nights >= 1, nights <= 100_000,
+              PriceSlots.granuleScales.contains(granuleScale) else { return nil }
+        unit = NightPrices.unitOfScale[granuleScale]
+        self.bins = bins
+        self.nights = nights
+        cutsPerUnit = 1
+        byGranule = true
+        magic = UInt64.max / UInt64(unit) + 1
+        units = PriceSlots.granuleSlotsBelowEnd / 2
+        end = Int64(units) * unit
+    }
+
+    /// How far a night's price reaches with slots of its own: the whole units a night below ``end``.
+    package var nightlyReach: Int64 { byGranule ? end / nights / 100 * 100 : Int64(units) * 100 }
+
     /// The slot of every value from ``end`` up: the last.
-    package var aboveSlot: Int { 2 * bins * units }
+    package var aboveSlot: Int { 2 * cutsPerUnit * units }
 
     /// How many slots there are.
     package var count: Int { aboveSlot + 1 }
@@ -56,8 +99,8 @@ package struct PriceSlots {
     /// The slot of `value` (not negative).
     @inline(__always)
     package func slot(of value: Int64) -> Int {
-        // Below `end`, (z + unit) · unit < 2^64 (bins · units ≤ 65,536, unit ≤ 10^7): both quotients are exact.
-        let scaled = UInt64(bitPattern: value) &* UInt64(truncatingIfNeeded: bins)
+        // Below `end`, (z + unit) · unit < 2^64 (cuts · units ≤ 131,072, unit ≤ 10^7): both quotients are exact.
+        let scaled = UInt64(bitPattern: value) &* UInt64(truncatingIfNeeded: cutsPerUnit)
         let floor = scaled.multipliedFullWidth(by: magic).high
         let ceiling = (scaled &+ UInt64(bitPattern: unit) &- 1).multipliedFullWidth(by: magic).high
         return value < end ? Int(truncatingIfNeeded: floor &+ ceiling) : aboveSlot
@@ -68,13 +111,13 @@ package struct PriceSlots {
     /// mix on 1M calibrated listings: 15 → 8.5 instructions a value).
     @inline(__always)
     package func add(_ values: UnsafePointer<Int64>, count: Int, to counts: UnsafeMutablePointer<Int32>) {
-        staysearch_add_slots(values, count, counts, bins, unit, magic, end, aboveSlot)
+        staysearch_add_slots(values, count, counts, cutsPerUnit, unit, magic, end, aboveSlot)
     }
 
     /// The smallest and largest value slot `slot` (below ``aboveSlot``) can hold; empty (lower bound
     /// above upper) when it holds none.
     package func values(inSlot slot: Int) -> (lowest: Int64, highest: Int64) {
-        let cut = Int64(slot / 2), bins = Int64(self.bins)
+        let cut = Int64(slot / 2), bins = Int64(cutsPerUnit)
         if slot % 2 == 0 {
             // The cut cut · unit ÷ bins, when a whole number.
             guard (cut * unit) % bins == 0 else { return (1, 0) }
