@@ -4,6 +4,9 @@
 
 #include "dispatch.h"
 
+/// The fees of a word whose lanes add none.
+static const uint16_t calendar_rows_nothing_added[64];
+
 /// `value` clamped into 0 ... 65,535.
 static inline uint16_t clamp_u16(int64_t value) { return (uint16_t)(value < 0 ? 0 : value > 0xFFFF ? 0xFFFF : value); }
 
@@ -61,7 +64,7 @@ void staysearch_calendar_rows_columns(const int32_t *constant, const int32_t *st
 }
 
 static uint64_t calendar_rows_portable(const staysearch_calendar_rows_plan *plan, const uint16_t *stayLow, const uint16_t *stayHigh,
-                                       uint64_t exact, uint64_t constants, const int32_t *sumSlots, const uint16_t *stays,
+                                       uint64_t exact, uint64_t constants, const uint16_t *added, const int32_t *sumSlots, const uint16_t *stays,
                                        long stayStride, const uint64_t *valid, uint32_t *counts, uint32_t *below, int32_t *least,
                                        uint32_t *const *slots) {
     const long checkIns = plan->checkIns;
@@ -72,7 +75,7 @@ static uint64_t calendar_rows_portable(const staysearch_calendar_rows_plan *plan
         const uint16_t *rowStays = (constants >> lane & 1) ? NULL : stays + (long)sumSlots[lane] * stayStride;
         for (long p = 0; p < checkIns; p++) {
             if (!(valid[p] >> lane & 1)) continue;
-            int32_t total = rowStays ? rowStays[p] : stayLow[lane];
+            int32_t total = rowStays ? (int32_t)rowStays[p] + (added ? added[lane] : 0) : stayLow[lane];
             if (total < plan->lowest || total > plan->highest) continue;
             counts[p] += 1;
             below[p] += total < plan->bracketLow[p];
@@ -184,7 +187,7 @@ calendar_rows_total_half(const calendar_rows_limits *limits, __m256i total, uint
 STAYSEARCH_AVX2_BMI2 static inline __attribute__((always_inline)) void
 calendar_rows_total_rows(const calendar_rows_limits *limits, const int wholeRange, const int mayBeCheap, const int constant,
                          uint64_t totalled, const __m256i *bytes, const int32_t *sumSlots, const uint16_t *fixedTotals,
-                         const uint16_t *stays, long stayStride, __m256i from0, __m256i to0, __m256i low0, __m256i from1, __m256i to1,
+                         const uint16_t *added, const uint16_t *stays, long stayStride, __m256i from0, __m256i to0, __m256i low0, __m256i from1, __m256i to1,
                          __m256i low1, __m256i *found0, __m256i *under0, __m256i *lowest0, __m256i *found1, __m256i *under1,
                          __m256i *lowest1, uint16_t **entries0, uint16_t **entries1) {
     for (uint64_t rows = totalled; rows; rows &= rows - 1) {
@@ -195,8 +198,9 @@ calendar_rows_total_rows(const calendar_rows_limits *limits, const int wholeRang
             first = second = _mm256_set1_epi16((short)fixedTotals[lane]);
         } else {
             const uint16_t *rowStays = stays + (long)sumSlots[lane] * stayStride;
-            first = _mm256_loadu_si256((const __m256i *)rowStays);
-            second = _mm256_loadu_si256((const __m256i *)(rowStays + 16));
+            const __m256i fees = _mm256_set1_epi16((short)added[lane]);
+            first = _mm256_add_epi16(_mm256_loadu_si256((const __m256i *)rowStays), fees);
+            second = _mm256_add_epi16(_mm256_loadu_si256((const __m256i *)(rowStays + 16)), fees);
         }
         calendar_rows_total_half(limits, first, checkInBits & 0xFFFF, mayBeCheap, wholeRange, from0, to0, low0, found0, under0, lowest0,
                                  entries0);
@@ -211,7 +215,7 @@ STAYSEARCH_AVX2_BMI2 static void calendar_rows_total_avx2(const staysearch_calen
                                                          uint32_t *const *slots) {
     const uint64_t totalled = plan->pendingRows, constants = plan->pendingConstants, cheapRows = plan->pendingCheap;
     const int32_t *sumSlots = plan->pendingSlots;
-    const uint16_t *fixedTotals = plan->pendingTotals;
+    const uint16_t *fixedTotals = plan->pendingTotals, *added = plan->pendingAdded;
     __m256i bytes[8];
     for (int j = 0; j < 8; j++) bytes[j] = _mm256_loadu_si256((const __m256i *)(plan->pendingCheckIns + 32 * j));
     // Per check-in (16-bit lanes, check-ins 0-15 and 16-31): the bounds clamped into 16 bits (every total
@@ -237,7 +241,7 @@ STAYSEARCH_AVX2_BMI2 static void calendar_rows_total_avx2(const staysearch_calen
     __m256i found0 = _mm256_setzero_si256(), found1 = found0, under0 = found0, under1 = found0;
     __m256i lowest0 = limits.ones, lowest1 = limits.ones;
 #define STAYSEARCH_TOTAL_ROWS(whole, cheap, constant, rows)                                                                            \
-    calendar_rows_total_rows(&limits, whole, cheap, constant, rows, bytes, sumSlots, fixedTotals, stays, stayStride, from0, to0, low0,     \
+    calendar_rows_total_rows(&limits, whole, cheap, constant, rows, bytes, sumSlots, fixedTotals, added, stays, stayStride, from0, to0, low0,     \
                              from1, to1, low1, &found0, &under0, &lowest0, &found1, &under1, &lowest1, &entries0, &entries1)
     if (wholeRange) {
         STAYSEARCH_TOTAL_ROWS(1, 0, 0, totalled & ~cheapRows & ~constants);
@@ -278,7 +282,7 @@ STAYSEARCH_AVX2_BMI2 static inline uint64_t calendar_rows_bits(__m256i a, __m256
 
 STAYSEARCH_AVX2_BMI2 static uint64_t calendar_rows_avx2(staysearch_calendar_rows_plan *plan, const uint16_t *stayLow,
                                                         const uint16_t *stayHigh, uint64_t exact, uint64_t constants,
-                                                        const int32_t *sumSlots, const uint16_t *stays, long stayStride,
+                                                        const uint16_t *added, const int32_t *sumSlots, const uint16_t *stays, long stayStride,
                                                         const uint64_t *valid, uint32_t *counts, uint32_t *below, int32_t *least,
                                                         uint32_t *const *slots) {
     const long checkIns = plan->checkIns;
@@ -347,6 +351,7 @@ STAYSEARCH_AVX2_BMI2 static uint64_t calendar_rows_avx2(staysearch_calendar_rows
     plan->pendingCheap = totalled & ~notCheap;
     plan->pendingSlots = sumSlots;
     plan->pendingTotals = stayLow;
+    plan->pendingAdded = added ? added : calendar_rows_nothing_added;
     // Each totalled row's check-ins (a 32-bit mask), from the check-ins' rows.
     __m256i bytes[8];
     calendar_rows_transpose(words, bytes);
@@ -468,16 +473,16 @@ void staysearch_calendar_rows_bookable_bounds(const uint64_t *bookable, long wor
 }
 
 uint64_t staysearch_calendar_rows(staysearch_calendar_rows_plan *plan, const uint16_t *stayLow, const uint16_t *stayHigh,
-                                  uint64_t exact, uint64_t constants, const int32_t *sumSlots, const uint16_t *stays, long stayStride,
+                                  uint64_t exact, uint64_t constants, const uint16_t *added, const int32_t *sumSlots, const uint16_t *stays, long stayStride,
                                   const uint64_t *valid, uint32_t *counts, uint32_t *below, int32_t *least, uint32_t *const *slots) {
 #if defined(__x86_64__)
     if (!__atomic_load_n(&staysearch_calendar_portable, __ATOMIC_RELAXED) && has_avx2_bmi2()) {
-        return calendar_rows_avx2(plan, stayLow, stayHigh, exact, constants, sumSlots, stays, stayStride, valid, counts, below, least,
+        return calendar_rows_avx2(plan, stayLow, stayHigh, exact, constants, added, sumSlots, stays, stayStride, valid, counts, below, least,
                                   slots);
     }
 #endif
     staysearch_calendar_rows_finish(plan, stays, stayStride, counts, below, least, slots);
-    return calendar_rows_portable(plan, stayLow, stayHigh, exact, constants, sumSlots, stays, stayStride, valid, counts, below, least,
+    return calendar_rows_portable(plan, stayLow, stayHigh, exact, constants, added, sumSlots, stays, stayStride, valid, counts, below, least,
                                   slots);
 }
 

@@ -5,7 +5,7 @@ import Testing
 /// The price calendar's row-by-row totals (`staysearch_calendar_rows`), AVX2 and portable, against totals
 /// summed night by night here: words of rows of one price and of running sums, stay bounds exact or loose or
 /// from the nights' or unknown, rows whose stays are too dear for 16-bit lanes (handed back), narrow and wide brackets near the
-/// totals, price ranges and cuts for the least; a word once or three times in one pass.
+/// totals, price ranges and cuts for the least, fees added to some rows' stays; a word once or three times in one pass.
 @Suite struct CalendarRowsTests {
     struct Outcome: Equatable {
         var counts: [UInt32]
@@ -67,6 +67,20 @@ import Testing
         let bracketHigh = bracketLow.map { $0 + Int32.random(in: 0...(seed % 9 == 0 ? 4_095 : 80 * Int32(nights)), using: &random) }
         let cheapest = [Int32.max, typical / 3, 0, -1][seed % 4]
 
+        // The rows' bounds and kinds in 16 bits, as a span works them out; every fifth seed, fees added to some
+        // totalled rows' stays (their bounds raised by them, a row of one price's total too).
+        var low16 = [UInt16](repeating: 9, count: 64), high16 = low16, exact: [UInt64] = [0], constants: [UInt64] = [0]
+        staysearch_calendar_rows_columns(constant, lows, highs, slots, nights, 0, 64, &low16, &high16, &exact, &constants)
+        var added = [UInt16](repeating: 0, count: 64)
+        if seed % 5 == 3 {
+            for lane in 0..<64 where exact[0] >> UInt64(lane) & 1 != 0 && random.chance(0.7) {
+                let fees = UInt16.random(in: 0...3_000, using: &random)
+                guard Int64(high16[lane]) + Int64(fees) <= Int64(STAYSEARCH_CALENDAR_ROWS_LARGEST) else { continue }
+                added[lane] = fees
+                low16[lane] += fees
+                high16[lane] += fees
+            }
+        }
         // Summed here, night by night; a row is handed back when its dearest stay may not fit 16 bits.
         var expected = Outcome(counts: Array(repeating: 0, count: checkIns), below: Array(repeating: 0, count: checkIns),
                                least: Array(repeating: .max, count: checkIns), inside: Array(repeating: [], count: checkIns),
@@ -80,7 +94,7 @@ import Testing
         }
         for p in 0..<checkIns {
             for lane in 0..<64 where valid[p] >> UInt64(lane) & 1 != 0 && expected.returned >> UInt64(lane) & 1 == 0 {
-                let total = nightly[lane][p..<(p + nights)].reduce(0, +)
+                let total = nightly[lane][p..<(p + nights)].reduce(0, +) + Int32(added[lane])
                 guard total >= lowest, total <= highest else { continue }
                 expected.counts[p] += 1
                 if total < bracketLow[p] { expected.below[p] += 1 }
@@ -103,8 +117,6 @@ import Testing
         staysearch_stays_of_sums(sums, stride, nights, checkIns, 64, &portableStays, stayStride)
         staysearch_calendar_use_portable(0)
         #expect(stays == portableStays, "seed \(seed): the stays of the sums")
-        var low16 = [UInt16](repeating: 9, count: 64), high16 = low16, exact: [UInt64] = [0], constants: [UInt64] = [0]
-        staysearch_calendar_rows_columns(constant, lows, highs, slots, nights, 0, 64, &low16, &high16, &exact, &constants)
         for portable in [0, 1] {
             staysearch_calendar_use_portable(Int32(portable))
             var outcome = Outcome(counts: Array(repeating: 0, count: checkIns), below: Array(repeating: 0, count: checkIns),
@@ -127,9 +139,12 @@ import Testing
             // The rows' least stays and slots must outlive the pass.
             low16.withUnsafeBufferPointer { low16 in
                 slots.withUnsafeBufferPointer { slots in
-                    for _ in 0..<repeats {
-                        outcome.returned = staysearch_calendar_rows(&plan, low16.baseAddress, high16, exact[0], constants[0], slots.baseAddress,
-                                                                    stays, stayStride, valid, &counts, &below, &least, counted)
+                    added.withUnsafeBufferPointer { added in
+                        for _ in 0..<repeats {
+                            outcome.returned = staysearch_calendar_rows(&plan, low16.baseAddress, high16, exact[0], constants[0],
+                                                                        seed % 5 == 3 ? added.baseAddress : nil, slots.baseAddress,
+                                                                        stays, stayStride, valid, &counts, &below, &least, counted)
+                        }
                     }
                     staysearch_calendar_rows_finish(&plan, stays, stayStride, &counts, &below, &least, counted)
                 }

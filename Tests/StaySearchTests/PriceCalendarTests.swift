@@ -1,3 +1,4 @@
+import StayData
 import StaySearch
 import StaySearchKernels
 import StaySearchTestSupport
@@ -116,6 +117,43 @@ import Testing
             }
             Self.check(calendar, of: query, context: context + " (engine)") { q throws(QueryError) in ReferenceAnswer(try index.search(q)) }
             Self.check(calendar, of: query, context: context + " (reference)") { q throws(QueryError) in try ReferenceSearch.search(q, in: data) }
+        }
+    }
+
+    /// Generated listings with fees (whole dollars, as hosts set them), priced day by day and by season: the
+    /// rows whose trip price is their nights' sum and fees are totalled row by row with their fees, those with a
+    /// discount or a service fee stay by stay. Every day of a month's calendar of 1–7 nights, for one to four
+    /// guests, is the exact search of that check-in, on one thread and two; the first rounds also the reference's.
+    @Test(arguments: SyntheticDataset.Pricing.allCases)
+    func generatedFeesTotalledWithTheStaysGiveTheExactSearches(pricing: SyntheticDataset.Pricing) throws {
+        let synthetic = SyntheticDataset(listingCount: 1_500, seed: 33, dayCount: 50, pricing: pricing, fees: true)
+        var nights: [(listingID: Int64, night: CalendarNight)] = []
+        for (position, listing) in synthetic.listings.enumerated() {
+            nights.append(contentsOf: synthetic.calendar(ofListingAt: position).map { (listing.id, $0) })
+        }
+        let data = TestDataset(listings: synthetic.listings, nights: nights)
+        let index = synthetic.makeIndex()
+        #expect(index.hasFees)
+        for round in 0..<8 {
+            var query = SearchQuery(region: round % 4 == 3 ? synthetic.listings[0].region.city : nil, adults: [2, 1, 3, 4][round % 4])
+            query.checkInFrom = synthetic.firstDay.advanced(by: round)
+            query.checkInTo = synthetic.firstDay.advanced(by: round + 29)
+            query.windowNights = [3, 1, 2, 5, 7, 4, 6, 3][round]
+            query.serviceFeeBasisPoints = round == 7 ? 1_420 : 0
+            if round == 5 { query.maximumPrice = Money(major: 220) }
+            // Brackets from a sample of every other word (each day's totals in them counted by unit), or from every
+            // word and so narrow that most days are tallied again.
+            let sampling = round % 3 == 2 ? CalendarSampling(every: 1, minimumStays: 1, standardErrors: 0)
+                : CalendarSampling(every: 2, minimumStays: 8, standardErrors: 3)
+            let calendar = try index.priceCalendar(query, threads: round % 2 + 1, coveredDays: index.dayCount, live: nil, sampling: sampling)
+            let context = "\(pricing) round \(round): \(query)"
+            #expect(calendar.days.contains { $0.count > 20 }, "\(context)")
+            Self.check(calendar, of: query, context: context + " (engine)") { q throws(QueryError) in ReferenceAnswer(try index.search(q)) }
+            if round < 2 {
+                Self.check(calendar, of: query, context: context + " (reference)") { q throws(QueryError) in
+                    try ReferenceSearch.search(q, in: data)
+                }
+            }
         }
     }
 
@@ -254,10 +292,12 @@ import Testing
     }
 
     /// The word-at-a-time totals have a portable version beside the AVX2 one: the same calendars, with the
-    /// standard brackets and with brackets so narrow that lanes are packed and days tallied again.
+    /// standard brackets and with brackets so narrow that lanes are packed and days tallied again; odd seeds
+    /// with fees (rows whose fees are whole units totalled with them).
     @Test(arguments: 0..<10)
     func thePortableTotalsGiveTheSameCalendars(seed: Int) throws {
-        let data = TestDataset.random(seed: UInt64(seed) + 7_700)
+        var data = TestDataset.random(seed: UInt64(seed) + 7_700, maximumListings: seed % 2 == 1 ? 400 : 120)
+        if seed % 2 == 1 { data = data.withRandomFees(seed: UInt64(seed)) }
         let index = data.makeIndex().index
         var random = SeededGenerator(seed: UInt64(seed) &* 71 + 9)
         var compared = 0

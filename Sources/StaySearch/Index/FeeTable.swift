@@ -113,6 +113,37 @@ struct FeeTable: @unchecked Sendable {
                             added: above &* Int64(guestWord >> 8) &* nights &+ Int64(word(0, ofRank: rank)), serviceFee: serviceFee)
     }
 
+    /// For stays of `nights` nights and `guests` guests without a service fee: the rows of word `word` among `lanes`
+    /// (bit *k*: row 64 × `word` + *k*) whose trip price is their nights' sum plus fees of a whole number of
+    /// `unit` minor units — no discount applies to the stay — that keep their dearest stay (`highs[k]`, units)
+    /// within `largest` units. Each such lane's fees, in units, go to `added[k]`; other lanes' are left as they are.
+    /// - Complexity: O(*r*) for the *r* rows of `lanes` with fees, reading their fees' words in order.
+    func wholeUnitFees(word: Int, lanes: UInt64, nights: Int64, guests: Int, unit: Int64, highs: UnsafePointer<UInt16>,
+                       largest: Int64, into added: UnsafeMutablePointer<UInt16>) -> UInt64 {
+        guard let rows, let ranks, let entries else { return 0 }
+        let feeWord = rows[word]
+        var rest = lanes & feeWord, whole: UInt64 = 0
+        let firstRank = Int(ranks[word]), count = count
+        while rest != 0 {
+            let bit = rest.trailingZeroBitCount
+            rest &= rest &- 1
+            let rank = firstRank &+ (feeWord & ((1 &<< UInt64(bit)) &- 1)).nonzeroBitCount
+            if nights >= 7 {
+                let discounts = entries[2 &* count &+ rank]
+                let monthly = discounts >> 16
+                guard (nights >= 28 && monthly > 0 ? monthly : discounts & 0xFFFF) == 0 else { continue }
+            }
+            let guestWord = entries[count &+ rank]
+            let above = Int64(max(0, guests &- Int(guestWord & 0xFF)))
+            let fees = above &* Int64(guestWord >> 8) &* nights &+ Int64(entries[rank])
+            let units = fees / unit
+            guard units &* unit == fees, units &+ Int64(highs[bit]) <= largest else { continue }
+            added[bit] = UInt16(truncatingIfNeeded: units)
+            whole |= 1 &<< UInt64(bit)
+        }
+        return whole
+    }
+
     /// The trip price of a stay at row `row` whose nights sum to `sum` (``TripPrice``).
     @inline(__always)
     func tripPrice(_ sum: Int64, row: Int, nights: Int64, guests: Int, serviceFee: Int64) -> Int64 {

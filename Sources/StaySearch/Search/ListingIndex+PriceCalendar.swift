@@ -266,6 +266,12 @@ extension ListingIndex {
             aboveEveryBracket = max(aboveEveryBracket, Int64(bracketHigh[position]) &* unit &+ (unit - 1))
         }
         let leastCut = Int64(cheapest) &* unit &+ (unit - 1)
+        // Without a service fee, rows whose trip price is their nights' sum and fees of whole units (no discount
+        // for the stay) are totalled row by row with them: each word's stay bounds and fees in one of two sets
+        // of three lines of 64 (the kernel reads a word's while it takes the next).
+        let feeLines = byRows && tripFees != nil && serviceFee == 0 ? UnsafeMutablePointer<UInt16>.allocate(capacity: 2 * 3 * 64) : nil
+        defer { feeLines?.deallocate() }
+        var feeLineSet = 0
         var allowedByTable = [UInt64](repeating: 0, count: tableCount)
         let hasSpanStays = spanPrices.stays.count > 0 && checkInCount <= stayStride
         for range in ranges where !range.isEmpty {
@@ -327,6 +333,8 @@ extension ListingIndex {
                 // The rows that may be counted without their nights (neither irregular nor with rules read run
                 // by run), and each weekday table's rows before `fast` narrows them (with trip prices).
                 var boundable: UInt64 = 0
+                // The rows with fees totalled row by row with them (see `feeLines`).
+                var feeLanes: UInt64 = 0
                 if wholeWord {
                     let irregular = staysearch_int32_in_range(rowPrices, SpanPrices.irregular, SpanPrices.irregular)
                     var ruleRunRows: UInt64 = 0
@@ -336,7 +344,14 @@ extension ListingIndex {
                     fast = ~irregular & ~ruleRunRows
                     boundable = fast
                     for table in 0..<tableCount { allowedByTable[table] = rulesAllow[table] }
-                    if tripFees != nil { fast &= serviceFee > 0 ? 0 : ~(feeRowBits?[word] ?? 0) }
+                    if let feeLines, let feeWord = feeRowBits?[word], feeWord & candidates & totalledRows[word] != 0 {
+                        let lines = feeLines + feeLineSet &* 192
+                        (lines + 128).update(repeating: 0, count: 64)
+                        feeLanes = tripFees!.wholeUnitFees(word: word, lanes: candidates & totalledRows[word], nights: Int64(nights),
+                                                           guests: guests, unit: unit, highs: stayHighs16 + base,
+                                                           largest: Int64(STAYSEARCH_CALENDAR_ROWS_LARGEST), into: lines + 128)
+                    }
+                    if tripFees != nil { fast &= serviceFee > 0 ? 0 : ~((feeRowBits?[word] ?? 0) & ~feeLanes) }
                     for table in 0..<tableCount { rulesAllow[table] &= fast }
                 } else {
                     for table in 0..<tableCount { rulesAllow[table] = 0 }
@@ -353,9 +368,26 @@ extension ListingIndex {
                     let lanes = any & fast
                     if lanes != 0, byRows {
                         slow = any & ~lanes
-                        slow |= staysearch_calendar_rows(scratch.rowsPlan, stayLows16 + base, stayHighs16 + base, totalledRows[word],
-                                                         onePriceRows[word], sumSlots + base, rowStays, stayStride, valid, counts, below,
-                                                         least, scratch.slots)
+                        var lows = stayLows16 + base, highs = stayHighs16 + base
+                        var added: UnsafePointer<UInt16>? = nil
+                        if lanes & feeLanes != 0, let feeLines {
+                            // The bounds of the rows with fees raised by them; the set taken stays as it is until
+                            // the kernel has read it (the next word's goes to the other set).
+                            let lines = feeLines + feeLineSet &* 192
+                            lines.update(from: lows, count: 64)
+                            (lines + 64).update(from: highs, count: 64)
+                            var rest = feeLanes
+                            while rest != 0 {
+                                let bit = rest.trailingZeroBitCount
+                                rest &= rest &- 1
+                                lines[bit] &+= lines[128 &+ bit]
+                                lines[64 &+ bit] &+= lines[128 &+ bit]
+                            }
+                            (lows, highs, added) = (UnsafePointer(lines), UnsafePointer(lines + 64), UnsafePointer(lines + 128))
+                            feeLineSet ^= 1
+                        }
+                        slow |= staysearch_calendar_rows(scratch.rowsPlan, lows, highs, totalledRows[word], onePriceRows[word], added,
+                                                         sumSlots + base, rowStays, stayStride, valid, counts, below, least, scratch.slots)
                     } else if lanes != 0 {
                         slow = any & ~lanes
                         let varying = lanes & staysearch_int32_in_range(rowPrices, Int32.min, SpanPrices.dense)
@@ -419,7 +451,10 @@ extension ListingIndex {
                         let row = base &+ bit
                         guard stayLows[row] >= 0 else { continue }
                         let terms = tripFees?.terms(ofRow: row, nights: Int64(nights), guests: guests, serviceFee: serviceFee)
-                        let leastNights = Int64(stayLows[row]) &* unit, greatestNights = Int64(stayHighs[row]) &* unit
+                        // A row the kernel could total has its bounds over the stays a search could find.
+                        let narrowed = totalledRows[word] >> UInt64(bit) & 1 != 0
+                        let leastNights = Int64(narrowed ? Int32(stayLows16[row]) : stayLows[row]) &* unit
+                        let greatestNights = Int64(narrowed ? Int32(stayHighs16[row]) : stayHighs[row]) &* unit
                         let least = terms?.tripPrice(leastNights) ?? leastNights, greatest = terms?.tripPrice(greatestNights) ?? greatestNights
                         if greatest < lowest || least > highest {
                             outside |= 1 &<< UInt64(bit)
@@ -457,7 +492,10 @@ extension ListingIndex {
                         // reading its nights — as the rows whose stays are too dear for 16-bit lanes mostly are
                         // (in won, stays above ₩6.5M: 4 % of the listings).
                         let terms = tripFees?.terms(ofRow: row, nights: Int64(nights), guests: guests, serviceFee: serviceFee)
-                        let leastNights = Int64(stayLows[row]) &* unit, greatestNights = Int64(stayHighs[row]) &* unit
+                        // A row the kernel could total has its bounds over the stays a search could find.
+                        let narrowed = totalledRows[word] >> UInt64(bit) & 1 != 0
+                        let leastNights = Int64(narrowed ? Int32(stayLows16[row]) : stayLows[row]) &* unit
+                        let greatestNights = Int64(narrowed ? Int32(stayHighs16[row]) : stayHighs[row]) &* unit
                         let least = terms?.tripPrice(leastNights) ?? leastNights, greatest = terms?.tripPrice(greatestNights) ?? greatestNights
                         if greatest < lowest || least > highest { continue }
                         if least >= lowest, greatest <= highest, least > leastCut,

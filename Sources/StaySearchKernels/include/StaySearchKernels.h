@@ -142,7 +142,7 @@ typedef struct {
     /// The pending rows some of whose stays may be as cheap as the cut.
     uint64_t pendingCheap;
     const int32_t *pendingSlots;
-    const uint16_t *pendingTotals;
+    const uint16_t *pendingTotals, *pendingAdded;
     uint8_t pendingCheckIns[8 * STAYSEARCH_CALENDAR_ROWS_CHECKINS];
 } staysearch_calendar_rows_plan;
 
@@ -199,15 +199,19 @@ void staysearch_calendar_rows_bookable_bounds(const uint64_t *bookable, long wor
 /// `below[p]`, each of those in `bracketLow[p] ... bracketHigh[p]` adds one to
 /// `slots[p][total − bracketLow[p]]` (each bracket is at most 4,096 units wide), and the least of those of at
 /// most the cut narrows `least[p]`.
+/// `added` (NULL for none) gives each lane's fees in whole units, added to each of its stays read from `stays`
+/// (a trip price that is the nights' sum and fixed fees): `stayLow` and `stayHigh` then bound the stays with
+/// them (a lane of `constants` costs `stayLow[lane]`, fees and all), and every total stays within
+/// ``STAYSEARCH_CALENDAR_ROWS_LARGEST``.
 /// `counts`, `below` and `least` hold ``STAYSEARCH_CALENDAR_ROWS_CHECKINS`` values (those past the plan's
 /// check-ins are left as they are).
 ///
 /// A word's stays may be totalled by the next call of the pass rather than this one (its rows' stays, scattered
 /// over the span, are asked of memory meanwhile): a pass passes the same `stays`, `stayStride`, `counts`,
 /// `below`, `least` and `slots` to every call and ends with ``staysearch_calendar_rows_finish``, and a call's
-/// `stayLow` and `sumSlots` must stay readable until then. What a call returns is its own word's.
+/// `stayLow`, `added` and `sumSlots` must stay readable until then. What a call returns is its own word's.
 uint64_t staysearch_calendar_rows(staysearch_calendar_rows_plan *plan, const uint16_t *stayLow, const uint16_t *stayHigh,
-                                  uint64_t exact, uint64_t constants, const int32_t *sumSlots, const uint16_t *stays, long stayStride,
+                                  uint64_t exact, uint64_t constants, const uint16_t *added, const int32_t *sumSlots, const uint16_t *stays, long stayStride,
                                   const uint64_t *valid, uint32_t *counts, uint32_t *below, int32_t *least, uint32_t *const *slots);
 
 /// Totals the word a pass of ``staysearch_calendar_rows`` left pending, with what that pass was given.
