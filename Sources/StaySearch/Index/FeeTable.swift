@@ -106,42 +106,54 @@ struct FeeTable: @unchecked Sendable {
     @inline(__always)
     func terms(ofRow row: Int, nights: Int64, guests: Int, serviceFee: Int64) -> RowTripTerms {
         guard let rank = rank(ofRow: row) else { return RowTripTerms(discount: 0, added: 0, serviceFee: serviceFee) }
-        let discounts = word(2, ofRank: rank), guestWord = word(1, ofRank: rank)
+        return RowTripTerms(discount: discount(ofRank: rank, nights: nights), added: feesAdded(ofRank: rank, nights: nights, guests: guests),
+                            serviceFee: serviceFee)
+    }
+
+    /// The discount in basis points the entry of rank `rank` gives a stay of `nights` nights (0 for none).
+    @inline(__always)
+    func discount(ofRank rank: Int, nights: Int64) -> Int64 {
+        let discounts = word(2, ofRank: rank)
         let weekly = Int64(discounts & 0xFFFF), monthly = Int64(discounts >> 16)
+        return nights >= 28 && monthly > 0 ? monthly : nights >= 7 ? weekly : 0
+    }
+
+    /// The fees the entry of rank `rank` adds to a stay of `nights` nights for `guests` guests, in minor units:
+    /// the cleaning fee and the extra guests'.
+    @inline(__always)
+    func feesAdded(ofRank rank: Int, nights: Int64, guests: Int) -> Int64 {
+        let guestWord = word(1, ofRank: rank)
         let above = Int64(max(0, guests &- Int(guestWord & 0xFF)))
-        return RowTripTerms(discount: nights >= 28 && monthly > 0 ? monthly : nights >= 7 ? weekly : 0,
-                            added: above &* Int64(guestWord >> 8) &* nights &+ Int64(word(0, ofRank: rank)), serviceFee: serviceFee)
+        return above &* Int64(guestWord >> 8) &* nights &+ Int64(word(0, ofRank: rank))
     }
 
     /// For stays of `nights` nights and `guests` guests without a service fee: the rows of word `word` among `lanes`
     /// (bit *k*: row 64 × `word` + *k*) whose trip price is their nights' sum plus fees of a whole number of
     /// `unit` minor units — no discount applies to the stay — that keep their dearest stay (`highs[k]`, units)
     /// within `largest` units. Each such lane's fees, in units, go to `added[k]`; other lanes' are left as they are.
-    /// - Complexity: O(*r*) for the *r* rows of `lanes` with fees, reading their fees' words in order.
+    /// - Complexity: O(*r*) for the *r* rows of `lanes` with fees.
     func wholeUnitFees(word: Int, lanes: UInt64, nights: Int64, guests: Int, unit: Int64, highs: UnsafePointer<UInt16>,
                        largest: Int64, into added: UnsafeMutablePointer<UInt16>) -> UInt64 {
-        guard let rows, let ranks, let entries else { return 0 }
-        let feeWord = rows[word]
-        var rest = lanes & feeWord, whole: UInt64 = 0
-        let firstRank = Int(ranks[word]), count = count
-        while rest != 0 {
-            let bit = rest.trailingZeroBitCount
-            rest &= rest &- 1
-            let rank = firstRank &+ (feeWord & ((1 &<< UInt64(bit)) &- 1)).nonzeroBitCount
-            if nights >= 7 {
-                let discounts = entries[2 &* count &+ rank]
-                let monthly = discounts >> 16
-                guard (nights >= 28 && monthly > 0 ? monthly : discounts & 0xFFFF) == 0 else { continue }
+        guard let rows, let ranks else { return 0 }
+        let feeWord = rows[word], wanted = lanes & feeWord
+        guard wanted != 0 else { return 0 }
+        // The word's rows with fees in order, their ranks consecutive; the unit a constant where it is whole units.
+        @inline(__always) func lanesOfWholeUnits(_ unit: Int64) -> UInt64 {
+            var rest = feeWord, rank = Int(ranks[word]), whole: UInt64 = 0
+            while rest != 0 {
+                let bit = rest.trailingZeroBitCount
+                rest &= rest &- 1
+                defer { rank &+= 1 }
+                guard wanted >> UInt64(bit) & 1 != 0, nights < 7 || discount(ofRank: rank, nights: nights) == 0 else { continue }
+                let fees = feesAdded(ofRank: rank, nights: nights, guests: guests)
+                let units = fees / unit
+                guard units &* unit == fees, units &+ Int64(highs[bit]) <= largest else { continue }
+                added[bit] = UInt16(truncatingIfNeeded: units)
+                whole |= 1 &<< UInt64(bit)
             }
-            let guestWord = entries[count &+ rank]
-            let above = Int64(max(0, guests &- Int(guestWord & 0xFF)))
-            let fees = above &* Int64(guestWord >> 8) &* nights &+ Int64(entries[rank])
-            let units = fees / unit
-            guard units &* unit == fees, units &+ Int64(highs[bit]) <= largest else { continue }
-            added[bit] = UInt16(truncatingIfNeeded: units)
-            whole |= 1 &<< UInt64(bit)
+            return whole
         }
-        return whole
+        return unit == 100 ? lanesOfWholeUnits(100) : lanesOfWholeUnits(unit)
     }
 
     /// The trip price of a stay at row `row` whose nights sum to `sum` (``TripPrice``).
