@@ -110,7 +110,8 @@ final class ChangeWriter: Sendable {
                     try await connection.query("ROLLBACK", logger: logger)
                 }
             } catch {
-                _ = try? await connection.query("ROLLBACK", logger: logger)
+                // Not on a connection already closed: a statement sent on one is never answered.
+                if !connection.isClosed { _ = try? await connection.query("ROLLBACK", logger: logger) }
                 throw error
             }
             return outcome

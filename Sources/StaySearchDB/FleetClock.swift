@@ -54,7 +54,8 @@ public struct FleetClock: Sendable, Equatable {
             for statement in DatabaseSchema.additions { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
             try await connection.query("COMMIT", logger: logger)
         } catch {
-            _ = try? await connection.query("ROLLBACK", logger: logger)
+            // Not on a connection already closed: a statement sent on one is never answered.
+            if !connection.isClosed { _ = try? await connection.query("ROLLBACK", logger: logger) }
             throw error
         }
     }
@@ -110,7 +111,8 @@ public struct FleetClock: Sendable, Equatable {
             try await connection.query("COMMIT", logger: logger)
             return clock
         } catch {
-            _ = try? await connection.query("ROLLBACK", logger: logger)
+            // Not on a connection already closed: a statement sent on one is never answered.
+            if !connection.isClosed { _ = try? await connection.query("ROLLBACK", logger: logger) }
             throw error
         }
     }
