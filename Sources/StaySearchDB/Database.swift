@@ -38,9 +38,11 @@ public final class Database: Sendable {
         try? await connection.close()
     }
 
-    /// Runs `query`, naming `step` when it fails.
+    /// Runs `query`, naming `step` when it fails (at once when the connection is already closed: a statement
+    /// sent on a closed connection is never answered).
     @discardableResult
     func run(_ query: PostgresQuery, _ step: String) async throws(DatabaseError) -> [PostgresRow] {
+        guard !connection.isClosed else { throw .failed(step: step, reason: "the connection to the database was lost") }
         do {
             return try await connection.query(query, logger: Database.logger).collect()
         } catch {
