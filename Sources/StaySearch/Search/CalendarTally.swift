@@ -115,7 +115,8 @@ package final class CalendarTally: @unchecked Sendable {
     /// The totals of ranks `ranks` (each 0 = least ..< the day's count) among day `day`'s stays, or nil when
     /// one lies outside the day's bracket (its totals there are only counted).
     /// - Complexity: O(*k*) for *k* totals kept in the bracket without unit counts; with them, up to the
-    ///   unit of the highest rank, plus O(*k* log *k*) for the totals of cents beside them.
+    ///   unit of the highest rank, plus O(*k*) for the totals of cents beside them and O(*m* log *m*) for the *m*
+    ///   of them in the units of the ranks.
     package func totals(atRanks ranks: [Int], ofDay day: Int) -> [Int64]? {
         let below = Int(self.below[day]), totals = inside[day]
         guard ranks.allSatisfy({ $0 >= below }) else { return nil }
@@ -124,31 +125,45 @@ package final class CalendarTally: @unchecked Sendable {
             return CalendarTally.elements(ofRanks: ranks.map { $0 - below }, in: totals, unit: unit)
         }
         let counted = slots[day].isEmpty ? [UInt32](repeating: 0, count: slotWidths[day]) : slots[day]
+        let first = Int64(bracketLow[day]), size = unit
+        // The totals of cents counted per unit of the bracket (each lies inside it), so that only the cents of a
+        // unit holding a rank are sorted (with trip prices nearly every total is of cents: sorting them all cost a
+        // calendar more than counting them).
+        var centsPerUnit = [UInt32](repeating: 0, count: counted.count)
+        let fits = centsPerUnit.withUnsafeMutableBufferPointer { perUnit in
+            @inline(__always) func count(_ size: Int64) -> Bool {
+                for total in totals {
+                    let offset = total / size &- first
+                    guard offset >= 0, offset < Int64(perUnit.count) else { return false }
+                    perUnit[Int(offset)] &+= 1
+                }
+                return true
+            }
+            return size == 100 ? count(100) : count(size)
+        }
+        guard fits else { return nil }
         // Unit by unit: the whole-unit totals counted on it, then the others above it (each at least the unit
         // and below the next).
-        let cents = totals.sorted()
         let order = ranks.indices.sorted { ranks[$0] < ranks[$1] }
         var found = [Int64](repeating: 0, count: ranks.count)
-        var next = 0, seen = below, centsSeen = 0
-        let first = Int64(bracketLow[day]), size = unit
-        counted.withUnsafeBufferPointer { slots in
-            for offset in 0..<slots.count {
-                let unit = (first + Int64(offset)) * size
-                seen += Int(slots[offset])
-                while next < order.count, ranks[order[next]] < seen {
-                    found[order[next]] = unit
+        var next = 0, seen = below
+        for offset in 0..<counted.count {
+            let unit = (first + Int64(offset)) * size
+            seen += Int(counted[offset])
+            while next < order.count, ranks[order[next]] < seen {
+                found[order[next]] = unit
+                next += 1
+            }
+            let cents = Int(centsPerUnit[offset])
+            if cents > 0, next < order.count, ranks[order[next]] < seen + cents {
+                let within = totals.filter { $0 >= unit && $0 < unit + size }.sorted()
+                while next < order.count, ranks[order[next]] < seen + cents {
+                    found[order[next]] = within[ranks[order[next]] - seen]
                     next += 1
                 }
-                while centsSeen < cents.count, cents[centsSeen] < unit + size {
-                    seen += 1
-                    while next < order.count, ranks[order[next]] < seen {
-                        found[order[next]] = cents[centsSeen]
-                        next += 1
-                    }
-                    centsSeen += 1
-                }
-                if next == order.count { break }
             }
+            seen += cents
+            if next == order.count { break }
         }
         return next == order.count ? found : nil
     }
