@@ -88,37 +88,6 @@ static uint64_t calendar_rows_portable(const staysearch_calendar_rows_plan *plan
 }
 
 #if defined(__x86_64__)
-/// For 32 words `valid[0 ..< 32]`, the 8 vectors whose byte *p* of vector *j* is byte *j* of `valid[p]`:
-/// bit *k* of vector *j*'s bytes, gathered by a movemask, is row 8*j* + *k*'s check-ins.
-STAYSEARCH_AVX2_BMI2 static void calendar_rows_transpose(const uint64_t *valid, __m256i *bytes) {
-    // Words loaded so that the unpacks below leave them in order: vector i holds words 2i, 2i + 1 in its
-    // low half and 16 + 2i, 17 + 2i in its high half.
-    const __m256i interleave = _mm256_setr_epi8(0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15,
-                                                0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15);
-    __m256i x[8], y[8], z[8];
-    for (int i = 0; i < 8; i++) {
-        __m256i words = _mm256_loadu2_m128i((const __m128i *)(valid + 16 + 2 * i), (const __m128i *)(valid + 2 * i));
-        x[i] = _mm256_shuffle_epi8(words, interleave);
-    }
-    // 16-bit pairs, then 32-bit, then 64-bit: byte j of 2, 4, 8, then 16 words a lane.
-    for (int i = 0; i < 4; i++) {
-        y[2 * i] = _mm256_unpacklo_epi16(x[2 * i], x[2 * i + 1]);       // bytes 0-3
-        y[2 * i + 1] = _mm256_unpackhi_epi16(x[2 * i], x[2 * i + 1]);   // bytes 4-7
-    }
-    for (int i = 0; i < 2; i++) {
-        for (int h = 0; h < 2; h++) {
-            __m256i a = y[4 * i + h], b = y[4 * i + 2 + h];
-            z[4 * i + 2 * h] = _mm256_unpacklo_epi32(a, b);      // bytes 4h + 0, 4h + 1
-            z[4 * i + 2 * h + 1] = _mm256_unpackhi_epi32(a, b);  // bytes 4h + 2, 4h + 3
-        }
-    }
-    for (int q = 0; q < 4; q++) {
-        // z[q] (words 0-7's share) and z[4 + q] (words 8-15's) hold bytes 2q and 2q + 1.
-        bytes[2 * q] = _mm256_unpacklo_epi64(z[q], z[4 + q]);
-        bytes[2 * q + 1] = _mm256_unpackhi_epi64(z[q], z[4 + q]);
-    }
-}
-
 /// What totalling a row's stays compares them with, the same for every row of a pass (16-bit lanes, the signed
 /// ones biased by 2^15): the price range's ends, the cut for the least; and each lane *k* × 4,096.
 typedef struct {

@@ -122,11 +122,12 @@ import Testing
 
     /// Generated listings with fees (whole dollars, as hosts set them), priced day by day and by season: the
     /// rows whose trip price is their nights' sum and fees are totalled row by row with their fees, those with a
-    /// discount or a service fee stay by stay. Every day of a month's calendar of 1–7 nights, for one to four
-    /// guests, is the exact search of that check-in, on one thread and two; the first rounds also the reference's.
+    /// discount or a service fee by their trip prices. Every day of a month's calendar of 1–7 and 28 nights (weekly
+    /// and monthly discounts), for one to four guests, is the exact search of that check-in, on one thread and two;
+    /// the first rounds also the reference's.
     @Test(arguments: SyntheticDataset.Pricing.allCases)
     func generatedFeesTotalledWithTheStaysGiveTheExactSearches(pricing: SyntheticDataset.Pricing) throws {
-        let synthetic = SyntheticDataset(listingCount: 1_500, seed: 33, dayCount: 50, pricing: pricing, fees: true)
+        let synthetic = SyntheticDataset(listingCount: 1_500, seed: 33, dayCount: 64, pricing: pricing, fees: true)
         var nights: [(listingID: Int64, night: CalendarNight)] = []
         for (position, listing) in synthetic.listings.enumerated() {
             nights.append(contentsOf: synthetic.calendar(ofListingAt: position).map { (listing.id, $0) })
@@ -138,7 +139,7 @@ import Testing
             var query = SearchQuery(region: round % 4 == 3 ? synthetic.listings[0].region.city : nil, adults: [2, 1, 3, 4][round % 4])
             query.checkInFrom = synthetic.firstDay.advanced(by: round)
             query.checkInTo = synthetic.firstDay.advanced(by: round + 29)
-            query.windowNights = [3, 1, 2, 5, 7, 4, 6, 3][round]
+            query.windowNights = [3, 1, 2, 5, 7, 4, 28, 3][round]
             query.serviceFeeBasisPoints = round == 7 ? 1_420 : 0
             if round == 5 { query.maximumPrice = Money(major: 220) }
             // Brackets from a sample of every other word (each day's totals in them counted by unit), or from every

@@ -130,30 +130,13 @@ struct FeeTable: @unchecked Sendable {
     /// For stays of `nights` nights and `guests` guests without a service fee: the rows of word `word` among `lanes`
     /// (bit *k*: row 64 × `word` + *k*) whose trip price is their nights' sum plus fees of a whole number of
     /// `unit` minor units — no discount applies to the stay — that keep their dearest stay (`highs[k]`, units)
-    /// within `largest` units. Each such lane's fees, in units, go to `added[k]`; other lanes' are left as they are.
+    /// within `largest` units. Each such lane's fees, in units, go to `added[k]`, 0 to the other lanes of `lanes`
+    /// with fees; the rest are left as they are.
     /// - Complexity: O(*r*) for the *r* rows of `lanes` with fees.
     func wholeUnitFees(word: Int, lanes: UInt64, nights: Int64, guests: Int, unit: Int64, highs: UnsafePointer<UInt16>,
                        largest: Int64, into added: UnsafeMutablePointer<UInt16>) -> UInt64 {
-        guard let rows, let ranks else { return 0 }
-        let feeWord = rows[word], wanted = lanes & feeWord
-        guard wanted != 0 else { return 0 }
-        // The word's rows with fees in order, their ranks consecutive; the unit a constant where it is whole units.
-        @inline(__always) func lanesOfWholeUnits(_ unit: Int64) -> UInt64 {
-            var rest = feeWord, rank = Int(ranks[word]), whole: UInt64 = 0
-            while rest != 0 {
-                let bit = rest.trailingZeroBitCount
-                rest &= rest &- 1
-                defer { rank &+= 1 }
-                guard wanted >> UInt64(bit) & 1 != 0, nights < 7 || discount(ofRank: rank, nights: nights) == 0 else { continue }
-                let fees = feesAdded(ofRank: rank, nights: nights, guests: guests)
-                let units = fees / unit
-                guard units &* unit == fees, units &+ Int64(highs[bit]) <= largest else { continue }
-                added[bit] = UInt16(truncatingIfNeeded: units)
-                whole |= 1 &<< UInt64(bit)
-            }
-            return whole
-        }
-        return unit == 100 ? lanesOfWholeUnits(100) : lanesOfWholeUnits(unit)
+        guard let rows, let ranks, let entries, rows[word] & lanes != 0 else { return 0 }
+        return staysearch_whole_unit_fees(rows[word], lanes, entries + Int(ranks[word]), count, nights, Int64(guests), unit, highs, largest, added)
     }
 
     /// The trip price of a stay at row `row` whose nights sum to `sum` (``TripPrice``).

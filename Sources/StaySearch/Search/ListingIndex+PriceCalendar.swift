@@ -272,6 +272,19 @@ extension ListingIndex {
         let feeLines = byRows && tripFees != nil && serviceFee == 0 ? UnsafeMutablePointer<UInt16>.allocate(capacity: 2 * 3 * 64) : nil
         defer { feeLines?.deallocate() }
         var feeLineSet = 0
+        // Rows whose trip price is not that (a discount for the stay, a service fee) among those totalled row by row:
+        // counted by their trip prices, a row's check-ins at once (`staysearch_calendar_trip_rows`); the trip prices
+        // inside a bracket that are not whole units come back in `tripCents`.
+        let tripPlan = byRows && tripFees != nil ? UnsafeMutablePointer<staysearch_calendar_trip_plan>.allocate(capacity: 1) : nil
+        let tripCents = tripPlan != nil ? UnsafeMutablePointer<UInt64>.allocate(capacity: 64 * Int(STAYSEARCH_CALENDAR_ROWS_CHECKINS)) : nil
+        defer {
+            tripPlan?.deallocate()
+            tripCents?.deallocate()
+        }
+        if let tripPlan {
+            staysearch_calendar_trip_prepare(tripPlan, checkInCount, Int(scale), nights, guests, serviceFee, lowest, highest, bracketLow,
+                                             bracketHigh, cheapest)
+        }
         var allowedByTable = [UInt64](repeating: 0, count: tableCount)
         let hasSpanStays = spanPrices.stays.count > 0 && checkInCount <= stayStride
         for range in ranges where !range.isEmpty {
@@ -335,6 +348,8 @@ extension ListingIndex {
                 var boundable: UInt64 = 0
                 // The rows with fees totalled row by row with them (see `feeLines`).
                 var feeLanes: UInt64 = 0
+                // The rows counted by their trip prices (see `tripPlan`).
+                var tripLanes: UInt64 = 0
                 if wholeWord {
                     let irregular = staysearch_int32_in_range(rowPrices, SpanPrices.irregular, SpanPrices.irregular)
                     var ruleRunRows: UInt64 = 0
@@ -351,7 +366,11 @@ extension ListingIndex {
                                                            guests: guests, unit: unit, highs: stayHighs16 + base,
                                                            largest: Int64(STAYSEARCH_CALENDAR_ROWS_LARGEST), into: lines + 128)
                     }
-                    if tripFees != nil { fast &= serviceFee > 0 ? 0 : ~((feeRowBits?[word] ?? 0) & ~feeLanes) }
+                    if tripFees != nil {
+                        let changed = serviceFee > 0 ? ~0 : (feeRowBits?[word] ?? 0) & ~feeLanes
+                        if tripPlan != nil { tripLanes = changed & fast & totalledRows[word] }
+                        fast &= ~changed | tripLanes
+                    }
                     for table in 0..<tableCount { rulesAllow[table] &= fast }
                 } else {
                     for table in 0..<tableCount { rulesAllow[table] = 0 }
@@ -373,21 +392,33 @@ extension ListingIndex {
                         if lanes & feeLanes != 0, let feeLines {
                             // The bounds of the rows with fees raised by them; the set taken stays as it is until
                             // the kernel has read it (the next word's goes to the other set).
+                            // (Every lane's: the fees of a lane without are 0.)
                             let lines = feeLines + feeLineSet &* 192
-                            lines.update(from: lows, count: 64)
-                            (lines + 64).update(from: highs, count: 64)
-                            var rest = feeLanes
-                            while rest != 0 {
-                                let bit = rest.trailingZeroBitCount
-                                rest &= rest &- 1
-                                lines[bit] &+= lines[128 &+ bit]
-                                lines[64 &+ bit] &+= lines[128 &+ bit]
+                            for lane in 0..<64 {
+                                lines[lane] = lows[lane] &+ lines[128 &+ lane]
+                                lines[64 &+ lane] = highs[lane] &+ lines[128 &+ lane]
                             }
                             (lows, highs, added) = (UnsafePointer(lines), UnsafePointer(lines + 64), UnsafePointer(lines + 128))
                             feeLineSet ^= 1
                         }
-                        slow |= staysearch_calendar_rows(scratch.rowsPlan, lows, highs, totalledRows[word], onePriceRows[word], added,
+                        slow |= staysearch_calendar_rows(scratch.rowsPlan, lows, highs, totalledRows[word] & ~tripLanes, onePriceRows[word], added,
                                                          sumSlots + base, rowStays, stayStride, valid, counts, below, least, scratch.slots)
+                            & ~tripLanes
+                        if lanes & tripLanes != 0, let tripPlan, let tripCents {
+                            var kept = 0
+                            let feeWord = feeRowBits?[word] ?? 0
+                            let entries = feeWord == 0 ? nil : tripFees!.entries.map { $0 + Int(tripFees!.ranks![word]) }
+                            slow |= staysearch_calendar_trip_rows(tripPlan, lanes & tripLanes, valid, stayLows16 + base, stayHighs16 + base,
+                                                                  onePriceRows[word], sumSlots + base, rowStays, stayStride, feeWord, entries,
+                                                                  tripFees!.count, counts, below, least, scratch.slots, tripCents, &kept)
+                            for entry in UnsafeBufferPointer(start: tripCents, count: kept) {
+                                let position = Int(entry >> 32), total = Int64(UInt32(truncatingIfNeeded: entry))
+                                if total <= leastCut { leastOfCents[position] = min(leastOfCents[position], total) }
+                                if total >= Int64(bracketLow[position]) &* unit, total <= Int64(bracketHigh[position]) &* unit &+ (unit - 1) {
+                                    scratch.keepInside(total, at: position)
+                                }
+                            }
+                        }
                     } else if lanes != 0 {
                         slow = any & ~lanes
                         let varying = lanes & staysearch_int32_in_range(rowPrices, Int32.min, SpanPrices.dense)

@@ -214,6 +214,46 @@ uint64_t staysearch_calendar_rows(staysearch_calendar_rows_plan *plan, const uin
                                   uint64_t exact, uint64_t constants, const uint16_t *added, const int32_t *sumSlots, const uint16_t *stays, long stayStride,
                                   const uint64_t *valid, uint32_t *counts, uint32_t *below, int32_t *least, uint32_t *const *slots);
 
+/// What ``staysearch_calendar_trip_rows`` compares a calendar pass's trip prices with, in minor units, the same for
+/// every word (set up by ``staysearch_calendar_trip_prepare``): the unit the brackets count (10^`scale` minor
+/// units, `scale` 2 ... 9), the stay's nights and guests, the service fee in basis points, the price range,
+/// the cut for the least, each check-in's bracket (its first unit's first minor unit to its last unit's last)
+/// and its first unit, and the brackets' lowest and highest ends.
+typedef struct {
+    long checkIns, scale, nights, guests;
+    int64_t unit, serviceFee;
+    int32_t lowest, highest, cut, lowestBracket, highestBracket;
+    int32_t bracketLow[STAYSEARCH_CALENDAR_ROWS_CHECKINS], bracketHigh[STAYSEARCH_CALENDAR_ROWS_CHECKINS];
+    int32_t firstUnit[STAYSEARCH_CALENDAR_ROWS_CHECKINS];
+} staysearch_calendar_trip_plan;
+
+/// Sets `plan` up for a pass of ``staysearch_calendar_trip_rows``: `checkIns` (at most
+/// ``STAYSEARCH_CALENDAR_ROWS_CHECKINS``) check-ins of stays of `nights` nights for `guests` guests, brackets and
+/// the cut in units of 10^`scale` minor units (`bracketLow[p]` ≥ 0), the price range `lowest ... highest` in minor
+/// units, and a service fee of `serviceFee` basis points (0 ... 10,000).
+void staysearch_calendar_trip_prepare(staysearch_calendar_trip_plan *plan, long checkIns, long scale, long nights, long guests,
+                                      int64_t serviceFee, int64_t lowest, int64_t highest, const int32_t *bracketLow,
+                                      const int32_t *bracketHigh, int32_t cheapest);
+
+/// The lanes of `lanes` (one word of 64 rows) of a price calendar counted by their trip prices (see the SPEC's
+/// formulas and ``staysearch_trip_prices``): a lane's stay for check-in *p* (its bit in `valid[p]`) costs, in
+/// the plan's unit, `stayLow[lane]` when the lane is in `constants`, else `stays[s × stayStride + p]` with
+/// *s* = `sumSlots[lane]` (32 values readable from each slot's first), and its stays lie within `stayLow[lane]`
+/// ... `stayHigh[lane]`; its fees are its entry's (`feeWord`, `entries` and `count` as for
+/// ``staysearch_trip_prices``), with the plan's service fee on top. For check-in *p* the trip prices in the
+/// price range are counted in `counts[p]`, those below its bracket in `below[p]`; one of a whole number of units
+/// inside its bracket adds one to `slots[p][units − first unit]`, and one at most the cut narrows `least[p]`
+/// (units). A trip price that is not a whole number of units and lies inside its bracket or at most the cut is
+/// written to `cents` (up to 64 × ``STAYSEARCH_CALENDAR_ROWS_CHECKINS`` entries, check-in × 2^32 + trip price),
+/// their number to `*centsCount`, for the caller to keep. Returns the lanes not counted, whose trip prices could
+/// pass 2^31 − 1 minor units (for the caller to total). The portable version is used after
+/// ``staysearch_calendar_use_portable``.
+uint64_t staysearch_calendar_trip_rows(const staysearch_calendar_trip_plan *plan, uint64_t lanes, const uint64_t *valid,
+                                       const uint16_t *stayLow, const uint16_t *stayHigh, uint64_t constants, const int32_t *sumSlots,
+                                       const uint16_t *stays, long stayStride, uint64_t feeWord, const uint32_t *entries, long count,
+                                       uint32_t *counts, uint32_t *below, int32_t *least, uint32_t *const *slots, uint64_t *cents,
+                                       long *centsCount);
+
 /// Totals the word a pass of ``staysearch_calendar_rows`` left pending, with what that pass was given.
 void staysearch_calendar_rows_finish(staysearch_calendar_rows_plan *plan, const uint16_t *stays, long stayStride, uint32_t *counts,
                                      uint32_t *below, int32_t *least, uint32_t *const *slots);
@@ -318,6 +358,15 @@ typedef struct {
 /// none). Rows without fees take only the service fee.
 void staysearch_trip_prices(int64_t *values, uint64_t written, uint64_t fee_word, const uint32_t *entries, long count,
                             const staysearch_trip_terms *terms);
+
+/// For stays of `nights` nights and `guests` guests without a service fee: the lanes of `lanes` among `fee_word`'s
+/// (one word of rows, `entries` and `count` as for ``staysearch_trip_prices``) whose trip price is their nights'
+/// sum plus fees of a whole number of `unit` minor units (no discount applies to the stay) and whose dearest stay
+/// (`highs[lane]`, units) with them stays within `largest` units. Each such lane's fees, in units, go to
+/// `added[lane]`, 0 to the other lanes of `lanes` with fees; the rest are left as they are. The portable version is used after
+/// ``staysearch_trip_use_portable``.
+uint64_t staysearch_whole_unit_fees(uint64_t fee_word, uint64_t lanes, const uint32_t *entries, long count, int64_t nights, int64_t guests,
+                                    int64_t unit, const uint16_t *highs, int64_t largest, uint16_t *added);
 
 /// Makes ``staysearch_trip_prices`` use its portable version (non-zero) or the fastest the processor has (zero, the
 /// default): for tests.
