@@ -257,7 +257,13 @@ STAYSEARCH_AVX2_BMI2 static uint64_t calendar_rows_avx2(staysearch_calendar_rows
     const long checkIns = plan->checkIns;
     uint64_t words[32], anyValid = 0;
     for (long p = 0; p < checkIns; p++) anyValid |= valid[p];
-    if (!anyValid) return 0;
+    if (!anyValid) {
+        // The word before is totalled by this call all the same: its stays' bounds and fees may be the
+        // caller's to reuse after it.
+        if (plan->pendingRows) calendar_rows_total_avx2(plan, stays, stayStride, counts, below, least, slots);
+        plan->pendingRows = 0;
+        return 0;
+    }
     // Rows settled as in staysearch_calendar_word: every stay (by the row's least and greatest) below or above
     // every bracket and inside the price range. The rows totalled here stay within 65,534 units, so the
     // bounds clamped into 16 bits (biased by 2^15 for signed compares) keep their meaning.

@@ -158,6 +158,46 @@ import Testing
         }
     }
 
+    /// Words of rows with fees of whole dollars, totalled row by row with them, where a word between two such words
+    /// has no stay its rules allow (a minimum of 60 nights) though its rows are free: the word before it is still
+    /// totalled with its own fees, not with those of the word after (which reuses their lines). Every day of a
+    /// month of 3 and 7 nights is its exact search.
+    @Test(arguments: 0..<3)
+    func aWordWithNoStayItsRulesAllowKeepsTheFeesOfTheWordBefore(seed: Int) throws {
+        var random = SeededGenerator(seed: UInt64(seed) &* 7_919 + 3)
+        let start = TestDataset.calendarStart
+        var listings: [ListingRecord] = []
+        var nights: [(listingID: Int64, night: CalendarNight)] = []
+        for id in Int64(1)...Int64(64 * 6) {
+            let word = Int(id - 1) / 64
+            var listing = ListingRecord(id: id, name: "L\(id)", region: RegionPath(city: "Antwerp", neighbourhood: "Centrum"),
+                                        roomType: "Entire home/apt", accommodates: 4, price: Money(major: 80))
+            // Words 1 and 4 allow no stay; the others' fees differ word by word (word 2's far above word 0's).
+            listing.fees = ListingFees(cleaningFee: Money(major: Int64(word * 400) + Int64.random(in: 5...60, using: &random)))
+            listings.append(listing)
+            let minimum: Int32? = word == 1 || word == 4 ? 60 : nil
+            for offset in 0..<70 {
+                let night = CalendarNight(day: start.advanced(by: offset), isAvailable: random.chance(0.95),
+                                          price: Money(major: Int64.random(in: 40...300, using: &random)), minimumNights: minimum)
+                nights.append((id, night))
+            }
+        }
+        let data = TestDataset(listings: listings, nights: nights)
+        let index = data.makeIndex().index
+        for (round, stay) in [3, 7].enumerated() {
+            var query = SearchQuery(region: "Antwerp", adults: 1 + seed % 2)
+            query.checkInFrom = start.advanced(by: 2)
+            query.checkInTo = start.advanced(by: 31)
+            query.windowNights = stay
+            let sampling = round == 1 ? CalendarSampling(every: 1, minimumStays: 1, standardErrors: 0) : .standard
+            let calendar = try index.priceCalendar(query, threads: 1, coveredDays: index.dayCount, live: nil, sampling: sampling)
+            let context = "seed \(seed), \(stay) nights"
+            #expect(calendar.days.allSatisfy { $0.count > 150 }, "\(context)")
+            Self.check(calendar, of: query, context: context + " (engine)") { q throws(QueryError) in ReferenceAnswer(try index.search(q)) }
+            Self.check(calendar, of: query, context: context + " (reference)") { q throws(QueryError) in try ReferenceSearch.search(q, in: data) }
+        }
+    }
+
     /// Stay rules that differ by weekday (a weekend minimum of two or three nights, all year) on whole words of
     /// rows totalled word by word: each check-in's rows are those its weekday's rules allow, one price or a
     /// price a day, and the days' counts differ between weekdays.

@@ -209,7 +209,8 @@ void staysearch_calendar_rows_bookable_bounds(const uint64_t *bookable, long wor
 /// A word's stays may be totalled by the next call of the pass rather than this one (its rows' stays, scattered
 /// over the span, are asked of memory meanwhile): a pass passes the same `stays`, `stayStride`, `counts`,
 /// `below`, `least` and `slots` to every call and ends with ``staysearch_calendar_rows_finish``, and a call's
-/// `stayLow`, `added` and `sumSlots` must stay readable until then. What a call returns is its own word's.
+/// `stayLow`, `added` and `sumSlots` must stay as they are until the next call (or the finish) returns: every
+/// call, even one with no valid lane, totals the word left pending before it. What a call returns is its own word's.
 uint64_t staysearch_calendar_rows(staysearch_calendar_rows_plan *plan, const uint16_t *stayLow, const uint16_t *stayHigh,
                                   uint64_t exact, uint64_t constants, const uint16_t *added, const int32_t *sumSlots, const uint16_t *stays, long stayStride,
                                   const uint64_t *valid, uint32_t *counts, uint32_t *below, int32_t *least, uint32_t *const *slots);
