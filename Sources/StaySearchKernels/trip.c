@@ -9,54 +9,83 @@
 static int trip_portable = 0;
 
 /// A stay's base price (before the service fee) at the row of fee rank `rank`, its nights summing to `sum`:
-/// `discount` 0 (none), 1 (weekly) or 2 (monthly, else weekly) from `discounts`, the extra guests' fees from
-/// `guest_words` when the stay has more than one guest, and the cleaning fee. The terms come as values, not
-/// through a pointer that the values' stores might alias, so that they stay in registers.
-static inline int64_t trip_base(int64_t sum, long rank, const uint32_t *cleaning, const uint32_t *guest_words,
-                                const uint32_t *discounts, int64_t discount, int64_t guests, int64_t nights) {
+/// `DISCOUNT` 0 (none), 1 (weekly) or 2 (monthly, else weekly) from `discounts`, the extra guests' fees from
+/// `guest_words` when `GUESTS` (the stay has more than one guest), and the cleaning fee. `DISCOUNT` and `GUESTS`
+/// are constants where it is inlined, so that each kind of stay has its own loop; the terms come as values, not
+/// through a pointer that the values' stores might alias, so that they stay in registers. No branch depends on the
+/// row: whether a row's guests pass those included is random, and a branch on it was mispredicted.
+static inline __attribute__((always_inline)) int64_t trip_base(int64_t sum, long rank, const uint32_t *cleaning,
+                                                               const uint32_t *guest_words, const uint32_t *discounts,
+                                                               const int DISCOUNT, const int GUESTS, int64_t guests,
+                                                               int64_t nights) {
     int64_t base = sum + (int64_t)cleaning[rank];
-    if (discount != 0) {
-        uint32_t both = discounts[rank];
-        int64_t weekly = both & 0xFFFF, monthly = both >> 16;
-        base -= (sum * (discount == 2 && monthly > 0 ? monthly : weekly) + 5000) / 10000;
+    if (DISCOUNT != 0) {
+        const uint32_t both = discounts[rank];
+        const int64_t weekly = both & 0xFFFF, monthly = both >> 16;
+        base -= (sum * (DISCOUNT == 2 && monthly > 0 ? monthly : weekly) + 5000) / 10000;
     }
-    if (guests > 1) {
-        uint32_t word = guest_words[rank];
+    if (GUESTS) {
+        const uint32_t word = guest_words[rank];
         int64_t above = guests - (int64_t)(word & 0xFF);
-        if (above > 0) base += above * (int64_t)(word >> 8) * nights;
+        above = above > 0 ? above : 0;
+        base += above * (int64_t)(word >> 8) * nights;
     }
     return base;
 }
 
-/// The body of both versions: `COUNT` counts a word's bits. Without a service fee only the rows with fees
-/// change, and a stay under 7 nights for one guest takes only the cleaning fee.
-#define TRIP_PRICES(COUNT)                                                                                            \
-    const int64_t nights = terms->nights, guests = terms->guests, fee = terms->service_fee, discount = terms->discount; \
-    const uint32_t *cleaning = entries, *guest_words = entries + count, *discounts = entries + 2 * count;            \
-    if (fee == 0 && discount == 0 && guests <= 1) {                                                                   \
-        for (uint64_t rows = written & fee_word; rows != 0; rows &= rows - 1) {                                       \
-            uint64_t below = (rows & (0 - rows)) - 1;                                                                 \
-            values[COUNT(written & below)] += (int64_t)cleaning[COUNT(fee_word & below)];                             \
-        }                                                                                                             \
-    } else if (fee == 0) {                                                                                            \
-        for (uint64_t rows = written & fee_word; rows != 0; rows &= rows - 1) {                                       \
-            uint64_t below = (rows & (0 - rows)) - 1;                                                                 \
-            int64_t *value = values + COUNT(written & below);                                                         \
-            *value = trip_base(*value, (long)COUNT(fee_word & below), cleaning, guest_words, discounts, discount, guests, \
-                               nights);                                                                               \
-        }                                                                                                             \
-    } else {                                                                                                          \
+/// The trip prices of the rows with fees among `written`, without a service fee, for one kind of stay (see trip_base).
+#define TRIP_PRICES_OF_FEES(COUNT, DISCOUNT, GUESTS)                                                                  \
+    for (uint64_t rows = written & fee_word; rows != 0; rows &= rows - 1) {                                           \
+        const uint64_t below = (rows & (0 - rows)) - 1;                                                               \
+        int64_t *value = values + COUNT(written & below);                                                             \
+        *value = trip_base(*value, (long)COUNT(fee_word & below), cleaning, guest_words, discounts, DISCOUNT, GUESTS, \
+                           guests, nights);                                                                           \
+    }
+
+/// The trip prices of every row of `written` with a service fee of `fee` basis points, for one kind of stay.
+#define TRIP_PRICES_WITH_SERVICE(COUNT, DISCOUNT, GUESTS)                                                             \
+    {                                                                                                                 \
         uint64_t rows = written;                                                                                      \
         for (long k = 0; rows != 0; k++) {                                                                            \
-            uint64_t lowest = rows & (0 - rows);                                                                      \
+            const uint64_t lowest = rows & (0 - rows);                                                                \
             rows &= rows - 1;                                                                                         \
             int64_t base = values[k];                                                                                 \
             if (fee_word & lowest) {                                                                                  \
-                base = trip_base(base, (long)COUNT(fee_word & (lowest - 1)), cleaning, guest_words, discounts, discount, \
-                                 guests, nights);                                                                     \
+                base = trip_base(base, (long)COUNT(fee_word & (lowest - 1)), cleaning, guest_words, discounts, DISCOUNT, \
+                                 GUESTS, guests, nights);                                                             \
             }                                                                                                         \
             values[k] = base + (base * fee + 5000) / 10000;                                                           \
         }                                                                                                             \
+    }
+
+/// The body of both versions: `COUNT` counts a word's bits. Without a service fee only the rows with fees
+/// change; each kind of stay (discount, more than one guest) has its own loop.
+#define TRIP_PRICES(COUNT)                                                                                            \
+    const int64_t nights = terms->nights, guests = terms->guests, fee = terms->service_fee, discount = terms->discount; \
+    const uint32_t *cleaning = entries, *guest_words = entries + count, *discounts = entries + 2 * count;            \
+    const int several = guests > 1;                                                                                   \
+    if (fee == 0) {                                                                                                   \
+        if (discount == 0 && !several) {                                                                              \
+            TRIP_PRICES_OF_FEES(COUNT, 0, 0)                                                                          \
+        } else if (discount == 0) {                                                                                   \
+            TRIP_PRICES_OF_FEES(COUNT, 0, 1)                                                                          \
+        } else if (discount == 1 && !several) {                                                                       \
+            TRIP_PRICES_OF_FEES(COUNT, 1, 0)                                                                          \
+        } else if (discount == 1) {                                                                                   \
+            TRIP_PRICES_OF_FEES(COUNT, 1, 1)                                                                          \
+        } else if (!several) {                                                                                        \
+            TRIP_PRICES_OF_FEES(COUNT, 2, 0)                                                                          \
+        } else {                                                                                                      \
+            TRIP_PRICES_OF_FEES(COUNT, 2, 1)                                                                          \
+        }                                                                                                             \
+    } else if (discount == 0 && !several) {                                                                           \
+        TRIP_PRICES_WITH_SERVICE(COUNT, 0, 0)                                                                         \
+    } else if (discount == 0) {                                                                                       \
+        TRIP_PRICES_WITH_SERVICE(COUNT, 0, 1)                                                                         \
+    } else if (discount == 1) {                                                                                       \
+        TRIP_PRICES_WITH_SERVICE(COUNT, 1, 1)                                                                         \
+    } else {                                                                                                          \
+        TRIP_PRICES_WITH_SERVICE(COUNT, 2, 1)                                                                         \
     }
 
 static void trip_prices_portable(int64_t *values, uint64_t written, uint64_t fee_word, const uint32_t *entries, long count,
