@@ -386,7 +386,7 @@ import Testing
 
     /// The unit is the largest power of ten that divides the prices (not their size): whole dollars for the
     /// random data with cents on some rows, ₩100 for the same listings priced in won to the ₩100, and a won
-    /// calendar is the exact searches.
+    /// calendar, rows of day-by-day prices to the ₩1,000 and more among them, is the exact searches.
     @Test func theUnitIsWhatDividesThePrices() throws {
         let data = TestDataset.random(seed: 7_990)
         #expect(data.makeIndex().index.calendarScale == 2)
@@ -399,8 +399,26 @@ import Testing
             night.price = night.price.map { Money(minorUnits: $0.minorUnits * 100) }
             return (id, night)
         }
+        // A quarter of the listings priced day by day to the ₩1,000 (₩1,000–₩400,000: rows of a coarser unit than
+        // the calendar's) and a quarter to the ₩100 (₩100–₩400,000), every night of their first 60 open.
+        var daily = SeededGenerator(seed: 7_991)
+        let steps = Dictionary(uniqueKeysWithValues: won.listings.enumerated().compactMap { position, listing in
+            position % 4 < 2 ? (listing.id, position % 4 == 0 ? Int64(100_000) : 10_000) : nil
+        })
+        won.nights.removeAll { steps[$0.0] != nil }
+        for listing in won.listings {
+            guard let step = steps[listing.id] else { continue }
+            for offset in 0..<60 {
+                let price = Int64.random(in: 1...(40_000_000 / step), using: &daily) * step
+                won.nights.append((listing.id, CalendarNight(day: TestDataset.calendarStart.advanced(by: offset), isAvailable: true,
+                                                             price: Money(minorUnits: price))))
+            }
+        }
         let index = won.makeIndex().index
         #expect(index.calendarScale == 4)
+        // Rows of day-by-day prices in a coarser unit (₩1,000 and more), counted in the calendar's ₩100.
+        let scales = index.nightPrices.denseScales
+        #expect((0..<scales.count).contains { scales[$0] > 4 } && (0..<scales.count).contains { scales[$0] == 4 })
         var random = SeededGenerator(seed: 17)
         var checked = 0
         for round in 0..<6 {
