@@ -292,6 +292,41 @@ import Testing
         #expect(lows == expectedLows && highs == expectedHighs, "seed \(seed)")
     }
 
+    /// A word of dense rows' stay totals from running sums and each row's cheapest night, both versions,
+    /// against the definition: every row whose nights' spread times the nights stays below 65,536 gets its
+    /// exact total, however dear (totals far past 65,536 codes, as in won), and exactly the others are
+    /// returned as wide. Rows of one price, of a spread just at the limit and just past it, and a night alone.
+    @Test(arguments: 0..<40)
+    func denseWordTotalsAgreeWithTheDefinition(seed: Int) {
+        var random = SeededGenerator(seed: UInt64(seed) + 17_000)
+        let nights = seed == 0 ? 1 : random.pick([1, 2, 3, 7, 14, Int.random(in: 1...60, using: &random)])
+        let limit = 0xFFFF / nights
+        var minima: [UInt16] = [], maxima: [UInt16] = [], codes: [[UInt16]] = []
+        for lane in 0..<64 {
+            let spread = [0, limit, min(limit + 1, 0xFFFF), Int.random(in: 0...min(limit * 2, 0xFFFF), using: &random)][lane % 4]
+            let cheapest = Int.random(in: 0...(0xFFFF - spread), using: &random)
+            // The cheapest and dearest nights are the row's over its whole calendar, not only over the stay.
+            codes.append((0..<nights).map { _ in UInt16(cheapest + Int.random(in: 0...spread, using: &random)) })
+            minima.append(UInt16(cheapest))
+            maxima.append(UInt16(cheapest + spread))
+        }
+        let start = (0..<64).map { _ in UInt16.random(in: 0...UInt16.max, using: &random) }
+        let end = (0..<64).map { lane in codes[lane].reduce(start[lane]) { $0 &+ $1 } }
+        for portable in [true, false] {
+            staysearch_dense_word_totals_use_portable(portable ? 1 : 0)
+            var totals = [Int32](repeating: -7, count: 64)
+            let wide = staysearch_dense_word_totals(start, end, minima, maxima, nights, &totals)
+            for lane in 0..<64 {
+                let isWide = (Int(maxima[lane]) - Int(minima[lane])) * nights > 0xFFFF
+                #expect((wide >> UInt64(lane) & 1 == 1) == isWide, "seed \(seed), portable \(portable), lane \(lane)")
+                if !isWide {
+                    #expect(totals[lane] == codes[lane].reduce(Int32(0)) { $0 + Int32($1) }, "seed \(seed), portable \(portable), lane \(lane)")
+                }
+            }
+        }
+        staysearch_dense_word_totals_use_portable(0)
+    }
+
     /// A word's cheapest stays over consecutive check-ins from running sums, both versions, against the
     /// definition: each lane's least total among its allowed check-ins, the earliest of equal ones (ties made
     /// likely by nights of 0 and 1).

@@ -28,9 +28,11 @@ public enum IndexFileWriter {
                              today: Day? = nil, format: UInt32) throws(DataError) -> Int {
         precondition((IndexFileFormat.oldestReadable...IndexFileFormat.version).contains(format))
         var storage = index.storage
-        // Before format 8 every dense row counted whole units: a row of another unit cannot be written so.
-        precondition(format >= 8 || storage.denseScales.withUnsafeBufferPointer { $0.allSatisfy { $0 == NightPrices.wholeUnitScale } },
-                     "an index with dense rows in units other than whole units needs format 8")
+        // Before format 8 every dense row counted whole units: a row of a coarser unit is written in whole
+        // units; one of a finer unit, or too dear for whole units, cannot be written so.
+        if format < 8, !storage.expressDenseRowsInWholeUnits() {
+            preconditionFailure("an index with dense rows in units finer than whole units needs format 8")
+        }
         if format == 6 { storage.arrangeFeeEntries(inPlanes: false) }   // format 6 kept a listing's fees together
         let sections = IndexStorage.table.filter { $0.since <= format }.map { column in (column: column, bytes: column.bytes(storage)) }
         var offsets: [Int] = []

@@ -79,7 +79,7 @@ package struct IndexStorage: Sendable {
     package var densePrices = Column<UInt16>.empty
     /// Per dense row, its days with a calendar row (see ``NightPrices/denseWindows``).
     package var denseWindows = Column<UInt32>.empty
-    /// Per dense row, its dearest night in whole units (see ``NightPrices/denseMaxima``).
+    /// Per dense row, its dearest night in its unit (see ``NightPrices/denseMaxima``).
     package var denseMaxima = Column<UInt16>.empty
     /// Per dense row, its cheapest night in its unit (see ``NightPrices/denseMinima``); empty in an index
     /// file from before minima.

@@ -34,7 +34,8 @@ struct PriceSlotTables: @unchecked Sendable {
         guard rows >= minimumRows, rows > 0, !query.isFlexible,
               var slots = PriceSlots(nights: nights, bins: query.bins) else { return nil }
         let tripPrices = query.nights != nil && (!index.feeTable.isEmpty || query.serviceFeeBasisPoints > 0)
-        if !tripPrices, let byGranule = PriceSlots(nights: nights, bins: query.bins, granuleScale: Int(index.calendarScale)),
+        if !tripPrices, let byGranule = PriceSlots(nights: nights, bins: query.bins, granuleScale: Int(index.calendarScale),
+                                                   reach: index.sampledHighPrice * 2),
            byGranule.nightlyReach > slots.nightlyReach {
             slots = byGranule
         }

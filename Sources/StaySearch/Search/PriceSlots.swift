@@ -31,9 +31,12 @@ import StaySearchKernels
 package struct PriceSlots {
     /// How many slots there are below ``end`` (the table is half a megabyte whatever the bins).
     static let slotsBelowEnd = 131_072
-    /// How many slots by granule there are below ``end``: a megabyte, totals up to 131,072 granules (₩13.1
-    /// million at ₩100).
+    /// How many slots by granule there are below ``end`` at least: a megabyte, totals up to 131,072 granules
+    /// (₩13.1 million at ₩100).
     static let granuleSlotsBelowEnd = 262_144
+    /// How many slots by granule there are below ``end`` at most: eight megabytes, totals up to 1,048,576
+    /// granules (₩105 million at ₩100: a fortnight at ₩7.5 million a night).
+    static let mostGranuleSlotsBelowEnd = 2_097_152
     /// The most bins the slots serve: with more, the units with slots would reach only $1,024 a night.
     static let largestBins = 64
     /// The scales of minor units whose granules the slots take (``PriceSlots/init(nights:bins:granuleScale:)``):
@@ -74,7 +77,10 @@ package struct PriceSlots {
 
     /// The slots by granule (see the type's notes) of a stay of `nights` nights for a histogram of `bins`
     /// bins, the granule 10^`granuleScale` minor units; nil when the scale is not among ``granuleScales``.
-    package init?(nights: Int64, bins: Int, granuleScale: Int) {
+    /// Their ``nightlyReach`` passes `reach` (minor units a night) where ``mostGranuleSlotsBelowEnd`` allow:
+    /// the slots grow with the nights (by powers of two, from ``granuleSlotsBelowEnd``), as the totals do, so a
+    /// fortnight in won counts into slots as a weekend does.
+    package init?(nights: Int64, bins: Int, granuleScale: Int, reach: Int64 = 0) {
         guard (1...PriceSlots.largestBins).contains(bins), nights >= 1, nights <= 100_000,
               PriceSlots.granuleScales.contains(granuleScale) else { return nil }
         unit = NightPrices.unitOfScale[granuleScale]
@@ -83,7 +89,11 @@ package struct PriceSlots {
         cutsPerUnit = 1
         byGranule = true
         magic = UInt64.max / UInt64(unit) + 1
-        units = PriceSlots.granuleSlotsBelowEnd / 2
+        // (units + 1) · unit² < 2^64 keeps both quotients of ``slot(of:)`` exact.
+        let exact = Int(UInt64.max / UInt64(unit) / UInt64(unit)) - 1
+        var units = PriceSlots.granuleSlotsBelowEnd / 2
+        while units * 2 <= min(PriceSlots.mostGranuleSlotsBelowEnd / 2, exact), Int64(units) * unit / nights / 100 * 100 <= reach { units *= 2 }
+        self.units = units
         end = Int64(units) * unit
     }
 
@@ -99,7 +109,8 @@ package struct PriceSlots {
     /// The slot of `value` (not negative).
     @inline(__always)
     package func slot(of value: Int64) -> Int {
-        // Below `end`, (z + unit) · unit < 2^64 (cuts · units ≤ 131,072, unit ≤ 10^7): both quotients are exact.
+        // Below `end`, (z + unit) · unit < 2^64 (cuts · units ≤ 131,072 and unit ≤ 10^7, or by granule
+        // (units + 1) · unit² < 2^64): both quotients are exact.
         let scaled = UInt64(bitPattern: value) &* UInt64(truncatingIfNeeded: cutsPerUnit)
         let floor = scaled.multipliedFullWidth(by: magic).high
         let ceiling = (scaled &+ UInt64(bitPattern: unit) &- 1).multipliedFullWidth(by: magic).high

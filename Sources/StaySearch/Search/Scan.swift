@@ -82,8 +82,9 @@ struct Scan {
     var everyCount = 0
 
     static let blockWords = 64
-    /// The candidates a word of dense rows needs, with flexible dates, for every row's cheapest stay to be
-    /// worked out at once (``staysearch_dense_word_cheapest``) rather than row by row.
+    /// The candidates a word of dense rows needs for every row's stay (``staysearch_dense_word_totals``), or with
+    /// flexible dates its cheapest stay (``staysearch_dense_word_cheapest``), to be worked out at once rather
+    /// than row by row.
     static let denseWordCandidates = 8
 
     init(index: ListingIndex, query: SearchQuery, roomCode: Int, filter: ListingFilter, values: UnsafeMutableBufferPointer<Int64>,
@@ -336,6 +337,14 @@ struct Scan {
                               nights: Int64, from stayStart: Int, to stayEnd: Int,
                               into values: UnsafeMutablePointer<Int64>, rows: UnsafeMutablePointer<Int32>) -> Int {
         let shapes = columns.priceShapes, offsets = columns.priceOffsets, references = columns.priceValues, byShape = plans.plans
+        // A whole word of dense rows (ranks 63 apart, so every row between is dense) with many candidates:
+        // every row's total at once.
+        if bits.nonzeroBitCount >= Scan.denseWordCandidates, base &+ 64 <= columns.rowCount,
+           let firstRank = references[Int(offsets[base])].denseIndex,
+           references[Int(offsets[base &+ 63])].denseIndex == firstRank &+ 63 {
+            return priceDenseWord(rows: bits, base: base, firstRank: firstRank, columns: columns, nights: Int(nights), from: stayStart,
+                                  to: stayEnd, into: values, rows: rows)
+        }
         let stride = columns.denseRows, before = columns.dense + stayStart &* stride, after = columns.dense + stayEnd &* stride
         let maxima = columns.denseMaxima, groupMaxima = columns.denseGroupMaxima, nightCount = Int(nights)
         // Whether every dense row's stay is exact as a difference of sums (the common case), so that no
@@ -352,10 +361,10 @@ struct Scan {
                 value = Int64(references[first &+ plan]) &* nights      // one run holds the stay
             } else if let rank = references[first].denseIndex {
                 // A price most days: the difference of the running sums at the stay's ends, exact when the
-                // dearest night of every row (or of the row's group of 64, or the row's) times the nights is
-                // below 2^16, in the row's unit; else from the row's cheapest night (``NightPrices/denseSum``).
-                if everyStayExact || Int(groupMaxima[rank &>> NightPrices.denseGroupShift]) &* nightCount <= 0xFFFF
-                    || Int(maxima[rank]) &* nightCount <= 0xFFFF {
+                // dearest night of every row (or of the row's group of 64) times the nights is below 2^16, in
+                // the row's unit; else from the row's cheapest night (``NightPrices/denseSum``, no branch on
+                // whether the row's own dearest night would do: in won half the rows' would, at random).
+                if everyStayExact || Int(groupMaxima[rank &>> NightPrices.denseGroupShift]) &* nightCount <= 0xFFFF {
                     value = Int64(after[rank] &- before[rank]) &* columns.denseUnit(ofRank: rank)
                 } else {
                     value = NightPrices.denseSum(sums: columns.dense, stride: stride, rank: rank, from: stayStart, to: stayEnd,
@@ -372,6 +381,42 @@ struct Scan {
             written &+= 1
         }
         return written
+    }
+
+    /// ``price(rows:base:columns:plans:nights:from:to:into:rows:)`` for a word of 64 dense rows, the first of rank
+    /// `firstRank`: every row's total from its running sums and its cheapest night at once
+    /// (`staysearch_dense_word_totals`, no branch on a row), then the candidates' totals in their units, and
+    /// and last the few whose nights' spread is too wide for one difference (``NightPrices/denseSum``). In won, whose
+    /// ₩100 codes are 13 times a dollar's, half the rows' dearest night times a fortnight passes 65,536 codes
+    /// at random, so a branch per row on it mispredicted.
+    private static func priceDenseWord(rows bits: UInt64, base: Int, firstRank: Int, columns: ScanColumns, nights: Int,
+                                       from stayStart: Int, to stayEnd: Int, into values: UnsafeMutablePointer<Int64>,
+                                       rows: UnsafeMutablePointer<Int32>) -> Int {
+        let stride = columns.denseRows
+        let before = columns.dense + (stayStart &* stride &+ firstRank), after = columns.dense + (stayEnd &* stride &+ firstRank)
+        let minima = columns.denseMinima + firstRank, maxima = columns.denseMaxima + firstRank
+        return withUnsafeTemporaryAllocation(of: Int32.self, capacity: 64) { totals -> Int in
+            let totals = totals.baseAddress!
+            let wide = staysearch_dense_word_totals(before, after, minima, maxima, nights, totals) & bits
+            var rest = bits, written = 0
+            while rest != 0 {
+                let bit = rest.trailingZeroBitCount
+                rest &= rest &- 1
+                values[written] = Int64(totals[bit]) &* columns.denseUnit(ofRank: firstRank &+ bit)
+                rows[written] = Int32(truncatingIfNeeded: base &+ bit)
+                written &+= 1
+            }
+            var wideRows = wide
+            while wideRows != 0 {
+                let bit = wideRows.trailingZeroBitCount
+                wideRows &= wideRows &- 1
+                let rank = firstRank &+ bit, position = (bits & ((1 &<< UInt64(bit)) &- 1)).nonzeroBitCount
+                values[position] = NightPrices.denseSum(sums: columns.dense, stride: stride, rank: rank, from: stayStart, to: stayEnd,
+                                                        maximum: Int(columns.denseMaxima[rank]), minimum: Int(columns.denseMinima[rank]))
+                    &* columns.denseUnit(ofRank: rank)
+            }
+            return written
+        }
     }
 
     /// Counts the values written since the last settling (their rows in `pending`): their sum, smallest

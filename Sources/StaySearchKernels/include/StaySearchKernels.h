@@ -308,6 +308,18 @@ void staysearch_candidates_use_portable(int portable);
 void staysearch_dense_word_cheapest(const uint16_t *sums, long stride, long nights, long checkIns, const uint64_t *allowed,
                                     uint64_t lanes, int32_t *units, int32_t *checkIn);
 
+/// A search's stay of `nights` nights (at least 1) on a word of 64 dense rows of consecutive ranks: `before` and `after`
+/// the 64 rows' running sums (in their units, modulo 2^16) at the stay's first day and its end, `minima` and `maxima`
+/// their cheapest and dearest nights. Writes to `totals[lane]` the cheapest night times the nights plus the rest of
+/// the difference modulo 2^16 — the stay's total whenever the row's spread (dearest less cheapest) times the nights
+/// is below 65,536 — and returns the lanes where it is not (their totals are to be found otherwise).
+uint64_t staysearch_dense_word_totals(const uint16_t *before, const uint16_t *after, const uint16_t *minima, const uint16_t *maxima,
+                                      long nights, int32_t *totals);
+
+/// Makes ``staysearch_dense_word_totals`` use its portable version (non-zero) or the fastest the processor has
+/// (zero, the default): for tests.
+void staysearch_dense_word_totals_use_portable(int portable);
+
 /// Makes ``staysearch_dense_word_cheapest`` use its portable version (non-zero) or the fastest the processor has
 /// (zero, the default): for tests.
 void staysearch_dense_word_cheapest_use_portable(int portable);
