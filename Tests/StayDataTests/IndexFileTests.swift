@@ -125,10 +125,10 @@ private func expectSameAnswers(_ original: ListingIndex, _ loaded: ListingIndex,
         bytes[0] = UInt8(ascii: "X")
         expectRefused(write(bytes), saying: "does not start with the staysearch index signature")
         bytes = Self.saved.bytes
-        bytes[8] = 10     // format version 10
-        expectRefused(write(bytes), saying: "written in format 10 by a newer staysearch; this one reads format 9")
+        bytes[8] = 11     // format version 11
+        expectRefused(write(bytes), saying: "written in format 11 by a newer staysearch; this one reads format 10")
         bytes[8] = 4      // format version 4: day-by-day prices as codes, not running sums
-        expectRefused(write(bytes), saying: "written in format 4 by an older staysearch; this one reads format 9: make it again with 'staysearch import'")
+        expectRefused(write(bytes), saying: "written in format 4 by an older staysearch; this one reads format 10: make it again with 'staysearch import'")
     }
 
     /// A file of format 5, saved before listings had fees, loads as the same index without them.
@@ -196,6 +196,49 @@ private func expectSameAnswers(_ original: ListingIndex, _ loaded: ListingIndex,
             let answer = try index.search(query)
             #expect(answer.total == 60)
             #expect(try loaded.search(query) == answer)
+        }
+    }
+
+    /// A file of format 9, from before rows of a wide spread kept their carries, loads with the same answers:
+    /// their long stays are then summed in stretches.
+    @Test func anIndexOfFormatNineLoadsWithTheSameAnswers() throws {
+        // 60 listings priced every night in won to the ₩100, half of them of a wide spread (₩20,000–₩950,000).
+        var random = SeededGenerator(seed: 10)
+        var listings: [ListingRecord] = [], nights: [(listingID: Int64, night: CalendarNight)] = []
+        for id in Int64(1)...60 {
+            listings.append(ListingRecord(id: id, name: "L\(id)", region: RegionPath(city: "Seoul", neighbourhood: "Jongno"),
+                                          roomType: "Entire home/apt", accommodates: 4, price: Money(major: 90_000),
+                                          ratingHundredths: nil, reviewCount: 0))
+            let wide = id % 2 == 0
+            for offset in 0..<40 {
+                let codes = wide ? Int64.random(in: 200...9_500, using: &random) : Int64.random(in: 700...1_200, using: &random)
+                nights.append((id, CalendarNight(day: TestDataset.calendarStart.advanced(by: offset), isAvailable: true,
+                                                 price: Money(minorUnits: codes * 10_000), minimumNights: nil, maximumNights: nil)))
+            }
+        }
+        let index = TestDataset(listings: listings, nights: nights).makeIndex().index
+        #expect(index.nightPrices.denseRows == 60 && index.nightPrices.carriedRows == 30)
+        let path = temporaryPath("format9.ssx")
+        try IndexFileWriter.save(index, to: path, format: 9)
+        let loaded = try IndexFileReader.load(from: path)
+        #expect(loaded.nightPrices.carriedRows == 0)
+        let current = temporaryPath("format10.ssx")
+        try IndexFileWriter.save(index, to: current)
+        let reloaded = try IndexFileReader.load(from: current)
+        #expect(reloaded.nightPrices.carriedRows == 30)
+        for nights in [1, 7, 14, 30, 39] {
+            let query = SearchQuery(checkIn: TestDataset.calendarStart, checkOut: TestDataset.calendarStart.advanced(by: nights), adults: 2,
+                                    limit: 60)
+            let answer = try index.search(query)
+            #expect(answer.total == 60)
+            #expect(try loaded.search(query) == answer)
+            #expect(try reloaded.search(query) == answer)
+            let start = index.firstDay.distance(to: TestDataset.calendarStart)
+            for row in 0..<60 {
+                let expected = (start..<start + nights).reduce(Int64(0)) { $0 + Int64(index.nightPrices.value(row: row, dayOffset: $1)) }
+                #expect(index.nightPrices.sum(row: row, from: start, to: start + nights) == expected)
+                #expect(loaded.nightPrices.sum(row: row, from: start, to: start + nights) == expected)
+            }
         }
     }
 

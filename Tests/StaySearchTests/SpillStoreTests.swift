@@ -52,8 +52,8 @@ import Testing
         let rowCount = random.pick([0, 1, 7, 8, 9, 63, 150])
         let rowsPerChunk = Int.random(in: 1...7, using: &random)
         let chunksPerGroup = Int.random(in: 1...4, using: &random)
-        var inMemory = DenseRowsWriter(valuesPerRow: dayCount, rowsPerChunk: rowsPerChunk)
-        var inFile = DenseRowsWriter(valuesPerRow: dayCount, store: try SpillFile(inFolder: Scratch.directory("dense")),
+        var inMemory = DenseRowsWriter<UInt16>(valuesPerRow: dayCount, rowsPerChunk: rowsPerChunk)
+        var inFile = DenseRowsWriter<UInt16>(valuesPerRow: dayCount, store: try SpillFile(inFolder: Scratch.directory("dense")),
                                      rowsPerChunk: rowsPerChunk, chunksPerGroup: chunksPerGroup)
         var expected = [UInt16](repeating: 0, count: rowCount * dayCount)
         for row in 0..<rowCount {

@@ -1,4 +1,6 @@
-/// The layout of a saved index (`.ssx`) file, version 8 (version 7 had no dense scales: every day-by-day
+/// The layout of a saved index (`.ssx`) file, version 10 (version 9 had no carries of dense rows, whose
+/// stays of wide spread are then summed in stretches; version 8 no cheapest nights of dense rows, taken
+/// as 0; version 7 had no dense scales: every day-by-day
 /// price row counted whole units, and is read so; version 6 kept each listing's fee entry in one
 /// piece rather than in planes, and is read so; version 5 had no listing fees, and is read as an index
 /// without them; version 4 kept day-by-day prices as a code a day
@@ -24,7 +26,7 @@
 /// column table (`IndexStorage.table`): the writer and the reader both walk it.
 enum IndexFileFormat {
     static let magic: [UInt8] = Array("STAYSRCH".utf8)
-    static let version: UInt32 = 9
+    static let version: UInt32 = 10
     /// The oldest format read: 5, whose files lack only the fee sections.
     static let oldestReadable: UInt32 = 5
     static let headerSize = 64

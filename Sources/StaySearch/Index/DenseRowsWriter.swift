@@ -1,22 +1,22 @@
-/// Collects the values of dense rows (a day-by-day price row's running sums: see ``NightPrices``) as they
-/// come, row after row, and lays them out day-major at the end with little more memory than the result:
+/// Collects the values of dense rows (a day-by-day price row's running sums, or their carries: see
+/// ``NightPrices``) as they come, row after row, and lays them out day-major at the end with little more memory than the result:
 /// rows wait in row-major chunks, and each chunk is freed as soon as it is copied into place.
 ///
 /// Given a ``SpillStore``, each full chunk goes to the store instead of waiting in memory, and the
 /// day-major table is written there and mapped: the rows never take memory of their own beyond a few
 /// chunks, however many there are.
-package struct DenseRowsWriter {
+package struct DenseRowsWriter<Code: FixedWidthInteger & BitwiseCopyable> {
     let valuesPerRow: Int
     /// Where full chunks go, or nil to keep them in memory.
     private let store: (any SpillStore)?
     /// Full chunks of ``rowsPerChunk`` rows each: in memory (empty once spilled), and where each was
     /// spilled (-1: in memory).
-    private var chunks: [[UInt16]] = []
+    private var chunks: [[Code]] = []
     private var spilledAt: [Int] = []
     /// How many rows each full chunk holds (``rowsPerChunk`` but for the last).
     private var chunkRowCounts: [Int] = []
     /// The chunk being filled.
-    private var current: [UInt16] = []
+    private var current: [Code] = []
     /// How many rows have been appended.
     private(set) var rowCount = 0
     /// The first error the store gave while chunks were spilled; the chunk stayed in memory.
@@ -37,7 +37,7 @@ package struct DenseRowsWriter {
     }
 
     /// Appends the next dense row: `valuesPerRow` values, day 0 first.
-    package mutating func append(_ codes: [UInt16]) {
+    package mutating func append(_ codes: [Code]) {
         precondition(codes.count == valuesPerRow, "a dense row is one value a day and one more")
         if current.isEmpty { current.reserveCapacity(rowsPerChunk * valuesPerRow) }
         current.append(contentsOf: codes)
@@ -67,7 +67,7 @@ package struct DenseRowsWriter {
 
     /// The codes day-major in memory: day *d* of row *k* at `d × rowCount + k`. Leaves the writer
     /// empty. For a writer without a store.
-    package mutating func finish() -> Column<UInt16> {
+    package mutating func finish() -> Column<Code> {
         precondition(store == nil, "a writer with a store finishes with finish(in:)")
         closeChunk()
         let rows = rowCount
@@ -76,8 +76,8 @@ package struct DenseRowsWriter {
             chunks = []
             return Column([])
         }
-        let buffer = ColumnBuffer(byteCount: total * MemoryLayout<UInt16>.stride, alignment: 8)
-        let target = buffer.pointer.bindMemory(to: UInt16.self, capacity: total)
+        let buffer = ColumnBuffer(byteCount: total * MemoryLayout<Code>.stride, alignment: 8)
+        let target = buffer.pointer.bindMemory(to: Code.self, capacity: total)
         var firstRow = 0
         for index in chunks.indices {
             let chunk = chunks[index]
@@ -92,7 +92,7 @@ package struct DenseRowsWriter {
 
     /// Copies `rowCount` rows of ``valuesPerRow`` codes, row-major in `source`, day-major into `target`: day *d*
     /// of row *k* at `target[d × stride + k]`.
-    private func layOut(_ source: UnsafeBufferPointer<UInt16>, rowCount: Int, into target: UnsafeMutablePointer<UInt16>, stride: Int) {
+    private func layOut(_ source: UnsafeBufferPointer<Code>, rowCount: Int, into target: UnsafeMutablePointer<Code>, stride: Int) {
         for row in 0..<rowCount {
             var position = row
             for day in 0..<valuesPerRow {
@@ -105,7 +105,7 @@ package struct DenseRowsWriter {
     /// The codes day-major, written to the writer's store and mapped from it: a group of chunks at a time
     /// is read back, turned day-major and written as one stripe a day. Leaves the writer empty.
     /// - Throws: the store's first error (also one met while spilling).
-    package mutating func finishInStore() throws -> Column<UInt16> {
+    package mutating func finishInStore() throws -> Column<Code> {
         guard let store else { return finish() }
         closeChunk()
         if let spillFailure { throw spillFailure }
@@ -115,11 +115,11 @@ package struct DenseRowsWriter {
             chunks = []
             return Column([])
         }
-        let stride = MemoryLayout<UInt16>.stride
+        let stride = MemoryLayout<Code>.stride
         let tableOffset = try store.reserve(byteCount: total * stride, alignment: 4096)
         let groupRows = rowsPerChunk * chunksPerGroup
-        var rowMajor = [UInt16](repeating: 0, count: groupRows * valuesPerRow)
-        var dayMajor = [UInt16](repeating: 0, count: groupRows * valuesPerRow)
+        var rowMajor = [Code](repeating: 0, count: groupRows * valuesPerRow)
+        var dayMajor = [Code](repeating: 0, count: groupRows * valuesPerRow)
         var firstRow = 0
         var chunk = 0
         while chunk < chunks.count {

@@ -282,8 +282,9 @@ public struct IndexBuilder {
         }
         fragments = CalendarFragments()
         let dense = store == nil ? nil : try assembler.densePrices.finishInStore()
+        let carries = store == nil ? nil : try assembler.denseCarries.finishInStore()
         return (assembler.finish(listings: listings, amenities: &amenities, shapes: shapes, aliases: aliases, layout: layout,
-                                 roomTypeNames: roomTypeNames, densePrices: dense),
+                                 roomTypeNames: roomTypeNames, densePrices: dense, denseCarries: carries),
                 duplicates)
     }
 

@@ -125,6 +125,8 @@ extension IndexStorage {
         StoredColumn(64, "fee entries", \.feeEntries, .free, since: 6),
         StoredColumn(65, "dense scales", \.denseScales, .free, since: 8),
         StoredColumn(66, "dense minima", \.denseMinima, .free, since: 9),
+        StoredColumn(67, "dense carries", \.denseCarries, .free, since: 10),
+        StoredColumn(68, "dense carry ranks", \.denseCarryRanks, .free, since: 10),
     ]
 }
 

@@ -87,6 +87,12 @@ package struct IndexStorage: Sendable {
     /// Per dense row, the power of ten of minor units its codes count (see ``NightPrices/denseScales``);
     /// empty in a file from before scales (every row in whole units).
     package var denseScales = Column<UInt8>.empty
+    /// The carries of the dense rows that have them, day-major (see ``NightPrices/denseCarries``); empty in a
+    /// file from before carries.
+    package var denseCarries = Column<UInt8>.empty
+    /// Per dense row, its rank among the carried rows or ``NightPrices/notCarried``; empty in a file from
+    /// before carries.
+    package var denseCarryRanks = Column<UInt32>.empty
     /// Stay rule runs: packed ``StayRule``s for a stay checking in on each day.
     package var ruleRunOffsets = Column<UInt32>.empty
     package var ruleRunStarts = Column<Int32>.empty

@@ -12,8 +12,11 @@
 /// exact whenever the stay costs less than 65,536 of the row's units, which the row's dearest night
 /// (``denseMaxima``) times the nights tells. A dearer stay is exact too while its nights' spread, the dearest
 /// night less the cheapest (``denseMinima``) times the nights, stays below 65,536: its total is then the
-/// cheapest night times the nights plus the difference less that, modulo 2^16. Any other adds its nights'
-/// differences.
+/// cheapest night times the nights plus the difference less that, modulo 2^16. A row whose spread passes
+/// ``widestUncarriedSpread`` (a fortnight's would not fit in 16 bits: in won a quarter of the rows) also keeps
+/// its **carries**, bits 16–23 of each running sum (``denseCarries``), so that its stays are as exact from two
+/// 24-bit sums while the spread times the nights stays below 2^24: any stay up to 256 nights. Any other adds
+/// its nights' differences in stretches.
 /// Its days with a calendar row are one stretch, its window (``denseWindows``), every night in it priced;
 /// the days outside have no calendar row (and add nothing to the sums). A row with an unpriced night or a
 /// gap inside its calendar is stored as runs.
@@ -40,6 +43,23 @@ package struct NightPrices: Sendable {
     package let denseMinima: Column<UInt16>
     /// How many rows are dense: the stride of ``dense``.
     package let denseRows: Int
+    /// `(dayCount + 1) × carriedRows` carries, day-major: bits 16–23 of the running sums of the dense rows whose
+    /// spread passes ``widestUncarriedSpread`` (empty in an index file from before carries).
+    package let denseCarries: Column<UInt8>
+    /// Per dense row, its rank among the carried rows (the column of ``denseCarries``), or ``notCarried``.
+    package let denseCarryRanks: Column<UInt32>
+    /// How many dense rows are carried: the stride of ``denseCarries``.
+    package let carriedRows: Int
+    /// Which dense rows are carried, a bit per rank (rank 64g + i: bit i of word g), and the carried rows before
+    /// each word of ranks: worked out when the index is made or loaded, so that a search finds the carry ranks of a
+    /// word of rows from two small tables, not a column of four bytes a row.
+    package let carriedBits: Column<UInt64>
+    package let carriedBefore: Column<UInt32>
+    /// The widest spread (dearest night less cheapest, in the row's unit) of a row without carries: a
+    /// fortnight on it is exact from 16-bit sums.
+    package static let widestUncarriedSpread = 0xFFFF / 14
+    /// The carry rank of a dense row without carries.
+    package static let notCarried = UInt32.max
     /// The dearest night of all dense rows, in their units (0 without dense rows): a stay whose nights times
     /// it stay below 65,536 is exact on every row, without reading the row's own.
     package let dearestDenseNight: Int
@@ -70,7 +90,7 @@ package struct NightPrices: Sendable {
     /// `scales` may be empty (an index file from before scales): every row's unit is then a whole unit.
     /// `minima` may be empty (an index file from before minima): every row's cheapest night is then taken as 0.
     package init(runs: DayRuns<Int32>, dense: Column<UInt16>, windows: Column<UInt32>, maxima: Column<UInt16>,
-                 minima: Column<UInt16>, scales: Column<UInt8>) {
+                 minima: Column<UInt16>, scales: Column<UInt8>, carries: Column<UInt8> = .empty, carryRanks: Column<UInt32> = .empty) {
         self.runs = runs
         self.dense = dense
         denseScales = scales.count == windows.count ? scales
@@ -79,6 +99,23 @@ package struct NightPrices: Sendable {
         denseMaxima = maxima
         denseMinima = minima.count == windows.count ? minima : Column([UInt16](repeating: 0, count: windows.count))
         denseRows = windows.count
+        let hasCarries = carryRanks.count == windows.count
+        denseCarries = hasCarries ? carries : .empty
+        denseCarryRanks = hasCarries ? carryRanks : Column([UInt32](repeating: NightPrices.notCarried, count: windows.count))
+        var bits = [UInt64](repeating: 0, count: (windows.count + 63) / 64 + 1), before = [UInt32](repeating: 0, count: bits.count)
+        var carried = 0
+        if hasCarries {
+            carryRanks.withUnsafeBufferPointer { ranks in
+                for (rank, carryRank) in ranks.enumerated() where carryRank != NightPrices.notCarried {
+                    bits[rank >> 6] |= 1 << UInt64(rank & 63)
+                    carried += 1
+                }
+            }
+        }
+        for word in bits.indices.dropFirst() { before[word] = before[word - 1] + UInt32(bits[word - 1].nonzeroBitCount) }
+        carriedRows = carried
+        carriedBits = Column(bits)
+        carriedBefore = Column(before)
         denseGroupMaxima = maxima.withUnsafeBufferPointer { maxima in
             Column(stride(from: 0, to: maxima.count, by: 1 << NightPrices.denseGroupShift).map { start in
                 maxima[start..<min(maxima.count, start + (1 << NightPrices.denseGroupShift))].max()!
@@ -162,7 +199,9 @@ package struct NightPrices: Sendable {
             return runs.sum(row: row, from: start, to: end)
         }
         return NightPrices.denseSum(sums: dense.base, stride: denseRows, rank: rank, from: start, to: end,
-                                    maximum: Int(denseMaxima.base[rank]), minimum: Int(denseMinima.base[rank])) &* unit(ofRank: rank)
+                                    maximum: Int(denseMaxima.base[rank]), minimum: Int(denseMinima.base[rank]),
+                                    carries: denseCarries.base, carriedRows: carriedRows, carryRank: denseCarryRanks.base[rank])
+            &* unit(ofRank: rank)
     }
 
     /// Dense row `rank`'s codes (in its unit) over the day offsets `start ..< end` from the running sums `sums`
@@ -170,11 +209,14 @@ package struct NightPrices: Sendable {
     /// times the nights) stays below 65,536, the cheapest night times the nights plus the rest of the
     /// difference of two sums modulo 2^16 (the total lies in that stretch of 65,536 codes; when the dearest
     /// night times the nights does, that is the difference itself); else the same for stretches of as many nights as
-    /// keep the spread below 65,536, added: a fortnight at ₩300,000–₩900,000 (a spread of 6,000 codes of
-    /// ₩100) in two stretches, three loads rather than fifteen.
+    /// keep the spread below 65,536, added. A carried row (`carryRank` not ``notCarried``; its carries in
+    /// `carries`, stride `carriedRows`) does the same with 24-bit sums, its carries above its running sums,
+    /// while the spread times the nights stays below 2^24; its longer stays and every other row's go in
+    /// stretches: a fortnight at ₩300,000–₩900,000 (a spread of 6,000 codes of ₩100) in two, three loads
+    /// rather than fifteen.
     @inline(__always)
     static func denseSum(sums: UnsafePointer<UInt16>, stride: Int, rank: Int, from start: Int, to end: Int, maximum: Int,
-                         minimum: Int) -> Int64 {
+                         minimum: Int, carries: UnsafePointer<UInt8>, carriedRows: Int, carryRank: UInt32) -> Int64 {
         let before = sums + (start &* stride &+ rank)
         let nights = end &- start
         // (Exact too when the dearest night times the nights is below 2^16: so is the spread times them.)
@@ -183,6 +225,28 @@ package struct NightPrices: Sendable {
             let rest = UInt16(truncatingIfNeeded: Int(before[nights &* stride] &- before[0]) &- least)
             return Int64(least) &+ Int64(rest)
         }
+        if carryRank != notCarried, (maximum &- minimum) &* nights <= 0xFF_FFFF {
+            return carriedSum(before: before[0], after: before[nights &* stride], carries: carries + (start &* carriedRows &+ Int(carryRank)),
+                              carriedRows: carriedRows, nights: nights, minimum: minimum)
+        }
+        return stretchedSum(before: before, stride: stride, nights: nights, maximum: maximum, minimum: minimum)
+    }
+
+    /// ``denseSum(sums:stride:rank:from:to:maximum:minimum:carries:carriedRows:carryRank:)`` of a carried row
+    /// whose spread times the nights is below 2^24: the running sums `before` and `after` at the stay's ends
+    /// and the carries `carries` at its check-in (stride `carriedRows`).
+    @inline(__always)
+    static func carriedSum(before: UInt16, after: UInt16, carries: UnsafePointer<UInt8>, carriedRows: Int, nights: Int,
+                           minimum: Int) -> Int64 {
+        let first = Int(carries[0]) &<< 16 | Int(before)
+        let last = Int(carries[nights &* carriedRows]) &<< 16 | Int(after)
+        let least = minimum &* nights
+        return Int64(least &+ ((last &- first &- least) & 0xFF_FFFF))
+    }
+
+    /// A dense row's codes over `nights` nights from its running sums at check-in, `before` (stride `stride`), in
+    /// stretches of nights whose spread stays below 65,536.
+    static func stretchedSum(before: UnsafePointer<UInt16>, stride: Int, nights: Int, maximum: Int, minimum: Int) -> Int64 {
         // Stretches of ⌈nights ÷ 2^k⌉ nights, k the least that keeps a stretch's spread below 65,536 (the
         // spread is at most 65,535: a night alone always does), with no division.
         let spread = maximum &- minimum
@@ -201,10 +265,12 @@ package struct NightPrices: Sendable {
     }
 
     /// A dense row for a row's values by day: its running sums (one more than the days), its window, its
-    /// highest and lowest price in its unit and its scale (see ``denseScales``: the largest power of ten that
-    /// divides every price); nil when that unit leaves a price at 65,536 units or more, or when a day inside
+    /// highest and lowest price in its unit, its scale (see ``denseScales``: the largest power of ten that
+    /// divides every price) and, when its spread passes ``widestUncarriedSpread``, its carries (bits 16–23 of
+    /// each running sum); nil when that unit leaves a price at 65,536 units or more, or when a day inside
     /// its window has no price or no calendar row.
-    static func denseRow(of days: [Int32]) -> (sums: [UInt16], window: UInt32, maximum: UInt16, minimum: UInt16, scale: UInt8)? {
+    static func denseRow(of days: [Int32])
+        -> (sums: [UInt16], window: UInt32, maximum: UInt16, minimum: UInt16, scale: UInt8, carries: [UInt8]?)? {
         guard days.count <= longestDenseCalendar else { return nil }
         let firstDay = days.firstIndex { $0 != ListingIndex.noCalendarRow } ?? days.count
         let endDay = (days.lastIndex { $0 != ListingIndex.noCalendarRow } ?? -1) + 1
@@ -219,20 +285,25 @@ package struct NightPrices: Sendable {
         let scale = UInt8(unitOfScale.firstIndex(of: divisor)!)
         guard dearest / divisor <= Int64(largestDenseUnits) else { return nil }
         let unit = unitOfScale[Int(scale)]
-        var sums: [UInt16] = []
+        var sums: [UInt16] = [], carries: [UInt8] = []
         sums.reserveCapacity(days.count + 1)
-        var sum: UInt16 = 0, maximum: UInt16 = 0, minimum = UInt16.max
+        carries.reserveCapacity(days.count + 1)
+        var sum: UInt32 = 0, maximum: UInt16 = 0, minimum = UInt16.max
         sums.append(0)
+        carries.append(0)
         for (day, value) in days.enumerated() {
             if day >= firstDay && day < endDay {
                 let code = UInt16(Int64(value) / unit)
-                sum &+= code
+                sum &+= UInt32(code)
                 maximum = max(maximum, code)
                 minimum = min(minimum, code)
             }
-            sums.append(sum)
+            sums.append(UInt16(truncatingIfNeeded: sum))
+            carries.append(UInt8(truncatingIfNeeded: sum >> 16))
         }
-        return (sums, UInt32(firstDay) | UInt32(max(firstDay, endDay)) << 16, maximum, min(minimum, maximum), scale)
+        minimum = min(minimum, maximum)
+        let isCarried = Int(maximum) - Int(minimum) > widestUncarriedSpread
+        return (sums, UInt32(firstDay) | UInt32(max(firstDay, endDay)) << 16, maximum, minimum, scale, isCarried ? carries : nil)
     }
 }
 

@@ -14,7 +14,11 @@ struct RowAssembler {
     var prices: RunsWriter<Int32>
     /// The day-by-day prices of the rows stored densely, as running sums (day-major in the index: see
     /// ``NightPrices``), with each dense row's window and dearest night.
-    var densePrices: DenseRowsWriter
+    var densePrices: DenseRowsWriter<UInt16>
+    /// The carries of the dense rows whose spread needs them (see ``NightPrices/denseCarries``), and each dense
+    /// row's rank among them.
+    var denseCarries: DenseRowsWriter<UInt8>
+    private var denseCarryRanks: [UInt32] = []
     private var denseWindows: [UInt32] = []
     private var denseMaxima: [UInt16] = []
     private var denseMinima: [UInt16] = []
@@ -35,6 +39,7 @@ struct RowAssembler {
         bookable = [UInt64](repeating: 0, count: dayCount * wordsPerDay)
         pricedWithoutDates = [UInt64](repeating: 0, count: wordsPerDay)
         densePrices = DenseRowsWriter(valuesPerRow: dayCount + 1, store: store, rowsPerChunk: denseRowsPerChunk)
+        denseCarries = DenseRowsWriter(valuesPerRow: dayCount + 1, store: store, rowsPerChunk: denseRowsPerChunk)
         basePrices.reserveCapacity(rowCount)
         let firstWeekday = Day(daysSinceEpoch: firstDay).weekdayFromMonday
         prices = RunsWriter(rowCount: rowCount, firstWeekday: firstWeekday)
@@ -147,6 +152,12 @@ struct RowAssembler {
             denseMaxima.append(dense.maximum)
             denseMinima.append(dense.minimum)
             denseScales.append(dense.scale)
+            if let carries = dense.carries {
+                denseCarryRanks.append(UInt32(denseCarries.rowCount))
+                denseCarries.append(carries)
+            } else {
+                denseCarryRanks.append(NightPrices.notCarried)
+            }
         } else {
             prices.appendRow(dayPrices, plan: plan)
         }
@@ -164,7 +175,7 @@ struct RowAssembler {
     /// - Parameter amenities: the listings' amenities, emptied once read.
     mutating func finish(listings: some ListingSource, amenities: inout NameStore, shapes: [NeighbourhoodShape] = [],
                          aliases: [RegionAlias] = [], layout: RegionLayout, roomTypeNames: [String],
-                         densePrices dense: Column<UInt16>? = nil) -> ListingIndex {
+                         densePrices dense: Column<UInt16>? = nil, denseCarries carries: Column<UInt8>? = nil) -> ListingIndex {
         var roomTypeCodes: [String: UInt8] = [:]
         for (code, name) in roomTypeNames.enumerated() { roomTypeCodes[name] = UInt8(code) }
         // Every listing read once, in row order, into all of its columns, each written in place.
@@ -231,6 +242,8 @@ struct RowAssembler {
         storage.denseMaxima = Column(denseMaxima)
         storage.denseMinima = Column(denseMinima)
         storage.denseScales = Column(denseScales)
+        storage.denseCarries = carries ?? denseCarries.finish()
+        storage.denseCarryRanks = Column(denseCarryRanks)
         (storage.ruleRunOffsets, storage.ruleRunStarts, storage.ruleRunValues, storage.rulePatterns) = rules.finish()
         let roomTypes = StringColumn(roomTypeNames)
         storage.roomTypeNameBytes = roomTypes.bytes

@@ -261,8 +261,7 @@ extension Scan {
                 let k = bits.trailingZeroBitCount
                 bits &= bits &- 1
                 let checkIn = Int(checkIns[k])
-                let units = NightPrices.denseSum(sums: dense, stride: denseRows, rank: rank, from: checkIn, to: checkIn &+ nights,
-                                                 maximum: Int(columns.denseMaxima[rank]), minimum: Int(columns.denseMinima[rank]))
+                let units = columns.denseSum(rank: rank, from: checkIn, to: checkIn &+ nights)
                 bestKey = min(bestKey, key(units, k))
             }
         }

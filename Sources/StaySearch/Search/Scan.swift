@@ -367,9 +367,7 @@ struct Scan {
                 if everyStayExact || Int(groupMaxima[rank &>> NightPrices.denseGroupShift]) &* nightCount <= 0xFFFF {
                     value = Int64(after[rank] &- before[rank]) &* columns.denseUnit(ofRank: rank)
                 } else {
-                    value = NightPrices.denseSum(sums: columns.dense, stride: stride, rank: rank, from: stayStart, to: stayEnd,
-                                                 maximum: Int(maxima[rank]), minimum: Int(columns.denseMinima[rank]))
-                        &* columns.denseUnit(ofRank: rank)
+                    value = columns.denseSum(rank: rank, from: stayStart, to: stayEnd) &* columns.denseUnit(ofRank: rank)
                 }
             } else if plan == Int(PricePlans.bySegments) {
                 value = columns.segmentsTotal(row: row, plans: plans)
@@ -386,9 +384,10 @@ struct Scan {
     /// ``price(rows:base:columns:plans:nights:from:to:into:rows:)`` for a word of 64 dense rows, the first of rank
     /// `firstRank`: every row's total from its running sums and its cheapest night at once
     /// (`staysearch_dense_word_totals`, no branch on a row), then the candidates' totals in their units, and
-    /// and last the few whose nights' spread is too wide for one difference (``NightPrices/denseSum``). In won, whose
-    /// ₩100 codes are 13 times a dollar's, half the rows' dearest night times a fortnight passes 65,536 codes
-    /// at random, so a branch per row on it mispredicted.
+    /// and last those whose nights' spread is too wide for a 16-bit difference: from 24-bit sums with their
+    /// carries (``NightPrices/carriedSum``), found from the word's bits of carried rows, not a column a row.
+    /// In won, whose ₩100 codes are 13 times a dollar's, half the rows' dearest night times a fortnight passes
+    /// 65,536 codes at random, so a branch per row on it mispredicted.
     private static func priceDenseWord(rows bits: UInt64, base: Int, firstRank: Int, columns: ScanColumns, nights: Int,
                                        from stayStart: Int, to stayEnd: Int, into values: UnsafeMutablePointer<Int64>,
                                        rows: UnsafeMutablePointer<Int32>) -> Int {
@@ -406,14 +405,25 @@ struct Scan {
                 rows[written] = Int32(truncatingIfNeeded: base &+ bit)
                 written &+= 1
             }
+            guard wide != 0 else { return written }
+            // The word's carried rows (bit i: rank firstRank + i) and the carried rows before the first: its carries
+            // are the next ones, in rank order.
+            let group = firstRank &>> 6, shift = UInt64(firstRank & 63)
+            var carried = columns.carriedBits[group] &>> shift
+            if shift != 0 { carried |= columns.carriedBits[group &+ 1] &<< (64 &- shift) }
+            let carriedBefore = Int(columns.carriedBefore[group]) &+ (columns.carriedBits[group] & ((1 &<< shift) &- 1)).nonzeroBitCount
+            let carries = columns.denseCarries + (stayStart &* columns.carriedRows &+ carriedBefore)
             var wideRows = wide
             while wideRows != 0 {
                 let bit = wideRows.trailingZeroBitCount
                 wideRows &= wideRows &- 1
                 let rank = firstRank &+ bit, position = (bits & ((1 &<< UInt64(bit)) &- 1)).nonzeroBitCount
-                values[position] = NightPrices.denseSum(sums: columns.dense, stride: stride, rank: rank, from: stayStart, to: stayEnd,
-                                                        maximum: Int(columns.denseMaxima[rank]), minimum: Int(columns.denseMinima[rank]))
-                    &* columns.denseUnit(ofRank: rank)
+                let minimum = Int(minima[bit]), below = (1 &<< UInt64(bit)) &- 1
+                let units = carried & (1 &<< UInt64(bit)) != 0 && (Int(maxima[bit]) &- minimum) &* nights <= 0xFF_FFFF
+                    ? NightPrices.carriedSum(before: before[bit], after: after[bit], carries: carries + (carried & below).nonzeroBitCount,
+                                             carriedRows: columns.carriedRows, nights: nights, minimum: minimum)
+                    : columns.denseSum(rank: rank, from: stayStart, to: stayEnd)
+                values[position] = units &* columns.denseUnit(ofRank: rank)
             }
             return written
         }

@@ -33,6 +33,14 @@ struct ScanColumns {
     let denseRows: Int
     let denseMaxima: UnsafePointer<UInt16>
     let denseMinima: UnsafePointer<UInt16>
+    /// The carries of the dense rows that have them, their stride, and each dense row's carry rank
+    /// (``NightPrices/denseCarries``).
+    let denseCarries: UnsafePointer<UInt8>
+    let carriedRows: Int
+    let denseCarryRanks: UnsafePointer<UInt32>
+    /// A bit per carried dense row, and the carried rows before each word of them (``NightPrices/carriedBits``).
+    let carriedBits: UnsafePointer<UInt64>
+    let carriedBefore: UnsafePointer<UInt32>
     /// Each dense row's scale, and the unit of each scale in minor units (``NightPrices/denseScales``).
     let denseScales: UnsafePointer<UInt8>
     let unitsOfScales: UnsafePointer<Int64>
@@ -69,6 +77,11 @@ struct ScanColumns {
         denseMaxima = storage.denseMaxima.base
         denseMinima = index.nightPrices.denseMinima.base
         denseScales = index.nightPrices.denseScales.base
+        denseCarries = index.nightPrices.denseCarries.base
+        carriedRows = index.nightPrices.carriedRows
+        denseCarryRanks = index.nightPrices.denseCarryRanks.base
+        carriedBits = index.nightPrices.carriedBits.base
+        carriedBefore = index.nightPrices.carriedBefore.base
         unitsOfScales = NightPrices.unitsOfScales
         dearestDenseNight = index.nightPrices.dearestDenseNight
         denseGroupMaxima = index.nightPrices.denseGroupMaxima.base
@@ -78,6 +91,15 @@ struct ScanColumns {
     /// Dense row `rank`'s unit in minor units.
     @inline(__always)
     func denseUnit(ofRank rank: Int) -> Int64 { unitsOfScales[Int(denseScales[rank])] }
+
+    /// Dense row `rank`'s codes over the day offsets `start ..< end`, whatever its spread
+    /// (``NightPrices/denseSum(sums:stride:rank:from:to:maximum:minimum:carries:carriedRows:carryRank:)``).
+    @inline(__always)
+    func denseSum(rank: Int, from start: Int, to end: Int) -> Int64 {
+        NightPrices.denseSum(sums: dense, stride: denseRows, rank: rank, from: start, to: end, maximum: Int(denseMaxima[rank]),
+                             minimum: Int(denseMinima[rank]), carries: denseCarries, carriedRows: carriedRows,
+                             carryRank: denseCarryRanks[rank])
+    }
 
     /// The run among `runs` (one row's, the first starting at day offset 0) that holds `dayOffset`.
     @inline(__always)
