@@ -338,8 +338,8 @@ struct Scan {
                               into values: UnsafeMutablePointer<Int64>, rows: UnsafeMutablePointer<Int32>) -> Int {
         let shapes = columns.priceShapes, offsets = columns.priceOffsets, references = columns.priceValues, byShape = plans.plans
         // A whole word of dense rows (ranks 63 apart, so every row between is dense) with many candidates:
-        // every row's total at once.
-        if bits.nonzeroBitCount >= Scan.denseWordCandidates, base &+ 64 <= columns.rowCount,
+        // every row's total at once, in 32 bits (a night below 2^16 units times at most 32,767 nights).
+        if bits.nonzeroBitCount >= Scan.denseWordCandidates, base &+ 64 <= columns.rowCount, nights <= 32_767,
            let firstRank = references[Int(offsets[base])].denseIndex,
            references[Int(offsets[base &+ 63])].denseIndex == firstRank &+ 63 {
             return priceDenseWord(rows: bits, base: base, firstRank: firstRank, columns: columns, nights: Int(nights), from: stayStart,
@@ -397,6 +397,29 @@ struct Scan {
         return withUnsafeTemporaryAllocation(of: Int32.self, capacity: 64) { totals -> Int in
             let totals = totals.baseAddress!
             let wide = staysearch_dense_word_totals(before, after, minima, maxima, nights, totals) & bits
+            if wide != 0 {
+                // The word's carried rows (bit i: rank firstRank + i) and the carried rows before the first: their
+                // carries are the next ones, in rank order. Totals in the rows' units, below 2^24 from carries, and
+                // below 2^31 summed in stretches (a spread below 2^16 times at most 32,767 nights).
+                let group = firstRank &>> 6, shift = UInt64(firstRank & 63)
+                var carried = columns.carriedBits[group] &>> shift
+                if shift != 0 { carried |= columns.carriedBits[group &+ 1] &<< (64 &- shift) }
+                let carriedBefore = Int(columns.carriedBefore[group]) &+ (columns.carriedBits[group] & ((1 &<< shift) &- 1)).nonzeroBitCount
+                let carries = columns.denseCarries + (stayStart &* columns.carriedRows &+ carriedBefore)
+                // With at most 256 nights a carried row's spread (below 2^16) times the nights is below 2^24.
+                if nights > 256 { carried = 0 }
+                var wideRows = wide
+                while wideRows != 0 {
+                    let bit = wideRows.trailingZeroBitCount
+                    wideRows &= wideRows &- 1
+                    let below = (1 &<< UInt64(bit)) &- 1
+                    let units = carried & (1 &<< UInt64(bit)) != 0
+                        ? NightPrices.carriedSum(before: before[bit], after: after[bit], carries: carries + (carried & below).nonzeroBitCount,
+                                                 carriedRows: columns.carriedRows, nights: nights, minimum: Int(minima[bit]))
+                        : columns.denseSum(rank: firstRank &+ bit, from: stayStart, to: stayEnd)
+                    totals[bit] = Int32(truncatingIfNeeded: units)
+                }
+            }
             var rest = bits, written = 0
             while rest != 0 {
                 let bit = rest.trailingZeroBitCount
@@ -404,26 +427,6 @@ struct Scan {
                 values[written] = Int64(totals[bit]) &* columns.denseUnit(ofRank: firstRank &+ bit)
                 rows[written] = Int32(truncatingIfNeeded: base &+ bit)
                 written &+= 1
-            }
-            guard wide != 0 else { return written }
-            // The word's carried rows (bit i: rank firstRank + i) and the carried rows before the first: its carries
-            // are the next ones, in rank order.
-            let group = firstRank &>> 6, shift = UInt64(firstRank & 63)
-            var carried = columns.carriedBits[group] &>> shift
-            if shift != 0 { carried |= columns.carriedBits[group &+ 1] &<< (64 &- shift) }
-            let carriedBefore = Int(columns.carriedBefore[group]) &+ (columns.carriedBits[group] & ((1 &<< shift) &- 1)).nonzeroBitCount
-            let carries = columns.denseCarries + (stayStart &* columns.carriedRows &+ carriedBefore)
-            var wideRows = wide
-            while wideRows != 0 {
-                let bit = wideRows.trailingZeroBitCount
-                wideRows &= wideRows &- 1
-                let rank = firstRank &+ bit, position = (bits & ((1 &<< UInt64(bit)) &- 1)).nonzeroBitCount
-                let minimum = Int(minima[bit]), below = (1 &<< UInt64(bit)) &- 1
-                let units = carried & (1 &<< UInt64(bit)) != 0 && (Int(maxima[bit]) &- minimum) &* nights <= 0xFF_FFFF
-                    ? NightPrices.carriedSum(before: before[bit], after: after[bit], carries: carries + (carried & below).nonzeroBitCount,
-                                             carriedRows: columns.carriedRows, nights: nights, minimum: minimum)
-                    : columns.denseSum(rank: rank, from: stayStart, to: stayEnd)
-                values[position] = units &* columns.denseUnit(ofRank: rank)
             }
             return written
         }
