@@ -8,7 +8,8 @@
 struct PriceSlotTables: @unchecked Sendable {
     let slots: PriceSlots
     let parts: Int
-    /// `parts` blocks of ``blockCapacity`` values, then `parts` tables of ``PriceSlots/count`` counts, zeroed.
+    /// `parts` blocks of ``blockCapacity`` values, then `parts` tables of ``PriceSlots/count`` counts, each zeroed
+    /// by its part's scan (``zeroedTable(_:)``), on the part's own thread: a fortnight in won's tables are megabytes.
     private let buffer: UnsafeMutableBufferPointer<Int64>
     private let tables: UnsafeMutablePointer<Int32>
 
@@ -19,7 +20,7 @@ struct PriceSlotTables: @unchecked Sendable {
     /// The most values one block of a scan settles at once.
     static let blockCapacity = Scan.blockWords * 64
 
-    /// Zeroed tables for `parts` parts of a scan of `rows` rows of `index` for `query`, or nil when the
+    /// Tables for `parts` parts of a scan of `rows` rows of `index` for `query`, or nil when the
     /// slots would not tell its histogram: flexible dates, more than ``PriceSlots/largestBins`` bins,
     /// an end asked for between whole units or past the slots, or prices in `index` so high (the 95th
     /// percentile of a sample of its rows' prices past half the slots' reach, as in currencies of many
@@ -51,12 +52,13 @@ struct PriceSlotTables: @unchecked Sendable {
         buffer = ScratchPool.shared.take(Int64.self, count: max(blockCount + (countCount + 1) / 2,
                                                                 ScratchPool.smallestPooledBytes / MemoryLayout<Int64>.stride))
         tables = UnsafeMutableRawPointer(buffer.baseAddress! + blockCount).bindMemory(to: Int32.self, capacity: countCount)
-        tables.initialize(repeating: 0, count: countCount)
     }
 
-    /// The slot counts of part `part`.
-    func table(_ part: Int) -> UnsafeMutablePointer<Int32> {
-        tables + part * slots.count
+    /// The slot counts of part `part`, zeroed: for the part's scan as it starts, once.
+    func zeroedTable(_ part: Int) -> UnsafeMutablePointer<Int32> {
+        let table = tables + part * slots.count
+        table.initialize(repeating: 0, count: slots.count)
+        return table
     }
 
     /// Room for one block's values of part `part`.

@@ -93,7 +93,7 @@ struct Scan {
         self.values = values
         self.kept = kept
         priceSlots = slotTables?.slots
-        slotCounts = slotTables?.table(part)
+        slotCounts = slotTables?.zeroedTable(part)
         // Values also kept for the recommended order go to `values`, not a block's buffer.
         blockValues = valueRows == nil ? slotTables?.blockValues(part) : nil
         valueBase = blockValues ?? values.baseAddress ?? UnsafeMutablePointer(bitPattern: MemoryLayout<Int64>.alignment)!
