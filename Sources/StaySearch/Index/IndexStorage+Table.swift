@@ -126,7 +126,7 @@ extension IndexStorage {
         StoredColumn(65, "dense scales", \.denseScales, .free, since: 8),
         StoredColumn(66, "dense minima", \.denseMinima, .free, since: 9),
         StoredColumn(67, "dense carries", \.denseCarries, .free, since: 10),
-        StoredColumn(68, "dense carry ranks", \.denseCarryRanks, .free, since: 10),
+        StoredColumn(68, "dense carried rows", \.denseCarriedRows, .free, since: 10),
     ]
 }
 

@@ -90,9 +90,9 @@ package struct IndexStorage: Sendable {
     /// The carries of the dense rows that have them, day-major (see ``NightPrices/denseCarries``); empty in a
     /// file from before carries.
     package var denseCarries = Column<UInt8>.empty
-    /// Per dense row, its rank among the carried rows or ``NightPrices/notCarried``; empty in a file from
-    /// before carries.
-    package var denseCarryRanks = Column<UInt32>.empty
+    /// A bit per dense row (rank 64g + i: bit i of word g), set when it is carried; empty in a file from before
+    /// carries.
+    package var denseCarriedRows = Column<UInt64>.empty
     /// Stay rule runs: packed ``StayRule``s for a stay checking in on each day.
     package var ruleRunOffsets = Column<UInt32>.empty
     package var ruleRunStarts = Column<Int32>.empty

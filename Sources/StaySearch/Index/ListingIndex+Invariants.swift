@@ -76,18 +76,12 @@ extension IndexStorage {
               denseScales.withUnsafeBufferPointer({ $0.allSatisfy { $0 <= NightPrices.largestScale } }) else {
             throw IndexCorruption("a dense price row's unit is not one the index knows")
         }
-        let carried = denseCarryRanks.withUnsafeBufferPointer { ranks in
-            // Ranks 0, 1, 2, … in the order of the dense rows, the others not carried.
-            var next: UInt32 = 0
-            for rank in ranks where rank != NightPrices.notCarried {
-                guard rank == next else { return -1 }
-                next += 1
-            }
-            return Int(next)
-        }
-        guard denseCarryRanks.count == denseRows || (denseCarryRanks.count == 0 && denseCarries.count == 0), carried >= 0,
+        // A bit per dense row (none past the last), and the carries of as many rows as bits are set.
+        let carried = denseCarriedRows.withUnsafeBufferPointer { $0.reduce(0) { $0 + $1.nonzeroBitCount } }
+        let pastLast = denseCarriedRows.count == 0 || denseRows % 64 == 0 ? 0 : denseCarriedRows[denseCarriedRows.count - 1] >> UInt64(denseRows % 64)
+        guard denseCarriedRows.count == (denseRows + 63) / 64 || (denseCarriedRows.count == 0 && denseCarries.count == 0), pastLast == 0,
               denseCarries.count == (carried == 0 ? 0 : (dayCount + 1) * carried) else {
-            throw IndexCorruption("the carries of the dense prices are not whole rows in order")
+            throw IndexCorruption("the carries of the dense prices are not whole rows of the dense rows carried")
         }
         let windowsFit = denseWindows.withUnsafeBufferPointer { windows in
             windows.allSatisfy { $0 & 0xFFFF <= $0 >> 16 && Int($0 >> 16) <= dayCount }

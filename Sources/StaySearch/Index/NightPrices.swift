@@ -46,13 +46,11 @@ package struct NightPrices: Sendable {
     /// `(dayCount + 1) × carriedRows` carries, day-major: bits 16–23 of the running sums of the dense rows whose
     /// spread passes ``widestUncarriedSpread`` (empty in an index file from before carries).
     package let denseCarries: Column<UInt8>
-    /// Per dense row, its rank among the carried rows (the column of ``denseCarries``), or ``notCarried``.
-    package let denseCarryRanks: Column<UInt32>
     /// How many dense rows are carried: the stride of ``denseCarries``.
     package let carriedRows: Int
-    /// Which dense rows are carried, a bit per rank (rank 64g + i: bit i of word g), and the carried rows before
-    /// each word of ranks: worked out when the index is made or loaded, so that a search finds the carry ranks of a
-    /// word of rows from two small tables, not a column of four bytes a row.
+    /// Which dense rows are carried, a bit per rank (rank 64g + i: bit i of word g; one word more, 0), and the
+    /// carried rows before each word of ranks, worked out when the index is made or loaded: a carried row's
+    /// column in ``denseCarries`` is the carried rows before it (``carryRank(bits:before:rank:)``).
     package let carriedBits: Column<UInt64>
     package let carriedBefore: Column<UInt32>
     /// The widest spread (dearest night less cheapest, in the row's unit) of a row without carries: a
@@ -90,7 +88,7 @@ package struct NightPrices: Sendable {
     /// `scales` may be empty (an index file from before scales): every row's unit is then a whole unit.
     /// `minima` may be empty (an index file from before minima): every row's cheapest night is then taken as 0.
     package init(runs: DayRuns<Int32>, dense: Column<UInt16>, windows: Column<UInt32>, maxima: Column<UInt16>,
-                 minima: Column<UInt16>, scales: Column<UInt8>, carries: Column<UInt8> = .empty, carryRanks: Column<UInt32> = .empty) {
+                 minima: Column<UInt16>, scales: Column<UInt8>, carries: Column<UInt8> = .empty, carried: Column<UInt64> = .empty) {
         self.runs = runs
         self.dense = dense
         denseScales = scales.count == windows.count ? scales
@@ -99,21 +97,12 @@ package struct NightPrices: Sendable {
         denseMaxima = maxima
         denseMinima = minima.count == windows.count ? minima : Column([UInt16](repeating: 0, count: windows.count))
         denseRows = windows.count
-        let hasCarries = carryRanks.count == windows.count
+        let hasCarries = carried.count == (windows.count + 63) / 64
         denseCarries = hasCarries ? carries : .empty
-        denseCarryRanks = hasCarries ? carryRanks : Column([UInt32](repeating: NightPrices.notCarried, count: windows.count))
-        var bits = [UInt64](repeating: 0, count: (windows.count + 63) / 64 + 1), before = [UInt32](repeating: 0, count: bits.count)
-        var carried = 0
-        if hasCarries {
-            carryRanks.withUnsafeBufferPointer { ranks in
-                for (rank, carryRank) in ranks.enumerated() where carryRank != NightPrices.notCarried {
-                    bits[rank >> 6] |= 1 << UInt64(rank & 63)
-                    carried += 1
-                }
-            }
-        }
+        let bits = (hasCarries ? carried.array : [UInt64](repeating: 0, count: (windows.count + 63) / 64)) + [0]
+        var before = [UInt32](repeating: 0, count: bits.count)
         for word in bits.indices.dropFirst() { before[word] = before[word - 1] + UInt32(bits[word - 1].nonzeroBitCount) }
-        carriedRows = carried
+        carriedRows = Int(before[bits.count - 1])
         carriedBits = Column(bits)
         carriedBefore = Column(before)
         denseGroupMaxima = maxima.withUnsafeBufferPointer { maxima in
@@ -200,7 +189,8 @@ package struct NightPrices: Sendable {
         }
         return NightPrices.denseSum(sums: dense.base, stride: denseRows, rank: rank, from: start, to: end,
                                     maximum: Int(denseMaxima.base[rank]), minimum: Int(denseMinima.base[rank]),
-                                    carries: denseCarries.base, carriedRows: carriedRows, carryRank: denseCarryRanks.base[rank])
+                                    carries: denseCarries.base, carriedRows: carriedRows,
+                                    carryRank: NightPrices.carryRank(bits: carriedBits.base, before: carriedBefore.base, rank: rank))
             &* unit(ofRank: rank)
     }
 
@@ -230,6 +220,15 @@ package struct NightPrices: Sendable {
                               carriedRows: carriedRows, nights: nights, minimum: minimum)
         }
         return stretchedSum(before: before, stride: stride, nights: nights, maximum: maximum, minimum: minimum)
+    }
+
+    /// Dense row `rank`'s column in the carries (the carried rows before it) from ``carriedBits`` and
+    /// ``carriedBefore``, or ``notCarried``.
+    @inline(__always)
+    static func carryRank(bits: UnsafePointer<UInt64>, before: UnsafePointer<UInt32>, rank: Int) -> UInt32 {
+        let word = bits[rank &>> 6], bit = UInt64(rank & 63)
+        guard word &>> bit & 1 != 0 else { return notCarried }
+        return before[rank &>> 6] &+ UInt32((word & ((1 &<< bit) &- 1)).nonzeroBitCount)
     }
 
     /// ``denseSum(sums:stride:rank:from:to:maximum:minimum:carries:carriedRows:carryRank:)`` of a carried row

@@ -18,7 +18,7 @@ struct RowAssembler {
     /// The carries of the dense rows whose spread needs them (see ``NightPrices/denseCarries``), and each dense
     /// row's rank among them.
     var denseCarries: DenseRowsWriter<UInt8>
-    private var denseCarryRanks: [UInt32] = []
+    private var denseCarried: [UInt64] = []
     private var denseWindows: [UInt32] = []
     private var denseMaxima: [UInt16] = []
     private var denseMinima: [UInt16] = []
@@ -152,11 +152,10 @@ struct RowAssembler {
             denseMaxima.append(dense.maximum)
             denseMinima.append(dense.minimum)
             denseScales.append(dense.scale)
+            if rank & 63 == 0 { denseCarried.append(0) }
             if let carries = dense.carries {
-                denseCarryRanks.append(UInt32(denseCarries.rowCount))
+                denseCarried[rank >> 6] |= 1 << UInt64(rank & 63)
                 denseCarries.append(carries)
-            } else {
-                denseCarryRanks.append(NightPrices.notCarried)
             }
         } else {
             prices.appendRow(dayPrices, plan: plan)
@@ -243,7 +242,7 @@ struct RowAssembler {
         storage.denseMinima = Column(denseMinima)
         storage.denseScales = Column(denseScales)
         storage.denseCarries = carries ?? denseCarries.finish()
-        storage.denseCarryRanks = Column(denseCarryRanks)
+        storage.denseCarriedRows = Column(denseCarried)
         (storage.ruleRunOffsets, storage.ruleRunStarts, storage.ruleRunValues, storage.rulePatterns) = rules.finish()
         let roomTypes = StringColumn(roomTypeNames)
         storage.roomTypeNameBytes = roomTypes.bytes

@@ -33,11 +33,9 @@ struct ScanColumns {
     let denseRows: Int
     let denseMaxima: UnsafePointer<UInt16>
     let denseMinima: UnsafePointer<UInt16>
-    /// The carries of the dense rows that have them, their stride, and each dense row's carry rank
-    /// (``NightPrices/denseCarries``).
+    /// The carries of the dense rows that have them and their stride (``NightPrices/denseCarries``).
     let denseCarries: UnsafePointer<UInt8>
     let carriedRows: Int
-    let denseCarryRanks: UnsafePointer<UInt32>
     /// A bit per carried dense row, and the carried rows before each word of them (``NightPrices/carriedBits``).
     let carriedBits: UnsafePointer<UInt64>
     let carriedBefore: UnsafePointer<UInt32>
@@ -79,7 +77,6 @@ struct ScanColumns {
         denseScales = index.nightPrices.denseScales.base
         denseCarries = index.nightPrices.denseCarries.base
         carriedRows = index.nightPrices.carriedRows
-        denseCarryRanks = index.nightPrices.denseCarryRanks.base
         carriedBits = index.nightPrices.carriedBits.base
         carriedBefore = index.nightPrices.carriedBefore.base
         unitsOfScales = NightPrices.unitsOfScales
@@ -98,7 +95,7 @@ struct ScanColumns {
     func denseSum(rank: Int, from start: Int, to end: Int) -> Int64 {
         NightPrices.denseSum(sums: dense, stride: denseRows, rank: rank, from: start, to: end, maximum: Int(denseMaxima[rank]),
                              minimum: Int(denseMinima[rank]), carries: denseCarries, carriedRows: carriedRows,
-                             carryRank: denseCarryRanks[rank])
+                             carryRank: NightPrices.carryRank(bits: carriedBits, before: carriedBefore, rank: rank))
     }
 
     /// The run among `runs` (one row's, the first starting at day offset 0) that holds `dayOffset`.
