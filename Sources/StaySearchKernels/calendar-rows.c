@@ -11,8 +11,10 @@ static const uint16_t calendar_rows_nothing_added[64];
 static inline uint16_t clamp_u16(int64_t value) { return (uint16_t)(value < 0 ? 0 : value > 0xFFFF ? 0xFFFF : value); }
 
 void staysearch_calendar_rows_prepare(staysearch_calendar_rows_plan *plan, long nights, long checkIns, int32_t lowest,
-                                      int32_t highest, const int32_t *bracketLow, const int32_t *bracketHigh, int32_t cheapest) {
+                                      int32_t highest, const int32_t *bracketLow, const int32_t *bracketHigh, int32_t cheapest,
+                                      long slotShift) {
     __builtin_memset(plan, 0, sizeof *plan);
+    plan->slotShift = slotShift;
     plan->nights = nights;
     plan->checkIns = checkIns;
     plan->lowest = lowest;
@@ -63,7 +65,35 @@ void staysearch_calendar_rows_columns(const int32_t *constant, const int32_t *st
     }
 }
 
+/// The rows of `dear` (not totalled here: their stays may pass 16 bits) that their 32-bit stay bounds
+/// `stayLow32` and `stayHigh32` (−1 when unknown; NULL: none) settle: returned, those whose every stay lies in
+/// the price range, above the cut and below or above every bracket (to be counted for each check-in that can
+/// book them; in `*belowAll`, those below), and in `*never` those whose every stay lies outside the range (to be
+/// dropped). (In won a week's stays pass 65,534 units of ₩100 from ₩936,000 a night: a few percent of the rows,
+/// nearly all of them above every bracket.)
+static uint64_t calendar_rows_settle_dear(const staysearch_calendar_rows_plan *plan, uint64_t dear, const int32_t *stayLow32,
+                                          const int32_t *stayHigh32, uint64_t *belowAll, uint64_t *never) {
+    uint64_t settledBelow = 0, settledAbove = 0;
+    *belowAll = *never = 0;
+    if (!stayLow32 || !stayHigh32) return 0;
+    for (uint64_t rows = dear; rows; rows &= rows - 1) {
+        const int lane = __builtin_ctzll(rows);
+        const int32_t low = stayLow32[lane], high = stayHigh32[lane];
+        const uint64_t bit = (uint64_t)1 << lane;
+        if (low < 0 || high < 0) continue;
+        if (high < plan->lowest || low > plan->highest) {
+            *never |= bit;
+        } else if (low >= plan->lowest && high <= plan->highest && low > plan->cheapest) {
+            if (high < plan->lowestBracket) settledBelow |= bit;
+            else if (low > plan->highestBracket) settledAbove |= bit;
+        }
+    }
+    *belowAll = settledBelow;
+    return settledBelow | settledAbove;
+}
+
 static uint64_t calendar_rows_portable(const staysearch_calendar_rows_plan *plan, const uint16_t *stayLow, const uint16_t *stayHigh,
+                                       const int32_t *stayLow32, const int32_t *stayHigh32,
                                        uint64_t exact, uint64_t constants, const uint16_t *added, const int32_t *sumSlots, const uint16_t *stays,
                                        long stayStride, const uint64_t *valid, uint32_t *counts, uint32_t *below, int32_t *least,
                                        uint32_t *const *slots) {
@@ -79,19 +109,27 @@ static uint64_t calendar_rows_portable(const staysearch_calendar_rows_plan *plan
             if (total < plan->lowest || total > plan->highest) continue;
             counts[p] += 1;
             below[p] += total < plan->bracketLow[p];
-            if (total >= plan->bracketLow[p] && total <= plan->bracketHigh[p]) slots[p][total - plan->bracketLow[p]] += 1;
+            if (total >= plan->bracketLow[p] && total <= plan->bracketHigh[p]) slots[p][(total - plan->bracketLow[p]) >> plan->slotShift] += 1;
             if (total <= plan->cheapest && total < least[p]) least[p] = total;
         }
     }
     (void)stayHigh;
-    return any & ~exact;
+    uint64_t belowAll, never;
+    const uint64_t settled = calendar_rows_settle_dear(plan, any & ~exact, stayLow32, stayHigh32, &belowAll, &never);
+    for (long p = 0; settled && p < checkIns; p++) {
+        counts[p] += (uint32_t)__builtin_popcountll(valid[p] & settled);
+        below[p] += (uint32_t)__builtin_popcountll(valid[p] & belowAll);
+    }
+    return any & ~exact & ~(settled | never);
 }
 
 #if defined(__x86_64__)
 /// What totalling a row's stays compares them with, the same for every row of a pass (16-bit lanes, the signed
-/// ones biased by 2^15): the price range's ends, the cut for the least; and each lane *k* × 4,096.
+/// ones biased by 2^15): the price range's ends, the cut for the least.
 typedef struct {
-    __m256i bias, fitLow, fitHigh, cheap, laneBits, ones, laneUnits;
+    __m256i bias, fitLow, fitHigh, cheap, laneBits, ones;
+    /// The plan's slot shift, as a shift count.
+    __m128i slotShift;
 } calendar_rows_limits;
 
 /// For each set of eight 16-bit lanes (bit *k* = lane *k*), the byte shuffle that moves those lanes in order
@@ -120,8 +158,9 @@ STAYSEARCH_AVX2_BMI2 static inline __attribute__((always_inline)) uint16_t *cale
 
 /// Totals one row's stays `total` of sixteen check-ins (those of `checkIns`, bit *k* = lane *k*) whose brackets
 /// are `from ... to` (biased) and `lowBounds` (not): counts them in `found`, those below the bracket in `under`,
-/// the least at most the cut in `lowest` (when `mayBeCheap`), and each inside its bracket appended at `*entriesOf`
-/// as *k* × 4,096 + its unit in the bracket. `wholeRange`: every total of 16 bits lies in the price range.
+/// the least at most the cut in `lowest` (when `mayBeCheap`), and those inside their brackets appended at
+/// `*entriesOf`: the check-ins' mask (bit *k*: check-in *k*), then each one's slot in its bracket, in order (none
+/// when no total is inside). `wholeRange`: every total of 16 bits lies in the price range.
 STAYSEARCH_AVX2_BMI2 static inline __attribute__((always_inline)) void
 calendar_rows_total_half(const calendar_rows_limits *limits, __m256i total, uint32_t checkIns, int mayBeCheap, int wholeRange,
                          __m256i from, __m256i to, __m256i lowBounds, __m256i *found, __m256i *under, __m256i *lowest,
@@ -140,12 +179,16 @@ calendar_rows_total_half(const calendar_rows_limits *limits, __m256i total, uint
         *lowest = _mm256_min_epu16(*lowest, _mm256_or_si256(total, _mm256_andnot_si256(cheapHits, limits->ones)));
     }
     uint32_t inside = _pext_u32((uint32_t)_mm256_movemask_epi8(_mm256_andnot_si256(_mm256_or_si256(below, above), hits)), 0x55555555u);
-    // Each total inside its bracket appended with its lane (a total inside is at least its bracket's low end),
-    // eight lanes a step: a branch on how many are inside cost more than the counting (the number varies from
-    // row to row and was mispredicted about once a row).
-    const __m256i entries = _mm256_or_si256(_mm256_sub_epi16(total, lowBounds), limits->laneUnits);
-    *entriesOf = calendar_rows_append(*entriesOf, _mm256_castsi256_si128(entries), inside & 0xFF);
-    *entriesOf = calendar_rows_append(*entriesOf, _mm256_extracti128_si256(entries, 1), inside >> 8);
+    // The mask of the check-ins inside their brackets (kept when not 0), then each one's slot (a total inside is
+    // at least its bracket's low end), eight lanes a step: a branch on how many are inside cost more than the
+    // counting (the number varies from row to row and was mispredicted about once a row). A slot is 16 bits, so
+    // that a bracket of won (4,000–10,000 units of ₩100) is counted as one of dollars is.
+    uint16_t *at = *entriesOf;
+    *at = (uint16_t)inside;
+    at += inside != 0;
+    const __m256i entries = _mm256_srl_epi16(_mm256_sub_epi16(total, lowBounds), limits->slotShift);
+    at = calendar_rows_append(at, _mm256_castsi256_si128(entries), inside & 0xFF);
+    *entriesOf = calendar_rows_append(at, _mm256_extracti128_si256(entries, 1), inside >> 8);
 }
 
 /// The rows of `totalled` totalled into the accumulators (see calendar_rows_total_avx2); `wholeRange`,
@@ -178,6 +221,14 @@ calendar_rows_total_rows(const calendar_rows_limits *limits, const int wholeRang
     }
 }
 
+/// Counts the entries `entry ..< end` (each row's mask of check-ins, then their slots; see
+/// calendar_rows_total_half) in `slots` (check-in *k*'s at `slots[k]`).
+static inline void calendar_rows_count_entries(const uint16_t *entry, const uint16_t *end, uint32_t *const *slots) {
+    while (entry < end) {
+        for (uint32_t bits = *entry++; bits; bits &= bits - 1) slots[__builtin_ctz(bits)][*entry++] += 1;
+    }
+}
+
 /// Totals the stays of the word `plan` holds pending (see staysearch_calendar_rows).
 STAYSEARCH_AVX2_BMI2 static void calendar_rows_total_avx2(const staysearch_calendar_rows_plan *plan, const uint16_t *stays,
                                                          long stayStride, uint32_t *counts, uint32_t *below, int32_t *least,
@@ -195,12 +246,11 @@ STAYSEARCH_AVX2_BMI2 static void calendar_rows_total_avx2(const staysearch_calen
         bias, _mm256_set1_epi16((short)(clamp_u16(plan->lowest) ^ 0x8000)), _mm256_set1_epi16((short)(clamp_u16(plan->highest) ^ 0x8000)),
         _mm256_set1_epi16((short)(clamp_u16(plan->cheapest) ^ 0x8000)),
         _mm256_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, (short)32768), _mm256_set1_epi16(-1),
-        _mm256_setr_epi16(0, 1 << 12, 2 << 12, 3 << 12, 4 << 12, 5 << 12, 6 << 12, 7 << 12, (short)(8 << 12), (short)(9 << 12),
-                          (short)(10 << 12), (short)(11 << 12), (short)(12 << 12), (short)(13 << 12), (short)(14 << 12), (short)(15 << 12))};
-    // The totals inside their brackets (a bracket counted by unit is at most 4,096 units wide) of check-ins
+        _mm_cvtsi64_si128(plan->slotShift)};
+    // The totals inside their brackets (each row's mask and slots, see calendar_rows_total_half) of check-ins
     // 0-15 and 16-31, counted on their units once the word's rows are totalled: one loop a word rather than
     // one a row.
-    uint16_t entryBuffers[2][64 * 16 + 8];
+    uint16_t entryBuffers[2][64 * 17 + 8];
     uint16_t *entries0 = entryBuffers[0], *entries1 = entryBuffers[1];
     const int wholeRange = plan->lowest <= 0 && plan->highest >= STAYSEARCH_CALENDAR_ROWS_LARGEST;
     const __m256i low0 = _mm256_loadu_si256((const __m256i *)plan->lowBounds), low1 = _mm256_loadu_si256((const __m256i *)(plan->lowBounds + 16));
@@ -224,8 +274,8 @@ STAYSEARCH_AVX2_BMI2 static void calendar_rows_total_avx2(const staysearch_calen
         STAYSEARCH_TOTAL_ROWS(0, 1, 1, totalled & cheapRows & constants);
     }
 #undef STAYSEARCH_TOTAL_ROWS
-    for (const uint16_t *entry = entryBuffers[0]; entry < entries0; entry++) slots[*entry >> 12][*entry & 4095] += 1;
-    for (const uint16_t *entry = entryBuffers[1]; entry < entries1; entry++) slots[16 + (*entry >> 12)][*entry & 4095] += 1;
+    calendar_rows_count_entries(entryBuffers[0], entries0, slots);
+    calendar_rows_count_entries(entryBuffers[1], entries1, slots + 16);
     __m256i found[2] = {found0, found1}, under[2] = {under0, under1}, lowestTotal[2] = {lowest0, lowest1};
     // The word's counts added in 32 bits, eight check-ins a step (the arrays hold 32).
     const __m256i none = _mm256_set1_epi32(0xFFFF), unset = _mm256_set1_epi32(INT32_MAX);
@@ -250,7 +300,7 @@ STAYSEARCH_AVX2_BMI2 static inline uint64_t calendar_rows_bits(__m256i a, __m256
 }
 
 STAYSEARCH_AVX2_BMI2 static uint64_t calendar_rows_avx2(staysearch_calendar_rows_plan *plan, const uint16_t *stayLow,
-                                                        const uint16_t *stayHigh, uint64_t exact, uint64_t constants,
+                                                        const uint16_t *stayHigh, const int32_t *stayLow32, const int32_t *stayHigh32, uint64_t exact, uint64_t constants,
                                                         const uint16_t *added, const int32_t *sumSlots, const uint16_t *stays, long stayStride,
                                                         const uint64_t *valid, uint32_t *counts, uint32_t *below, int32_t *least,
                                                         uint32_t *const *slots) {
@@ -293,10 +343,14 @@ STAYSEARCH_AVX2_BMI2 static uint64_t calendar_rows_avx2(staysearch_calendar_rows
     if (plan->highest < 0) misfit = neverFits = ~(uint64_t)0;
     if (plan->highestBracket < 0) isAbove = ~(uint64_t)0;
     if (plan->cheapest < 0) notCheap = ~(uint64_t)0;
-    const uint64_t settled = exact & ~misfit & (isBelow | isAbove) & (constants | notCheap);
-    const uint64_t settledBelow = settled & isBelow, settledCheap = settled & constants & ~notCheap, never = exact & neverFits;
-    const uint64_t returned = anyValid & ~exact;
-    for (long p = 0; p < checkIns; p++) words[p] = valid[p] & exact;
+    // The rows too dear for 16 bits that their 32-bit bounds settle are counted with these.
+    uint64_t dearBelow, dearNever;
+    const uint64_t dearSettled = calendar_rows_settle_dear(plan, anyValid & ~exact, stayLow32, stayHigh32, &dearBelow, &dearNever);
+    const uint64_t exactSettled = exact & ~misfit & (isBelow | isAbove) & (constants | notCheap);
+    const uint64_t settled = exactSettled | dearSettled, settledBelow = (exactSettled & isBelow) | dearBelow;
+    const uint64_t settledCheap = exactSettled & constants & ~notCheap, never = exact & neverFits;
+    const uint64_t returned = anyValid & ~exact & ~(dearSettled | dearNever);
+    for (long p = 0; p < checkIns; p++) words[p] = valid[p] & (exact | dearSettled);
     for (long p = checkIns; p < 32; p++) words[p] = 0;
     if (settled) {
         for (long p = 0; p < checkIns; p++) {
@@ -448,16 +502,17 @@ void staysearch_calendar_rows_bookable_bounds(const uint64_t *bookable, long wor
 }
 
 uint64_t staysearch_calendar_rows(staysearch_calendar_rows_plan *plan, const uint16_t *stayLow, const uint16_t *stayHigh,
+                                  const int32_t *stayLow32, const int32_t *stayHigh32,
                                   uint64_t exact, uint64_t constants, const uint16_t *added, const int32_t *sumSlots, const uint16_t *stays, long stayStride,
                                   const uint64_t *valid, uint32_t *counts, uint32_t *below, int32_t *least, uint32_t *const *slots) {
 #if defined(__x86_64__)
     if (!__atomic_load_n(&staysearch_calendar_portable, __ATOMIC_RELAXED) && has_avx2_bmi2()) {
-        return calendar_rows_avx2(plan, stayLow, stayHigh, exact, constants, added, sumSlots, stays, stayStride, valid, counts, below, least,
+        return calendar_rows_avx2(plan, stayLow, stayHigh, stayLow32, stayHigh32, exact, constants, added, sumSlots, stays, stayStride, valid, counts, below, least,
                                   slots);
     }
 #endif
     staysearch_calendar_rows_finish(plan, stays, stayStride, counts, below, least, slots);
-    return calendar_rows_portable(plan, stayLow, stayHigh, exact, constants, added, sumSlots, stays, stayStride, valid, counts, below, least,
+    return calendar_rows_portable(plan, stayLow, stayHigh, stayLow32, stayHigh32, exact, constants, added, sumSlots, stays, stayStride, valid, counts, below, least,
                                   slots);
 }
 

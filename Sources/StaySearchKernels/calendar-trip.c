@@ -11,8 +11,9 @@ static inline int32_t clamp_cents(int64_t value) { return (int32_t)(value < -1 ?
 
 void staysearch_calendar_trip_prepare(staysearch_calendar_trip_plan *plan, long checkIns, long scale, long nights, long guests,
                                       int64_t serviceFee, int64_t lowest, int64_t highest, const int32_t *bracketLow,
-                                      const int32_t *bracketHigh, int32_t cheapest) {
+                                      const int32_t *bracketHigh, int32_t cheapest, long slotShift) {
     __builtin_memset(plan, 0, sizeof *plan);
+    plan->slotShift = slotShift;
     int64_t unit = 1;
     for (long k = 0; k < scale; k++) unit *= 10;
     plan->checkIns = checkIns;
@@ -70,7 +71,7 @@ static inline void calendar_trip_keep(const staysearch_calendar_trip_plan *plan,
         cents[(*centsCount)++] = (uint64_t)p << 32 | (uint32_t)total;
         return;
     }
-    if (total >= plan->bracketLow[p] && total <= plan->bracketHigh[p]) slots[p][units - plan->firstUnit[p]] += 1;
+    if (total >= plan->bracketLow[p] && total <= plan->bracketHigh[p]) slots[p][(units - plan->firstUnit[p]) >> plan->slotShift] += 1;
     if (total <= plan->cut && units < least[p]) least[p] = units;
 }
 

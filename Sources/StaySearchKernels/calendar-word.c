@@ -15,7 +15,7 @@ static void calendar_word_portable(const int32_t *constant, const uint16_t *dens
                                    long span, long nights, long checkIns, const uint64_t *valid, int32_t lowest,
                                    int32_t highest, const int32_t *bracketLow, const int32_t *bracketHigh, int32_t cheapest,
                                    uint32_t *counts, uint32_t *below, int32_t *least, uint64_t *inBracket, int32_t *totals,
-                                   uint32_t *const *slots) {
+                                   uint32_t *const *slots, int slotShift) {
     (void)span;
     for (long p = 0; p < checkIns; p++) inBracket[p] = 0;
     for (int lane = 0; lane < 64; lane++) {
@@ -32,7 +32,7 @@ static void calendar_word_portable(const int32_t *constant, const uint16_t *dens
             below[p] += total < bracketLow[p];
             if (total >= bracketLow[p] && total <= bracketHigh[p]) {
                 if (slots[p]) {
-                    slots[p][total - bracketLow[p]] += 1;
+                    slots[p][(total - bracketLow[p]) >> slotShift] += 1;
                 } else {
                     inBracket[p] |= bit;
                     totals[p * 64 + lane] = total;
@@ -53,7 +53,7 @@ STAYSEARCH_AVX2_BMI2 static void calendar_groups_avx2(const int32_t *constant, c
                                                       const uint64_t *valid, unsigned groups, int32_t lowest, int32_t highest,
                                                       const int32_t *bracketLow, const int32_t *bracketHigh, int32_t cheapest,
                                                       uint32_t *counts, uint32_t *below, int32_t *least, uint64_t *inBracket,
-                                                      int32_t *totals, uint32_t *const *slots) {
+                                                      int32_t *totals, uint32_t *const *slots, int slotShift) {
     // Per check-in, a byte of bits per group of eight lanes, read as one 64-bit word of lanes afterwards.
     uint8_t found[STAYSEARCH_CALENDAR_CHECKINS][8], under[STAYSEARCH_CALENDAR_CHECKINS][8];
     uint8_t inside[STAYSEARCH_CALENDAR_CHECKINS][8], lowCost[STAYSEARCH_CALENDAR_CHECKINS][8];
@@ -104,10 +104,10 @@ STAYSEARCH_AVX2_BMI2 static void calendar_groups_avx2(const int32_t *constant, c
         counts[p] += (uint32_t)_mm_popcnt_u64(foundWord);
         below[p] += (uint32_t)_mm_popcnt_u64(underWord);
         if (slots[p]) {
-            // Counted by whole unit in the bracket.
+            // Counted by slot (a unit, or a sample's 2^slotShift) in the bracket.
             uint32_t *slot = slots[p];
             const int32_t first = bracketLow[p], *dayTotals = totals + p * 64;
-            for (; insideWord; insideWord &= insideWord - 1) slot[dayTotals[__builtin_ctzll(insideWord)] - first] += 1;
+            for (; insideWord; insideWord &= insideWord - 1) slot[(dayTotals[__builtin_ctzll(insideWord)] - first) >> slotShift] += 1;
         }
         inBracket[p] = insideWord;
         for (; cheapWord; cheapWord &= cheapWord - 1) {
@@ -121,7 +121,7 @@ STAYSEARCH_AVX2_BMI2 static void calendar_groups_avx2(const int32_t *constant, c
 STAYSEARCH_AVX2_BMI2 static void calendar_flush_avx2(staysearch_calendar_batch *batch, long span, long nights, long checkIns,
                                                      int32_t lowest, int32_t highest, const int32_t *bracketLow,
                                                      const int32_t *bracketHigh, int32_t cheapest, uint32_t *counts,
-                                                     uint32_t *below, int32_t *least, int32_t *totals, uint32_t *const *slots) {
+                                                     uint32_t *below, int32_t *least, int32_t *totals, uint32_t *const *slots, int slotShift) {
     const int count = batch->count;
     if (count == 0) return;
     const int width = (count + 7) / 8 * 8;
@@ -129,7 +129,7 @@ STAYSEARCH_AVX2_BMI2 static void calendar_flush_avx2(staysearch_calendar_batch *
     for (int lane = count; lane < width; lane++) batch->constant[lane] = 0;
     uint64_t inBracket[STAYSEARCH_CALENDAR_CHECKINS];
     calendar_groups_avx2(batch->constant, NULL, 0, batch->matrix, 72, span, nights, checkIns, batch->valid, (1u << (width / 8)) - 1,
-                         lowest, highest, bracketLow, bracketHigh, cheapest, counts, below, least, inBracket, totals, slots);
+                         lowest, highest, bracketLow, bracketHigh, cheapest, counts, below, least, inBracket, totals, slots, slotShift);
     for (long p = 0; p < checkIns; p++) batch->valid[p] = 0;
     batch->count = 0;
 }
@@ -141,11 +141,11 @@ STAYSEARCH_AVX2_BMI2 static void calendar_hold_avx2(staysearch_calendar_batch *b
                                                     const uint64_t *valid, uint64_t totalled, int32_t lowest, int32_t highest,
                                                     const int32_t *bracketLow, const int32_t *bracketHigh, int32_t cheapest,
                                                     uint32_t *counts, uint32_t *below, int32_t *least, int32_t *totals,
-                                                    uint32_t *const *slots) {
+                                                    uint32_t *const *slots, int slotShift) {
     const int held = (int)_mm_popcnt_u64(totalled);
     if (batch->count + held > 64) {
         calendar_flush_avx2(batch, span, nights, checkIns, lowest, highest, bracketLow, bracketHigh, cheapest, counts, below, least,
-                            totals, slots);
+                            totals, slots, slotShift);
     }
     const int start = batch->count;
     const __m256i minusOne = _mm256_set1_epi32(-1);
@@ -192,7 +192,7 @@ STAYSEARCH_AVX2_BMI2 static void calendar_word_avx2(const int32_t *constant, con
                                                     const uint64_t *valid, int32_t lowest, int32_t highest,
                                                     const int32_t *bracketLow, const int32_t *bracketHigh, int32_t cheapest,
                                                     uint32_t *counts, uint32_t *below, int32_t *least, uint64_t *inBracket,
-                                                    int32_t *totals, uint32_t *const *slots, staysearch_calendar_batch *batch) {
+                                                    int32_t *totals, uint32_t *const *slots, int slotShift, staysearch_calendar_batch *batch) {
     // Lanes whose every total lies outside every check-in's bracket (by their lowest and highest night) are
     // settled for the whole word: counted by popcounts. Any other lane is totalled check-in by check-in,
     // eight lanes at a time, packed together first when that saves groups of eight.
@@ -254,7 +254,7 @@ STAYSEARCH_AVX2_BMI2 static void calendar_word_avx2(const int32_t *constant, con
     if (batch) {
         if (totalled) {
             calendar_hold_avx2(batch, constant, dense, denseStride, matrix, span, nights, checkIns, valid, totalled, lowest, highest,
-                               bracketLow, bracketHigh, cheapest, counts, below, least, totals, slots);
+                               bracketLow, bracketHigh, cheapest, counts, below, least, totals, slots, slotShift);
         }
         return;
     }
@@ -303,14 +303,14 @@ STAYSEARCH_AVX2_BMI2 static void calendar_word_avx2(const int32_t *constant, con
         }
         for (long p = 0; p < checkIns; p++) packedValid[p] = _pext_u64(valid[p], totalled);
         calendar_groups_avx2(packedConstant, NULL, 0, packedMatrix, width, span, nights, checkIns, packedValid, packedGroups, lowest,
-                             highest, bracketLow, bracketHigh, cheapest, counts, below, least, inBracket, totals, slots);
+                             highest, bracketLow, bracketHigh, cheapest, counts, below, least, inBracket, totals, slots, slotShift);
         return;
     }
 unpacked:;
     uint64_t masked[STAYSEARCH_CALENDAR_CHECKINS];
     for (long p = 0; p < checkIns; p++) masked[p] = valid[p] & totalled;
     calendar_groups_avx2(constant, dense, denseStride, matrix, 64, span, nights, checkIns, masked, groups, lowest, highest,
-                         bracketLow, bracketHigh, cheapest, counts, below, least, inBracket, totals, slots);
+                         bracketLow, bracketHigh, cheapest, counts, below, least, inBracket, totals, slots, slotShift);
 }
 #endif
 
@@ -352,22 +352,22 @@ void staysearch_calendar_word(const int32_t *constant, const int32_t *lowNight, 
                               const uint16_t *dense, long denseStride, const int32_t *matrix, long span, long nights,
                               long checkIns, const uint64_t *valid, int32_t lowest, int32_t highest,
                               const int32_t *bracketLow, const int32_t *bracketHigh, int32_t cheapest, uint32_t *counts,
-                              uint32_t *below, int32_t *least, uint64_t *inBracket, int32_t *totals, uint32_t *const *slots,
+                              uint32_t *below, int32_t *least, uint64_t *inBracket, int32_t *totals, uint32_t *const *slots, int slotShift,
                               staysearch_calendar_batch *batch) {
 #if defined(__x86_64__)
     if (!__atomic_load_n(&staysearch_calendar_portable, __ATOMIC_RELAXED) && has_avx2_bmi2() && span <= STAYSEARCH_CALENDAR_SPAN) {
         calendar_word_avx2(constant, lowNight, highNight, dense, denseStride, matrix, span, nights, checkIns, valid, lowest, highest, bracketLow,
-                           bracketHigh, cheapest, counts, below, least, inBracket, totals, slots, batch);
+                           bracketHigh, cheapest, counts, below, least, inBracket, totals, slots, slotShift, batch);
         return;
     }
 #endif
     // Held lanes (none unless the fastest version ran before with this batch) are totalled first.
     if (batch) {
         staysearch_calendar_flush(batch, span, nights, checkIns, lowest, highest, bracketLow, bracketHigh, cheapest, counts, below,
-                                  least, totals, slots);
+                                  least, totals, slots, slotShift);
     }
     calendar_word_portable(constant, dense, denseStride, matrix, span, nights, checkIns, valid, lowest, highest, bracketLow,
-                           bracketHigh, cheapest, counts, below, least, inBracket, totals, slots);
+                           bracketHigh, cheapest, counts, below, least, inBracket, totals, slots, slotShift);
 }
 
 void staysearch_touch_stripes(const void *first, long stride, long count, long bytes) {
@@ -382,11 +382,11 @@ void staysearch_calendar_batch_reset(staysearch_calendar_batch *batch) { __built
 
 void staysearch_calendar_flush(staysearch_calendar_batch *batch, long span, long nights, long checkIns, int32_t lowest,
                                int32_t highest, const int32_t *bracketLow, const int32_t *bracketHigh, int32_t cheapest,
-                               uint32_t *counts, uint32_t *below, int32_t *least, int32_t *totals, uint32_t *const *slots) {
+                               uint32_t *counts, uint32_t *below, int32_t *least, int32_t *totals, uint32_t *const *slots, int slotShift) {
     if (batch->count == 0) return;
 #if defined(__x86_64__)
     calendar_flush_avx2(batch, span, nights, checkIns, lowest, highest, bracketLow, bracketHigh, cheapest, counts, below, least,
-                        totals, slots);
+                        totals, slots, slotShift);
 #endif
 }
 

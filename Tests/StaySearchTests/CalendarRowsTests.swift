@@ -4,8 +4,9 @@ import Testing
 
 /// The price calendar's row-by-row totals (`staysearch_calendar_rows`), AVX2 and portable, against totals
 /// summed night by night here: words of rows of one price and of running sums, stay bounds exact or loose or
-/// from the nights' or unknown, rows whose stays are too dear for 16-bit lanes (handed back), narrow and wide brackets near the
-/// totals, price ranges and cuts for the least, fees added to some rows' stays; a word once or three times in one pass.
+/// from the nights' or unknown, rows whose stays are too dear for 16-bit lanes (settled by 32-bit bounds or handed back), narrow and wide brackets near the
+/// totals, price ranges and cuts for the least, fees added to some rows' stays, slots of one unit and of 2–16 (a
+/// sample's); a word once or three times in one pass.
 @Suite struct CalendarRowsTests {
     struct Outcome: Equatable {
         var counts: [UInt32]
@@ -64,7 +65,9 @@ import Testing
         let bracketLow = (0..<checkIns).map { _ in
             seed % 9 == 0 ? 0 : max(0, typical + Int32.random(in: -250...250, using: &random) * Int32(nights) / 2)
         }
-        let bracketHigh = bracketLow.map { $0 + Int32.random(in: 0...(seed % 9 == 0 ? 4_095 : 80 * Int32(nights)), using: &random) }
+        // Every seventh seed counts by slots of 2–16 units, its brackets as many times wider.
+        let slotShift = seed % 7 == 5 ? 1 + seed % 4 : 0
+        let bracketHigh = bracketLow.map { $0 + Int32.random(in: 0...(seed % 9 == 0 ? 4_095 : seed % 9 == 4 ? 30_000 : 80 * Int32(nights)), using: &random) << Int32(slotShift) }
         let cheapest = [Int32.max, typical / 3, 0, -1][seed % 4]
 
         // The rows' bounds and kinds in 16 bits, as a span works them out; every fifth seed, fees added to some
@@ -81,7 +84,7 @@ import Testing
                 high16[lane] += fees
             }
         }
-        // Summed here, night by night; a row is handed back when its dearest stay may not fit 16 bits.
+        // Summed here, night by night; a row is not totalled by the kernel when its dearest stay may not fit 16 bits.
         var expected = Outcome(counts: Array(repeating: 0, count: checkIns), below: Array(repeating: 0, count: checkIns),
                                least: Array(repeating: .max, count: checkIns), inside: Array(repeating: [], count: checkIns),
                                returned: 0)
@@ -90,7 +93,16 @@ import Testing
         for lane in 0..<64 where anyValid >> UInt64(lane) & 1 != 0 {
             let totalled = constant[lane] >= 0 ? Int64(constant[lane]) * Int64(nights) <= largest
                 : slots[lane] >= 0 && lows[lane] >= 0 && Int64(highs[lane]) <= largest
-            if !totalled { expected.returned |= 1 << UInt64(lane) }
+            guard !totalled else { continue }
+            // A lane too dear for 16 bits is settled by its 32-bit bounds when every stay lies in the price range,
+            // above the cut and below or above every bracket, or dropped when every one lies outside the range
+            // (its totals below agree); else handed back.
+            let (low, high) = (lows[lane], highs[lane])
+            if low >= 0, high >= 0, high < lowest || low > highest
+                || (low >= lowest && high <= highest && low > cheapest && (high < bracketLow.min()! || low > bracketHigh.max()!)) {
+                continue
+            }
+            expected.returned |= 1 << UInt64(lane)
         }
         for p in 0..<checkIns {
             for lane in 0..<64 where valid[p] >> UInt64(lane) & 1 != 0 && expected.returned >> UInt64(lane) & 1 == 0 {
@@ -98,7 +110,9 @@ import Testing
                 guard total >= lowest, total <= highest else { continue }
                 expected.counts[p] += 1
                 if total < bracketLow[p] { expected.below[p] += 1 }
-                if total >= bracketLow[p], total <= bracketHigh[p] { expected.inside[p].append(total) }
+                if total >= bracketLow[p], total <= bracketHigh[p] {
+                    expected.inside[p].append(bracketLow[p] + ((total - bracketLow[p]) >> Int32(slotShift)) << Int32(slotShift))
+                }
                 if total <= cheapest { expected.least[p] = min(expected.least[p], total) }
             }
             expected.inside[p].sort()
@@ -123,13 +137,13 @@ import Testing
                                   least: Array(repeating: .max, count: checkIns), inside: Array(repeating: [], count: checkIns),
                                   returned: 0)
             let counted: [UnsafeMutablePointer<UInt32>?] = (0..<checkIns).map { p in
-                let width = Int(bracketHigh[p] - bracketLow[p]) + 1
+                let width = Int(bracketHigh[p] - bracketLow[p]) >> slotShift + 1
                 let counts = UnsafeMutablePointer<UInt32>.allocate(capacity: width)
                 counts.initialize(repeating: 0, count: width)
                 return counts
             }
             var plan = staysearch_calendar_rows_plan()
-            staysearch_calendar_rows_prepare(&plan, nights, checkIns, lowest, highest, bracketLow, bracketHigh, cheapest)
+            staysearch_calendar_rows_prepare(&plan, nights, checkIns, lowest, highest, bracketLow, bracketHigh, cheapest, slotShift)
             // The kernel's arrays hold 32 check-ins; those past the calendar's must stay as they are.
             let width = Int(STAYSEARCH_CALENDAR_ROWS_CHECKINS)
             var counts = outcome.counts + Array(repeating: 7, count: width - checkIns)
@@ -141,7 +155,7 @@ import Testing
                 slots.withUnsafeBufferPointer { slots in
                     added.withUnsafeBufferPointer { added in
                         for _ in 0..<repeats {
-                            outcome.returned = staysearch_calendar_rows(&plan, low16.baseAddress, high16, exact[0], constants[0],
+                            outcome.returned = staysearch_calendar_rows(&plan, low16.baseAddress, high16, lows, highs, exact[0], constants[0],
                                                                         seed % 5 == 3 ? added.baseAddress : nil, slots.baseAddress,
                                                                         stays, stayStride, valid, &counts, &below, &least, counted)
                         }
@@ -155,8 +169,8 @@ import Testing
             staysearch_calendar_use_portable(0)
             for p in 0..<checkIns {
                 let counts = counted[p]!
-                for offset in 0...Int(bracketHigh[p] - bracketLow[p]) {
-                    outcome.inside[p] += Array(repeating: bracketLow[p] + Int32(offset), count: Int(counts[offset]))
+                for offset in 0...(Int(bracketHigh[p] - bracketLow[p]) >> slotShift) {
+                    outcome.inside[p] += Array(repeating: bracketLow[p] + Int32(offset << slotShift), count: Int(counts[offset]))
                 }
                 counts.deallocate()
             }

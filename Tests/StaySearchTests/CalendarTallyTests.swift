@@ -54,7 +54,7 @@ import Testing
         var random = SeededGenerator(seed: UInt64(seed) &* 313 + 7)
         let days = Int.random(in: 1...6, using: &random)
         let unit: Int64 = seed < 15 ? 100 : 10_000
-        let limit = Int64(CalendarTally.slotLimit) * unit
+        let limit = Int64(CalendarTally.sampleSlots) * unit
         // Below the limit, above it, or across it.
         let kind = seed % 3
         let counted = CalendarTally(samplingFor: days, unit: unit), kept = CalendarTally(everythingFor: days, unit: unit)
@@ -84,5 +84,40 @@ import Testing
             #expect(brackets.bracketLow == expected.bracketLow && brackets.bracketHigh == expected.bracketHigh
                     && brackets.cheapest == expected.cheapest, "seed \(seed)")
         }
+    }
+
+    /// A sample counted by slots of 2–32 units (``ListingIndex/calendarSlotShift(nights:unit:)``) brackets each
+    /// day around the brackets of a sample keeping every total: its bracket holds theirs (a total of cents in a
+    /// unit the bracket ends on is inside), and reaches at most a slot further each way; its cut as well.
+    @Test(arguments: 0..<24)
+    func aSampleCountedBySlotsBracketsAroundOneKeepingEverything(seed: Int) throws {
+        var random = SeededGenerator(seed: UInt64(seed) &* 911 + 3)
+        let days = Int.random(in: 1...6, using: &random)
+        let unit: Int64 = seed % 2 == 0 ? 100 : 10_000
+        let shift = 1 + seed % 5
+        let limit = Int64(CalendarTally.sampleSlots << shift) * unit
+        let counted = CalendarTally(samplingFor: days, unit: unit, slotShift: shift), kept = CalendarTally(everythingFor: days, unit: unit)
+        for day in 0..<days {
+            let middle = Int64.random(in: (limit / 8)...(limit / 2), using: &random)
+            for _ in 0..<Int.random(in: 1...600, using: &random) {
+                let total = max(0, min(limit - 1, middle + Int64.random(in: -(middle / 2)...(middle / 2), using: &random)))
+                let rounded = random.chance(0.8) ? total / unit * unit : total
+                counted.add(rounded, day: day)
+                kept.add(rounded, day: day)
+            }
+        }
+        let sampling = CalendarSampling(every: 1, minimumStays: random.pick([1, 64]), standardErrors: random.pick([0, 3]))
+        let expected = try #require(CalendarTally.brackets(from: kept, sampling: sampling))
+        let brackets = try #require(CalendarTally.brackets(from: counted, sampling: sampling), "seed \(seed)")
+        let slot = Int64(1) << Int64(shift)
+        for day in 0..<days {
+            let (low, high) = (Int64(brackets.bracketLow[day]), Int64(brackets.bracketHigh[day]))
+            let (keptLow, keptHigh) = (Int64(expected.bracketLow[day]), Int64(expected.bracketHigh[day]))
+            #expect(low <= keptLow && keptLow - low < slot, "seed \(seed) day \(day): low \(low) against \(keptLow)")
+            #expect(keptHigh == Int64(Int32.max) ? high == keptHigh : high >= keptHigh - 1 && high - keptHigh < slot,
+                    "seed \(seed) day \(day): high \(high) against \(keptHigh)")
+        }
+        let (cut, keptCut) = (Int64(brackets.cheapest), Int64(expected.cheapest))
+        #expect(keptCut == Int64(Int32.max) ? cut == keptCut : cut >= keptCut - 1 && cut - keptCut < slot, "seed \(seed): cut \(cut) against \(keptCut)")
     }
 }

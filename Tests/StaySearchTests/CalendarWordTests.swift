@@ -5,7 +5,7 @@ import Testing
 /// The price calendar's word-at-a-time totals (`staysearch_calendar_word`), AVX2 and portable, against
 /// totals summed night by night here: random words of rows of one price, dense and copied nights, narrow
 /// brackets (so that rows of one price settle and the rest are packed together), price ranges, and
-/// brackets whose totals are counted by whole unit.
+/// brackets whose totals are counted by whole unit or by slots of 2–8 units (a sample's).
 @Suite struct CalendarWordTests {
     struct Outcome: Equatable {
         var counts: [UInt32]
@@ -59,13 +59,20 @@ import Testing
         // Summed here, night by night.
         var expected = Outcome(counts: Array(repeating: 0, count: checkIns), below: Array(repeating: 0, count: checkIns),
                                least: Array(repeating: .max, count: checkIns), inside: Array(repeating: [], count: checkIns))
+        // Some check-ins count their bracket's totals by slot (one in two, where the bracket is narrow): of a unit,
+        // or every fifth seed of 2–8 units (a total is then known by its slot's first unit).
+        let slotShift = seed % 5 == 3 ? 1 + seed % 3 : 0
+        let countedBySlot = (0..<checkIns).map { p in (p + seed) % 2 == 0 && Int(bracketHigh[p]) - Int(bracketLow[p]) + 1 <= 100_000 }
         for p in 0..<checkIns {
             for lane in 0..<64 where valid[p] >> UInt64(lane) & 1 != 0 {
                 let total = nightly[lane][p..<(p + nights)].reduce(0, +)
                 guard total >= lowest, total <= highest else { continue }
                 expected.counts[p] += 1
                 if total < bracketLow[p] { expected.below[p] += 1 }
-                if total >= bracketLow[p], total <= bracketHigh[p] { expected.inside[p].append(total) }
+                if total >= bracketLow[p], total <= bracketHigh[p] {
+                    let shift = countedBySlot[p] ? Int32(slotShift) : 0
+                    expected.inside[p].append(bracketLow[p] + ((total - bracketLow[p]) >> shift) << shift)
+                }
                 if total <= cheapest { expected.least[p] = min(expected.least[p], total) }
             }
             expected.inside[p].sort()
@@ -76,10 +83,9 @@ import Testing
                                   least: Array(repeating: .max, count: checkIns), inside: Array(repeating: [], count: checkIns))
             var inBracket = [UInt64](repeating: 0, count: checkIns)
             var totals = [Int32](repeating: 0, count: checkIns * 64)
-            // Some check-ins count their bracket's totals by unit (one in two, where the bracket is narrow).
             let slots: [UnsafeMutablePointer<UInt32>?] = (0..<checkIns).map { p in
-                let width = Int(bracketHigh[p]) - Int(bracketLow[p]) + 1
-                guard (p + seed) % 2 == 0, width <= 100_000 else { return nil }
+                let width = (Int(bracketHigh[p]) - Int(bracketLow[p])) >> slotShift + 1
+                guard countedBySlot[p] else { return nil }
                 let counts = UnsafeMutablePointer<UInt32>.allocate(capacity: width)
                 counts.initialize(repeating: 0, count: width)
                 return counts
@@ -87,7 +93,7 @@ import Testing
             dense.withUnsafeBufferPointer { dense in
                 staysearch_calendar_word(constant, lows.map { max(-1, $0) }, highs, useDense ? dense.baseAddress : nil, denseStride, matrix, span, nights, checkIns, valid,
                                          lowest, highest, bracketLow, bracketHigh, cheapest, &outcome.counts, &outcome.below,
-                                         &outcome.least, &inBracket, &totals, slots, nil)
+                                         &outcome.least, &inBracket, &totals, slots, Int32(slotShift), nil)
             }
             staysearch_calendar_use_portable(0)
             for p in 0..<checkIns {
@@ -98,8 +104,8 @@ import Testing
                 }
                 if let counts = slots[p] {
                     #expect(inBracket[p] == 0, "seed \(seed) check-in \(p): counted by unit and kept")
-                    for offset in 0...Int(bracketHigh[p] - bracketLow[p]) {
-                        outcome.inside[p] += Array(repeating: bracketLow[p] + Int32(offset), count: Int(counts[offset]))
+                    for offset in 0...(Int(bracketHigh[p] - bracketLow[p]) >> slotShift) {
+                        outcome.inside[p] += Array(repeating: bracketLow[p] + Int32(offset << slotShift), count: Int(counts[offset]))
                     }
                     counts.deallocate()
                 }
@@ -123,13 +129,15 @@ import Testing
         let bracketLow = (0..<checkIns).map { _ in typical + Int32.random(in: -300...300, using: &random) * Int32(nights) }
         let bracketHigh = bracketLow.map { $0 + Int32.random(in: 0...60, using: &random) * Int32(nights) }
         let cheapest = [Int32.max, typical / 4, typical][seed % 3]
+        // Every fourth seed counts by slots of 4 units.
+        let slotShift = seed % 4 == 3 ? 2 : 0
         func outcome() -> Outcome {
             Outcome(counts: Array(repeating: 0, count: checkIns), below: Array(repeating: 0, count: checkIns),
                     least: Array(repeating: .max, count: checkIns), inside: Array(repeating: [], count: checkIns))
         }
         func makeSlots() -> [UnsafeMutablePointer<UInt32>] {
             (0..<checkIns).map { p in
-                let width = Int(bracketHigh[p] - bracketLow[p]) + 1
+                let width = Int(bracketHigh[p] - bracketLow[p]) >> slotShift + 1
                 let counts = UnsafeMutablePointer<UInt32>.allocate(capacity: width)
                 counts.initialize(repeating: 0, count: width)
                 return counts
@@ -137,8 +145,8 @@ import Testing
         }
         func read(_ slots: [UnsafeMutablePointer<UInt32>], into outcome: inout Outcome) {
             for p in 0..<checkIns {
-                for offset in 0...Int(bracketHigh[p] - bracketLow[p]) {
-                    outcome.inside[p] += Array(repeating: bracketLow[p] + Int32(offset), count: Int(slots[p][offset]))
+                for offset in 0...(Int(bracketHigh[p] - bracketLow[p]) >> slotShift) {
+                    outcome.inside[p] += Array(repeating: bracketLow[p] + Int32(offset << slotShift), count: Int(slots[p][offset]))
                 }
                 outcome.inside[p].sort()
                 slots[p].deallocate()
@@ -186,7 +194,9 @@ import Testing
                     guard total >= lowest, total <= highest else { continue }
                     expected.counts[p] += 1
                     if total < bracketLow[p] { expected.below[p] += 1 }
-                    if total >= bracketLow[p], total <= bracketHigh[p] { expected.inside[p].append(total) }
+                    if total >= bracketLow[p], total <= bracketHigh[p] {
+                        expected.inside[p].append(bracketLow[p] + ((total - bracketLow[p]) >> Int32(slotShift)) << Int32(slotShift))
+                    }
                     if total <= cheapest { expected.least[p] = min(expected.least[p], total) }
                 }
             }
@@ -195,19 +205,19 @@ import Testing
                 slotsOneByOne.map { Optional($0) }.withUnsafeBufferPointer { slots in
                     staysearch_calendar_word(constant, lows, highs, densePrices, denseStride, matrix, span, nights, checkIns, valid,
                                              lowest, highest, bracketLow, bracketHigh, cheapest, &oneByOne.counts, &oneByOne.below,
-                                             &oneByOne.least, &inBracket, &totals, slots.baseAddress, nil)
+                                             &oneByOne.least, &inBracket, &totals, slots.baseAddress, Int32(slotShift), nil)
                 }
                 slotsBatched.map { Optional($0) }.withUnsafeBufferPointer { slots in
                     staysearch_calendar_word(constant, lows, highs, densePrices, denseStride, matrix, span, nights, checkIns, valid,
                                              lowest, highest, bracketLow, bracketHigh, cheapest, &batched.counts, &batched.below,
-                                             &batched.least, &inBracket, &totals, slots.baseAddress, batch)
+                                             &batched.least, &inBracket, &totals, slots.baseAddress, Int32(slotShift), batch)
                 }
             }
             #expect(inBracket.allSatisfy { $0 == 0 }, "seed \(seed) word \(word): totals kept though counted by unit")
         }
         slotsBatched.map { Optional($0) }.withUnsafeBufferPointer { slots in
             staysearch_calendar_flush(batch, span, nights, checkIns, lowest, highest, bracketLow, bracketHigh, cheapest,
-                                      &batched.counts, &batched.below, &batched.least, &totals, slots.baseAddress)
+                                      &batched.counts, &batched.below, &batched.least, &totals, slots.baseAddress, Int32(slotShift))
         }
         for p in 0..<checkIns { expected.inside[p].sort() }
         read(slotsOneByOne, into: &oneByOne)

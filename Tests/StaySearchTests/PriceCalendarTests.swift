@@ -242,7 +242,8 @@ import Testing
 
     /// A month of check-ins (at most 32, so rows are totalled row by row from their running sums over the
     /// span) on whole words of rows priced day by day, of one price and of a few runs, with steady stay rules,
-    /// a few rows whose stays are too dear for 16-bit totals (handed back and totalled stay by stay), price
+    /// a few rows whose stays are too dear for 16-bit totals, some of one price past 65,535 units a night (settled
+    /// by their 32-bit bounds, or handed back and totalled stay by stay), price
     /// ranges, one and two threads, brackets as sampled and narrowed until they miss: every day is its exact
     /// search.
     @Test(arguments: 0..<10)
@@ -264,7 +265,10 @@ import Testing
                 switch kind {
                 case 0...5: price = base + Int64.random(in: 0...60, using: &random) + (start.advanced(by: offset).weekdayFromMonday >= 4 ? 40 : 0)
                 case 8: if offset % 9 == 0 { price = Int64.random(in: 40...300, using: &random) }
-                case 9: price = Int64.random(in: 9_000...30_000, using: &random)
+                case 9:
+                    // Day by day, or one price past 65,535 units all season.
+                    if id % 2 == 0 { price = Int64.random(in: 9_000...30_000, using: &random) }
+                    if id % 2 == 1, offset == 0 { price = Int64.random(in: 70_000...200_000, using: &random) }
                 default: break
                 }
                 nights.append((id, CalendarNight(day: start.advanced(by: offset), isAvailable: random.chance(0.85),
@@ -291,8 +295,8 @@ import Testing
         }
     }
 
-    /// Stays dearer than the sample's unit counts reach (4,096 units: a week at $600 a night, three nights
-    /// at $1,400): the days whose median or margins lie above are sampled again keeping every total, and
+    /// Stays dearer than the sample's slots reach (4,096 slots, each as many units as a typical row's dearest
+    /// night makes it): the days whose median or margins lie above are sampled again keeping every total, and
     /// every day is still its exact search — with most listings that dear, about half, and a few.
     @Test(arguments: 0..<6)
     func daysDearerThanTheSamplesCountsAreTheirExactSearches(seed: Int) throws {

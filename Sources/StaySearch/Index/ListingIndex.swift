@@ -41,6 +41,8 @@ public struct ListingIndex: Sendable {
     let wholeUnitPrices = LazyValue<Bool>()
     /// The unit the price calendar counts totals in (``calendarScale``).
     let calendarScaleValue = LazyValue<UInt8>()
+    /// A typical row's dearest night, minor units (``calendarDearNight``).
+    let calendarDearNightValue = LazyValue<Int64>()
     /// Room type names, by code.
     package let roomTypeNames: [String]
     /// The room type codes in the order facet ties go (``NameTable/tieOrder``).

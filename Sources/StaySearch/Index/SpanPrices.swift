@@ -17,9 +17,10 @@ package struct SpanPrices: Sendable {
     /// A row with a price of a fraction of a unit or above ``largestUnits`` in the span: its stays are
     /// totalled one by one.
     static let irregular: Int32 = -3
-    /// The highest price a night (units) totalled word by word: any stay of up to 30,000 nights stays below
-    /// 2^31 units.
-    static let largestUnits: Int32 = 65_535
+    /// The highest price a night (units) totalled word by word: any stay of up to 365 nights stays below 2^31
+    /// units. A night of ₩6.6M (65,536 units of ₩100, $4,900) is as regular as one of $4,900: it is only its
+    /// stays that pass 16 bits, and those rows are settled by their bounds.
+    static let largestUnits: Int32 = (1 << 22) - 1
 
     /// The first and past-the-last day offset of the span.
     let start: Int
@@ -34,7 +35,7 @@ package struct SpanPrices: Sendable {
     /// The copied nights, in units (0 for a night without a price: it is never bookable).
     package let nights: Column<Int32>
     /// Per row: its lowest and highest price a night over the span's priced nights (units; both 0
-    /// without any), or -1 for an ``irregular`` row.
+    /// without any); for an ``irregular`` row rounded out to whole units (down, and up), −1 when unknown.
     package let lows: Column<Int32>
     package let highs: Column<Int32>
 
@@ -60,7 +61,7 @@ package struct SpanPrices: Sendable {
     /// `span − nights + 1` nights).
     let stayNights: Int
     /// Per row: the least and greatest total (units) of a stay of ``stayNights`` nights from any of
-    /// the span's check-ins, −1 for an ``irregular`` row. Exact for a row of running sums whose dearest
+    /// the span's check-ins (an ``irregular`` row's from its night bounds rounded out; −1 when unknown). Exact for a row of running sums whose dearest
     /// night keeps each such stay within 65,534 units (``staysearch_stay_bounds``), else ``stayNights`` ×
     /// its lowest and highest night. A calendar settles the rows whose every stay lies outside every day's
     /// bracket by them: day by day a stay's total varies far less than nights × its cheapest and dearest
@@ -167,13 +168,28 @@ package struct SpanPrices: Sendable {
                     let price = runs.values[run]
                     if runEnd >= end, price.patternIndex == nil {
                         prices[row] = SpanPrices.units(of: price, unit: unit) ?? SpanPrices.irregular
-                        if prices[row] >= 0 { (lows[row], highs[row]) = (prices[row], prices[row]) }
+                        if prices[row] >= 0 {
+                            (lows[row], highs[row]) = (prices[row], prices[row])
+                        } else if let (low, high) = SpanPrices.roundedOut(low: Int64(price), high: Int64(price), unit: unit, nights: stayNights) {
+                            (lows[row], highs[row]) = (low, high)
+                        }
                         continue
                     }
                 }
                 index.nightPrices.values(row: row, from: start, to: end, into: nightsOfRow.baseAddress!)
                 guard let (low, high) = SpanPrices.wholeUnits(of: UnsafeBufferPointer(rebasing: nightsOfRow[0..<span]),
-                                                              into: unitsOfRow.baseAddress!, unit: unit) else { continue }
+                                                              into: unitsOfRow.baseAddress!, unit: unit) else {
+                    // Irregular: its night bounds rounded out, so that a row outside every bracket is still settled.
+                    var least = Int32.max, most: Int32 = -1
+                    for night in 0..<span where nightsOfRow[night] >= 0 {
+                        least = min(least, nightsOfRow[night])
+                        most = max(most, nightsOfRow[night])
+                    }
+                    if most >= 0, let (low, high) = SpanPrices.roundedOut(low: Int64(least), high: Int64(most), unit: unit, nights: stayNights) {
+                        (lows[row], highs[row]) = (low, high)
+                    }
+                    continue
+                }
                 prices[row] = -4 - Int32(copied.count / span)
                 copied.append(contentsOf: UnsafeBufferPointer(rebasing: unitsOfRow[0..<span]))
                 (lows[row], highs[row]) = high < 0 ? (0, 0) : (low, high)
@@ -348,6 +364,14 @@ package struct SpanPrices: Sendable {
         }
         return whole ? (low, high) : nil
     }
+    /// Night bounds `low ... high` (minor units) rounded out to units of `unit` minor units — down, and up — when a
+    /// stay of `nights` nights at the higher stays below 2^31 units; else nil (the bounds stay unknown).
+    static func roundedOut(low: Int64, high: Int64, unit: Int64, nights: Int) -> (Int32, Int32)? {
+        let least = low / unit, most = (high + unit - 1) / unit
+        guard low >= 0, most * Int64(max(1, nights)) <= Int64(Int32.max) else { return nil }
+        return (Int32(least), Int32(most))
+    }
+
     /// `price` (minor units) in units of `unit` minor units when it is a whole number of them and
     /// ≤ ``largestUnits``, else nil; a night without a price counts as 0 (it is never bookable).
     static func units(of price: Int32, unit: Int64 = 100) -> Int32? {

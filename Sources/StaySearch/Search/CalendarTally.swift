@@ -28,25 +28,36 @@ package final class CalendarTally: @unchecked Sendable {
     var leastOfCents: [Int64]
     /// Per day: the totals inside the bracket (minor units) not counted in ``slots``.
     var inside: [[Int64]]
-    /// Per day: the width of its bracket in units when it is at most ``slotLimit`` (its whole-unit totals are
-    /// counted by unit in ``slots``), else 0.
+    /// Per day: the slots of its bracket when at most ``slotLimit`` (its whole-unit totals are counted by slot in
+    /// ``slots``), else 0.
     let slotWidths: [Int]
-    /// Per day counted by unit: how many whole-unit totals fall on each unit of the bracket (index 0 =
+    /// The units a slot counts: 2^`slotShift` — 1 but in a sample's tally (``init(samplingFor:unit:slotShift:)``),
+    /// whose totals at a rank are then known to their slot only: enough to place a bracket.
+    package let slotShift: Int
+    /// Per day counted by slot: how many whole-unit totals fall on each slot of the bracket (index 0 =
     /// ``bracketLow``), ``slotWidths`` of them; empty while none has been counted (and for a wider bracket).
     /// Made when counts first arrive, so that a tally's parts and a sample's wide tables are not zeroed
     /// only to be added to.
     var slots: [[UInt32]]
 
-    /// The widest bracket (units) counted by whole unit.
-    package static let slotLimit = 4_096
+    /// The most slots a bracket is counted by (the kernels' entries hold a slot in 16 bits): a day's bracket in
+    /// won, 4,000–10,000 units of ₩100 where dollars' is 300–700, is counted by unit as theirs is.
+    package static let slotLimit = 65_536
+
+    /// The slots of a sample's bracket (``init(samplingFor:unit:slotShift:)``): zeroed and walked per day and
+    /// per part, so few; as wide as the stays are dear.
+    package static let sampleSlots = 4_096
 
     /// The totals kept one by one (over every day) from which the days' ranks are worked out on more than one
     /// thread.
     static let keptForThreads = 1 << 16
 
-    /// A tally with brackets `bracketLow[d] ... bracketHigh[d]` (units of `unit` minor units) for each day *d*.
-    package init(bracketLow: [Int32], bracketHigh: [Int32], cheapest: Int32 = .max, unit: Int64 = 100) {
+    /// A tally with brackets `bracketLow[d] ... bracketHigh[d]` (units of `unit` minor units) for each day *d*,
+    /// counted by slots of 2^`slotShift` units.
+    package init(bracketLow: [Int32], bracketHigh: [Int32], cheapest: Int32 = .max, unit: Int64 = 100, slotShift: Int = 0) {
         self.unit = max(1, unit)
+        let shift = max(0, min(19, slotShift))
+        self.slotShift = shift
         self.bracketLow = bracketLow
         self.bracketHigh = bracketHigh
         self.cheapest = cheapest
@@ -58,7 +69,8 @@ package final class CalendarTally: @unchecked Sendable {
         inside = Array(repeating: [], count: days)
         slotWidths = (0..<days).map { day in
             let width = Int64(bracketHigh[day]) - Int64(bracketLow[day]) + 1
-            return width > 0 && width <= Int64(CalendarTally.slotLimit) ? Int(width) : 0
+            let slots = (width + (1 << Int64(shift)) - 1) >> Int64(shift)
+            return width > 0 && slots <= Int64(CalendarTally.slotLimit) ? Int(slots) : 0
         }
         slots = Array(repeating: [], count: days)
     }
@@ -69,17 +81,21 @@ package final class CalendarTally: @unchecked Sendable {
     }
 
     /// A tally of `days` days for a sample (``brackets(from:sampling:threads:)``): each day's whole-unit totals
-    /// below ``slotLimit`` units counted by unit, the totals of cents among them kept, the others only
-    /// counted: counting by unit in the word-at-a-time kernel costs a sample less than keeping every total
-    /// one by one and selecting from them after (docs/performance.md, "The price calendar").
-    package convenience init(samplingFor days: Int, unit: Int64 = 100) {
-        self.init(bracketLow: Array(repeating: 0, count: days), bracketHigh: Array(repeating: Int32(CalendarTally.slotLimit - 1), count: days),
-                  unit: unit)
+    /// below ``sampleSlots`` slots of 2^`slotShift` units counted by slot, the totals of cents among them kept, the
+    /// others only counted: counting by slot in the word-at-a-time kernel costs a sample less than keeping every
+    /// total one by one and selecting from them after (docs/performance.md, "The price calendar").
+    /// ``ListingIndex/calendarSlotShift(nights:unit:)`` makes the slots as wide as the stays are dear, so that
+    /// the sample holds a month's medians in won as in dollars.
+    package convenience init(samplingFor days: Int, unit: Int64 = 100, slotShift: Int = 0) {
+        let shift = max(0, min(19, slotShift))
+        self.init(bracketLow: Array(repeating: 0, count: days),
+                  bracketHigh: Array(repeating: Int32((CalendarTally.sampleSlots << shift) - 1), count: days), unit: unit, slotShift: shift)
     }
 
     /// A tally with the brackets of `brackets` (another tally's).
     convenience init(bracketsOf brackets: CalendarTally) {
-        self.init(bracketLow: brackets.bracketLow, bracketHigh: brackets.bracketHigh, cheapest: brackets.cheapest, unit: brackets.unit)
+        self.init(bracketLow: brackets.bracketLow, bracketHigh: brackets.bracketHigh, cheapest: brackets.cheapest, unit: brackets.unit,
+                  slotShift: brackets.slotShift)
     }
 
     var days: Int { counts.count }
@@ -87,8 +103,8 @@ package final class CalendarTally: @unchecked Sendable {
     /// Brackets for each day from `sample` (a tally of `sampling`'s sample of the rows, made with brackets
     /// that hold every total or with ``init(samplingFor:)``'s): the sample's median give or take `sampling`'s
     /// standard errors, and a cut above the sample's cheapest 1/256 on every day. Nil when a rank needed lies
-    /// outside the sample's own bracket (totals of more than ``slotLimit`` units: sample again holding
-    /// everything).
+    /// outside the sample's own bracket (totals past its ``sampleSlots`` slots: sample again holding
+    /// everything). A sample counted by slots of more than a unit gives brackets that reach its slots' ends.
     /// The days are worked out on up to `threads` threads.
     package static func brackets(from sample: CalendarTally, sampling: CalendarSampling, threads: Int = 1) -> CalendarTally? {
         // Per day: its bracket and its cut (nil: the day wants every total as cheap); nil when not known.
@@ -100,8 +116,11 @@ package final class CalendarTally: @unchecked Sendable {
             let margin = sampling.standardErrors > 0 ? Int((sampling.standardErrors * Double(count).squareRoot() / 2).rounded(.up)) + 2 : 0
             let first = count / 2 - margin, last = count / 2 + margin
             guard let values = sample.totals(atRanks: [count / 256, max(0, first), min(count - 1, last)], ofDay: day) else { return nil }
-            return (first > 0 ? Int32(clamping: values[1] / unit) : 0, last < count - 1 ? Int32(clamping: (values[2] + unit - 1) / unit) : .max,
-                    Int32(clamping: (values[0] + unit - 1) / unit))
+            // A total known to its slot only is its slot's first unit: the bracket and the cut reach its last.
+            let slotRest = (Int64(1) << Int64(sample.slotShift)) - 1
+            return (first > 0 ? Int32(clamping: values[1] / unit) : 0,
+                    last < count - 1 ? Int32(clamping: (values[2] + unit - 1) / unit + slotRest) : .max,
+                    Int32(clamping: (values[0] + unit - 1) / unit + slotRest))
         }
         var known: [(low: Int32, high: Int32, cut: Int32?)] = []
         for day in perDay {
@@ -113,7 +132,8 @@ package final class CalendarTally: @unchecked Sendable {
     }
 
     /// The totals of ranks `ranks` (each 0 = least ..< the day's count) among day `day`'s stays, or nil when
-    /// one lies outside the day's bracket (its totals there are only counted).
+    /// one lies outside the day's bracket (its totals there are only counted). Counted by slots of more than a
+    /// unit, a rank's total is given as its slot's first unit.
     /// - Complexity: O(*k*) for *k* totals kept in the bracket without unit counts; with them, up to the
     ///   unit of the highest rank, plus O(*k*) for the totals of cents beside them and O(*m* log *m*) for the *m*
     ///   of them in the units of the ranks.
@@ -126,6 +146,7 @@ package final class CalendarTally: @unchecked Sendable {
         }
         let counted = slots[day].isEmpty ? [UInt32](repeating: 0, count: slotWidths[day]) : slots[day]
         let first = Int64(bracketLow[day]), size = unit
+        if slotShift > 0 { return slotTotals(atRanks: ranks, ofDay: day, counted: counted, kept: totals) }
         // The totals of cents counted per unit of the bracket (each lies inside it), so that only the cents of a
         // unit holding a rank are sorted (with trip prices nearly every total is of cents: sorting them all cost a
         // calendar more than counting them).
@@ -168,6 +189,29 @@ package final class CalendarTally: @unchecked Sendable {
         return next == order.count ? found : nil
     }
 
+    /// ``totals(atRanks:ofDay:)`` of a tally counted by slots of 2^``slotShift`` units (`counted`, with the totals
+    /// `kept` beside them): each rank's slot's first unit, in minor units.
+    private func slotTotals(atRanks ranks: [Int], ofDay day: Int, counted: [UInt32], kept: [Int64]) -> [Int64]? {
+        let first = Int64(bracketLow[day]), shift = Int64(slotShift)
+        var keptPerSlot = [UInt32](repeating: 0, count: counted.count)
+        for total in kept {
+            let slot = (total / unit &- first) >> shift
+            guard slot >= 0, slot < Int64(keptPerSlot.count) else { return nil }
+            keptPerSlot[Int(slot)] &+= 1
+        }
+        let order = ranks.indices.sorted { ranks[$0] < ranks[$1] }
+        var found = [Int64](repeating: 0, count: ranks.count)
+        var next = 0, seen = Int(below[day])
+        for slot in 0..<counted.count where next < order.count {
+            seen += Int(counted[slot]) + Int(keptPerSlot[slot])
+            while next < order.count, ranks[order[next]] < seen {
+                found[order[next]] = (first + (Int64(slot) << shift)) * unit
+                next += 1
+            }
+        }
+        return next == order.count ? found : nil
+    }
+
     /// Each day's median (``median(ofDay:)``), worked out on up to `threads` threads.
     func medians(threads: Int) -> [Int64?] {
         eachDay(threads: threads) { self.median(ofDay: $0) }
@@ -203,7 +247,7 @@ package final class CalendarTally: @unchecked Sendable {
         } else if units <= Int64(bracketHigh[day]) {
             if slotWidths[day] > 0, units * unit == total {
                 if slots[day].isEmpty { slots[day] = [UInt32](repeating: 0, count: slotWidths[day]) }
-                slots[day][Int(units - Int64(bracketLow[day]))] &+= 1
+                slots[day][Int((units - Int64(bracketLow[day])) >> Int64(slotShift))] &+= 1
             } else {
                 inside[day].append(total)
             }

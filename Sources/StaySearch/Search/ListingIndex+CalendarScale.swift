@@ -39,4 +39,37 @@ extension ListingIndex {
             return NightPrices.wholeUnitScale
         }
     }
+
+    /// A typical row's dearest night, in minor units: the median, over up to 4,096 rows evenly spaced, of each
+    /// priced row's dearest night (0 without one). It sizes a calendar sample's slots
+    /// (``calendarSlotShift(nights:unit:)``), never its answers; worked out once per index.
+    package var calendarDearNight: Int64 {
+        calendarDearNightValue.get {
+            let step = max(1, count / Self.calendarScaleSampleRows)
+            var dearest: [Int64] = []
+            let nights = UnsafeMutablePointer<Int32>.allocate(capacity: max(1, dayCount))
+            defer { nights.deallocate() }
+            for row in stride(from: 0, to: count, by: step) {
+                nightPrices.values(row: row, from: 0, to: dayCount, into: nights)
+                var dearNight: Int32 = -1
+                for day in 0..<dayCount { dearNight = max(dearNight, nights[day]) }
+                if dearNight >= 0 { dearest.append(Int64(dearNight)) }
+            }
+            guard !dearest.isEmpty else { return 0 }
+            dearest.sort()
+            return dearest[dearest.count / 2]
+        }
+    }
+
+    /// The slot shift of a price calendar's sample of stays of `nights` nights counted in units of `unit` minor
+    /// units (``CalendarTally/init(samplingFor:unit:slotShift:)``): the least whose ``CalendarTally/sampleSlots``
+    /// slots reach twice a stay of ``calendarDearNight`` a night. Relative to what the stays cost, not to the
+    /// currency: a month's 7-night stays in won (₩1.2M, 12,000 units of ₩100) are sampled in slots of 16 units,
+    /// in dollars ($900) of one, both holding each day's median.
+    package func calendarSlotShift(nights: Int, unit: Int64) -> Int {
+        let reach = 2 * Int64(max(1, nights)) * calendarDearNight / max(1, unit)
+        var shift = 0
+        while shift < 19, Int64(CalendarTally.sampleSlots) << Int64(shift) < reach { shift += 1 }
+        return shift
+    }
 }

@@ -71,13 +71,14 @@ extension ListingIndex {
             }
             return tally
         }
-        // A sample of the rows brackets each day's median (its totals counted by unit up to the slots' limit;
-        // kept one by one when a bracket lies above it); the full tally then keeps only the totals inside the
-        // brackets, and a day whose median fell outside is tallied again whole.
+        // A sample of the rows brackets each day's median (its totals counted by slots as wide as the stays are
+        // dear; kept one by one when a rank lies above them); the full tally then counts only the totals inside
+        // the brackets, by unit, and a day whose median fell outside is tallied again whole.
         // Totals are counted in this index's calendar unit (whole dollars; ₩100 for won priced to the ₩100).
         let every = max(1, sampling.every), unit = NightPrices.unitOfScale[Int(min(NightPrices.largestScale, max(NightPrices.wholeUnitScale, scale ?? calendarScale)))]
-        let brackets = CalendarTally.brackets(from: tally(CalendarTally(samplingFor: dayCount, unit: unit), sampleEvery: every),
-                                              sampling: sampling, threads: threads)
+        // (``calendarSlotShift(nights:unit:)``: 4,096 slots of a unit for a week in dollars, of 16 in won.)
+        let sample = CalendarTally(samplingFor: dayCount, unit: unit, slotShift: calendarSlotShift(nights: nights, unit: unit))
+        let brackets = CalendarTally.brackets(from: tally(sample, sampleEvery: every), sampling: sampling, threads: threads)
             ?? CalendarTally.brackets(from: tally(CalendarTally(everythingFor: dayCount, unit: unit), sampleEvery: every), sampling: sampling,
                                       threads: threads)
             ?? CalendarTally(everythingFor: dayCount, unit: unit)
@@ -147,8 +148,9 @@ extension ListingIndex {
         }
         let results = PartResults<CalendarTally>(count: split.count)
         let bracketLow = tally.bracketLow, bracketHigh = tally.bracketHigh, cheapest = tally.cheapest, unit = tally.unit
+        let slotShift = tally.slotShift
         ParallelPasses.run(parts: split.count) { part in
-            let mine = CalendarTally(bracketLow: bracketLow, bracketHigh: bracketHigh, cheapest: cheapest, unit: unit)
+            let mine = CalendarTally(bracketLow: bracketLow, bracketHigh: bracketHigh, cheapest: cheapest, unit: unit, slotShift: slotShift)
             self.tallyStays(query, plan: plan, ranges: split.ranges[part], from: from, days: days, nights: nights,
                             sampleEvery: sampleEvery, readsBlocksFirst: false, into: mine)
             results.store(mine, at: part)
@@ -228,8 +230,13 @@ extension ListingIndex {
         // Per check-in: the bookable candidates, then those totalled word by word, and what they added.
         let stays = scratch.stays, nightBits = scratch.nightBits, valid = scratch.valid, inBracket = scratch.inBracket
         let counts = scratch.counts, below = scratch.below, least = scratch.least
-        var sums = [Int64](repeating: 0, count: span + 1)
-        var prices = [Int32](repeating: 0, count: span)
+        // A row's running sums and nights, stay by stay (plain memory: no copy-on-write checks in the loop).
+        let sums = UnsafeMutablePointer<Int64>.allocate(capacity: span + 1), prices = UnsafeMutablePointer<Int32>.allocate(capacity: max(1, span))
+        sums.initialize(repeating: 0, count: span + 1)
+        defer {
+            sums.deallocate()
+            prices.deallocate()
+        }
         // The copied nights of rows whose price changes (lane-major per night), and the word's totals.
         let matrix = scratch.matrix, wordTotals = scratch.wordTotals
         let bracketLow = scratch.bracketLow, bracketHigh = scratch.bracketHigh
@@ -237,7 +244,7 @@ extension ListingIndex {
             bracketLow[position] = tally.bracketLow[checkIns.lowerBound + position]
             bracketHigh[position] = tally.bracketHigh[checkIns.lowerBound + position]
         }
-        let cheapest = tally.cheapest
+        let cheapest = tally.cheapest, slotShift = tally.slotShift
         // While every check-in counts its bracket by unit (no totals kept), a month's rows are totalled row by
         // row from their stays over the span (each row's stays for all its check-ins at once, only the rows
         // that must be read); a longer range's lanes are held across words.
@@ -248,7 +255,8 @@ extension ListingIndex {
         let stayLows16 = spanPrices.stayLows16.base, stayHighs16 = spanPrices.stayHighs16.base
         let totalledRows = spanPrices.totalledRows.base, onePriceRows = spanPrices.onePriceRows.base
         if byRows {
-            staysearch_calendar_rows_prepare(scratch.rowsPlan, nights, checkInCount, lowestUnits, highestUnits, bracketLow, bracketHigh, cheapest)
+            staysearch_calendar_rows_prepare(scratch.rowsPlan, nights, checkInCount, lowestUnits, highestUnits, bracketLow, bracketHigh, cheapest,
+                                             slotShift)
         }
         var leastOfCents = [Int64](repeating: .max, count: checkInCount)
         // With fees or a service fee, a stay's total is its trip price: the rows it changes are read stay by
@@ -283,7 +291,7 @@ extension ListingIndex {
         }
         if let tripPlan {
             staysearch_calendar_trip_prepare(tripPlan, checkInCount, Int(scale), nights, guests, serviceFee, lowest, highest, bracketLow,
-                                             bracketHigh, cheapest)
+                                             bracketHigh, cheapest, slotShift)
         }
         var allowedByTable = [UInt64](repeating: 0, count: tableCount)
         let hasSpanStays = spanPrices.stays.count > 0 && checkInCount <= stayStride
@@ -356,7 +364,10 @@ extension ListingIndex {
                     for table in 0..<tableCount {
                         rulesAllow[table] = staysearch_verdict_bits(columns.ruleClasses + base, tables + table &* 32, &ruleRunRows)
                     }
-                    fast = ~irregular & ~ruleRunRows
+                    // Row by row (without trip prices) irregular rows go to the kernel too: it totals none of them, but
+                    // settles those whose bounds, rounded out to units, lie outside every bracket (in won priced to the
+                    // ₩10, 2.5 % of the rows) and hands back the rest.
+                    fast = (byRows && tripFees == nil ? ~0 : ~irregular) & ~ruleRunRows
                     boundable = fast
                     for table in 0..<tableCount { allowedByTable[table] = rulesAllow[table] }
                     if let feeLines, let feeWord = feeRowBits?[word], feeWord & candidates & totalledRows[word] != 0 {
@@ -401,7 +412,11 @@ extension ListingIndex {
                             (lows, highs, added) = (UnsafePointer(lines), UnsafePointer(lines + 64), UnsafePointer(lines + 128))
                             feeLineSet ^= 1
                         }
-                        slow |= staysearch_calendar_rows(scratch.rowsPlan, lows, highs, totalledRows[word] & ~tripLanes, onePriceRows[word], added,
+                        // Rows too dear for 16 bits are settled by their 32-bit bounds in the kernel, but not with trip
+                        // prices (those lanes' bounds are of their nights).
+                        slow |= staysearch_calendar_rows(scratch.rowsPlan, lows, highs, tripFees == nil ? stayLows + base : nil,
+                                                         tripFees == nil ? stayHighs + base : nil,
+                                                         totalledRows[word] & ~tripLanes, onePriceRows[word], added,
                                                          sumSlots + base, rowStays, stayStride, valid, counts, below, least, scratch.slots)
                             & ~tripLanes
                         if lanes & tripLanes != 0, let tripPlan, let tripCents {
@@ -455,7 +470,7 @@ extension ListingIndex {
                         }
                         staysearch_calendar_word(rowPrices, spanPrices.lows.base + base, spanPrices.highs.base + base, denseStart, denseRows, matrix, span, nights, checkInCount, valid,
                                                  lowestUnits, highestUnits, bracketLow, bracketHigh, cheapest, counts, below,
-                                                 least, inBracket, wordTotals, scratch.slots, batch)
+                                                 least, inBracket, wordTotals, scratch.slots, Int32(slotShift), batch)
                         // The totals kept in the brackets (none when lanes are held in a batch).
                         if batch == nil {
                             for position in 0..<checkInCount where inBracket[position] != 0 {
@@ -546,7 +561,7 @@ extension ListingIndex {
                     } else if rowTerms != nil, wholeWord, hasSpanStays, sumSlots[row] >= 0, stayHighs[row] >= 0, stayHighs[row] <= 0xFFFF {
                         spanStays = rowStays + Int(sumSlots[row]) &* stayStride
                     } else {
-                        prices.withUnsafeMutableBufferPointer { nightPrices.values(row: row, from: spanStart, to: spanEnd, into: $0.baseAddress!) }
+                        nightPrices.values(row: row, from: spanStart, to: spanEnd, into: prices)
                         for night in 0..<span { sums[night + 1] = sums[night] &+ Int64(max(0, prices[night])) }
                     }
                     for position in 0..<checkInCount where stays[position] & mask != 0 {
@@ -580,7 +595,7 @@ extension ListingIndex {
                             below[position] &+= 1
                         } else if total <= Int64(bracketHigh[position]) &* unit &+ (unit - 1) {
                             if let slots = scratch.slots[position], total % unit == 0 {
-                                slots[Int(total / unit - Int64(bracketLow[position]))] &+= 1
+                                slots[Int((total / unit - Int64(bracketLow[position])) >> Int64(slotShift))] &+= 1
                             } else {
                                 scratch.keepInside(total, at: position)
                             }
@@ -595,7 +610,7 @@ extension ListingIndex {
         }
         if let batch {
             staysearch_calendar_flush(batch, span, nights, checkInCount, lowestUnits, highestUnits, bracketLow, bracketHigh, cheapest,
-                                      counts, below, least, wordTotals, scratch.slots)
+                                      counts, below, least, wordTotals, scratch.slots, Int32(slotShift))
         }
         for position in 0..<checkInCount {
             let day = checkIns.lowerBound + position

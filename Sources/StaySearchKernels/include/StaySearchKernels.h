@@ -100,7 +100,8 @@ void staysearch_calendar_batch_reset(staysearch_calendar_batch *batch);
 /// `bracketLow[p]` to `below[p]`, and the least of those of at most `cheapest` narrows `least[p]`; those in
 /// `bracketLow[p] ... bracketHigh[p]` are given by the bits of `inBracket[p]`, bit *k* for the total at
 /// `totals[p × 64 + k]` (*k* is not necessarily the lane: lanes may be packed together) — unless `slots[p]` is
-/// not NULL: then each such total *t* adds one to `slots[p][t − bracketLow[p]]` instead and `inBracket[p]` is 0.
+/// not NULL: then each such total *t* adds one to `slots[p][(t − bracketLow[p]) >> slotShift]` instead (a slot
+/// counts 2^`slotShift` units: a sample's brackets are wide) and `inBracket[p]` is 0.
 /// `checkIns` is at most ``STAYSEARCH_CALENDAR_CHECKINS``; every total stays below 2^31.
 ///
 /// `batch`, NULL or given only when every `slots[p]` is not NULL: the lanes to total may be held in it and
@@ -109,14 +110,14 @@ void staysearch_calendar_batch_reset(staysearch_calendar_batch *batch);
 void staysearch_calendar_word(const int32_t *constant, const int32_t *lowNight, const int32_t *highNight,
                               const uint16_t *dense, long denseStride, const int32_t *matrix, long span, long nights, long checkIns, const uint64_t *valid, int32_t lowest, int32_t highest,
                               const int32_t *bracketLow, const int32_t *bracketHigh, int32_t cheapest, uint32_t *counts,
-                              uint32_t *below, int32_t *least, uint64_t *inBracket, int32_t *totals, uint32_t *const *slots,
+                              uint32_t *below, int32_t *least, uint64_t *inBracket, int32_t *totals, uint32_t *const *slots, int slotShift,
                               staysearch_calendar_batch *batch);
 
 /// Adds the stays of the lanes `batch` holds (see ``staysearch_calendar_word``, whose arguments these are)
 /// and empties it.
 void staysearch_calendar_flush(staysearch_calendar_batch *batch, long span, long nights, long checkIns, int32_t lowest,
                                int32_t highest, const int32_t *bracketLow, const int32_t *bracketHigh, int32_t cheapest,
-                               uint32_t *counts, uint32_t *below, int32_t *least, int32_t *totals, uint32_t *const *slots);
+                               uint32_t *counts, uint32_t *below, int32_t *least, int32_t *totals, uint32_t *const *slots, int slotShift);
 
 /// The most check-ins ``staysearch_calendar_rows`` takes at once.
 #define STAYSEARCH_CALENDAR_ROWS_CHECKINS 32
@@ -133,6 +134,8 @@ typedef struct {
     int32_t lowest, highest, cheapest;
     int32_t lowestBracket, highestBracket;
     int32_t bracketLow[STAYSEARCH_CALENDAR_ROWS_CHECKINS], bracketHigh[STAYSEARCH_CALENDAR_ROWS_CHECKINS];
+    /// The units a slot counts: 2^`slotShift` (a total *t* in its bracket counts in `slots[p][(t − bracketLow[p]) >> slotShift]`).
+    long slotShift;
     /// The brackets clamped into 16 bits.
     uint16_t lowBounds[STAYSEARCH_CALENDAR_ROWS_CHECKINS], highBounds[STAYSEARCH_CALENDAR_ROWS_CHECKINS];
     /// The word whose rows are still to be totalled (none when `pendingRows` is 0): its rows of one price,
@@ -148,7 +151,8 @@ typedef struct {
 
 /// Sets `plan` up for a pass (see ``staysearch_calendar_rows``) with no word pending.
 void staysearch_calendar_rows_prepare(staysearch_calendar_rows_plan *plan, long nights, long checkIns, int32_t lowest,
-                                      int32_t highest, const int32_t *bracketLow, const int32_t *bracketHigh, int32_t cheapest);
+                                      int32_t highest, const int32_t *bracketLow, const int32_t *bracketHigh, int32_t cheapest,
+                                      long slotShift);
 
 /// The stays of each of `slots` rows of running sums (`sums[s × stride ..< s × stride + windows + nights]` for
 /// slot *s*, modulo 2^16): `stays[s × stayStride + p]` = `sums[s × stride + p + nights]` − `sums[s × stride +
@@ -193,11 +197,13 @@ void staysearch_calendar_rows_bookable_bounds(const uint64_t *bookable, long wor
 /// `constants` costs `stayLow[lane]` a stay, any other `stays[s × stayStride + p]` from check-in *p* with
 /// *s* = `sumSlots[lane]` (the row's stays over the span, see ``staysearch_stays_of_sums``; 32 values readable
 /// from each slot's first), and its stays lie within `stayLow[lane]` ... `stayHigh[lane]`: rows whose every
-/// stay lies outside every bracket are settled by them without reading their stays. The other lanes of `valid` are returned, as bits, untouched,
-/// for the caller to total. For check-in *p* the totalled lanes of `valid[p]` whose total lies in the plan's
+/// stay lies outside every bracket are settled by them without reading their stays. A lane not totalled here
+/// (its stays may pass 16 bits) is settled the same way by its 32-bit bounds `stayLow32[lane]` ...
+/// `stayHigh32[lane]` (−1 when unknown; ``SpanPrices``' stay bounds; both NULL: none is) when it can be, or dropped when every stay
+/// lies outside the price range. The other lanes of `valid` are returned, as bits, untouched, for the caller to total. For check-in *p* the totalled lanes of `valid[p]` whose total lies in the plan's
 /// price range are the stays found: their number is added to `counts[p]`, those below `bracketLow[p]` to
 /// `below[p]`, each of those in `bracketLow[p] ... bracketHigh[p]` adds one to
-/// `slots[p][total − bracketLow[p]]` (each bracket is at most 4,096 units wide), and the least of those of at
+/// `slots[p][(total − bracketLow[p]) >> slotShift]` (the plan's; each bracket is at most 65,536 slots wide), and the least of those of at
 /// most the cut narrows `least[p]`.
 /// `added` (NULL for none) gives each lane's fees in whole units, added to each of its stays read from `stays`
 /// (a trip price that is the nights' sum and fixed fees): `stayLow` and `stayHigh` then bound the stays with
@@ -212,6 +218,7 @@ void staysearch_calendar_rows_bookable_bounds(const uint64_t *bookable, long wor
 /// `stayLow`, `added` and `sumSlots` must stay as they are until the next call (or the finish) returns: every
 /// call, even one with no valid lane, totals the word left pending before it. What a call returns is its own word's.
 uint64_t staysearch_calendar_rows(staysearch_calendar_rows_plan *plan, const uint16_t *stayLow, const uint16_t *stayHigh,
+                                  const int32_t *stayLow32, const int32_t *stayHigh32,
                                   uint64_t exact, uint64_t constants, const uint16_t *added, const int32_t *sumSlots, const uint16_t *stays, long stayStride,
                                   const uint64_t *valid, uint32_t *counts, uint32_t *below, int32_t *least, uint32_t *const *slots);
 
@@ -226,15 +233,17 @@ typedef struct {
     int32_t lowest, highest, cut, lowestBracket, highestBracket;
     int32_t bracketLow[STAYSEARCH_CALENDAR_ROWS_CHECKINS], bracketHigh[STAYSEARCH_CALENDAR_ROWS_CHECKINS];
     int32_t firstUnit[STAYSEARCH_CALENDAR_ROWS_CHECKINS];
+    /// The units a slot counts: 2^`slotShift`.
+    long slotShift;
 } staysearch_calendar_trip_plan;
 
 /// Sets `plan` up for a pass of ``staysearch_calendar_trip_rows``: `checkIns` (at most
 /// ``STAYSEARCH_CALENDAR_ROWS_CHECKINS``) check-ins of stays of `nights` nights for `guests` guests, brackets and
 /// the cut in units of 10^`scale` minor units (`bracketLow[p]` ≥ 0), the price range `lowest ... highest` in minor
-/// units, and a service fee of `serviceFee` basis points (0 ... 10,000).
+/// units, a service fee of `serviceFee` basis points (0 ... 10,000), and slots of 2^`slotShift` units.
 void staysearch_calendar_trip_prepare(staysearch_calendar_trip_plan *plan, long checkIns, long scale, long nights, long guests,
                                       int64_t serviceFee, int64_t lowest, int64_t highest, const int32_t *bracketLow,
-                                      const int32_t *bracketHigh, int32_t cheapest);
+                                      const int32_t *bracketHigh, int32_t cheapest, long slotShift);
 
 /// The lanes of `lanes` (one word of 64 rows) of a price calendar counted by their trip prices (see the SPEC's
 /// formulas and ``staysearch_trip_prices``): a lane's stay for check-in *p* (its bit in `valid[p]`) costs, in
@@ -243,7 +252,7 @@ void staysearch_calendar_trip_prepare(staysearch_calendar_trip_plan *plan, long 
 /// ... `stayHigh[lane]`; its fees are its entry's (`feeWord`, `entries` and `count` as for
 /// ``staysearch_trip_prices``), with the plan's service fee on top. For check-in *p* the trip prices in the
 /// price range are counted in `counts[p]`, those below its bracket in `below[p]`; one of a whole number of units
-/// inside its bracket adds one to `slots[p][units − first unit]`, and one at most the cut narrows `least[p]`
+/// inside its bracket adds one to `slots[p][(units − first unit) >> slotShift]`, and one at most the cut narrows `least[p]`
 /// (units). A trip price that is not a whole number of units and lies inside its bracket or at most the cut is
 /// written to `cents` (up to 64 × ``STAYSEARCH_CALENDAR_ROWS_CHECKINS`` entries, check-in × 2^32 + trip price),
 /// their number to `*centsCount`, for the caller to keep. Returns the lanes not counted, whose trip prices could
