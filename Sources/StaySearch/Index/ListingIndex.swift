@@ -39,10 +39,9 @@ public struct ListingIndex: Sendable {
     let qualityCache = QualityCache()
     /// Whether every price the index holds is in whole currency units (``pricesAreWholeUnits``).
     let wholeUnitPrices = LazyValue<Bool>()
-    /// The unit the price calendar counts totals in (``calendarScale``).
-    let calendarScaleValue = LazyValue<UInt8>()
-    /// A typical row's dearest night, minor units (``calendarDearNight``).
-    let calendarDearNightValue = LazyValue<Int64>()
+    /// The unit the price calendar counts totals in and a typical row's dearest night (``calendarScale``,
+    /// ``calendarDearNight``).
+    let calendarSampleValue = LazyValue<(scale: UInt8, dearNight: Int64)>()
     /// Room type names, by code.
     package let roomTypeNames: [String]
     /// The room type codes in the order facet ties go (``NameTable/tieOrder``).

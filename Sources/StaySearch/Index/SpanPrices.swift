@@ -20,7 +20,7 @@ package struct SpanPrices: Sendable {
     /// The highest price a night (units) totalled word by word: any stay of up to 365 nights stays below 2^31
     /// units. A night of ₩6.6M (65,536 units of ₩100, $4,900) is as regular as one of $4,900: it is only its
     /// stays that pass 16 bits, and those rows are settled by their bounds.
-    static let largestUnits: Int32 = (1 << 22) - 1
+    static let largestUnits: Int32 = 4_194_303
 
     /// The first and past-the-last day offset of the span.
     let start: Int

@@ -11,54 +11,41 @@ extension ListingIndex {
     /// ₩84,300 a night count 843 units each, as many as dollars do). It decides what the calendar's fast
     /// paths can hold, never its answers: a price that is not a whole number of units is totalled stay by
     /// stay, exactly. Chosen by what divides the prices, not by their size; worked out once per index.
-    package var calendarScale: UInt8 {
-        calendarScaleValue.get {
-            let step = max(1, count / Self.calendarScaleSampleRows)
-            // Per scale, the sampled priced rows whose every price it divides.
-            var divided = [Int](repeating: 0, count: Int(NightPrices.largestScale) + 1)
-            var priced = 0
-            let nights = UnsafeMutablePointer<Int32>.allocate(capacity: max(1, dayCount))
-            defer { nights.deallocate() }
-            for row in stride(from: 0, to: count, by: step) {
-                nightPrices.values(row: row, from: 0, to: dayCount, into: nights)
-                var scale = Int(NightPrices.largestScale), any = false
-                for day in 0..<dayCount where nights[day] >= 0 {
-                    any = true
-                    let price = Int64(nights[day])
-                    while scale > 0, price % NightPrices.unitOfScale[scale] != 0 { scale -= 1 }
-                }
-                guard any else { continue }
-                priced += 1
-                divided[scale] += 1
-            }
-            var rows = 0
-            for scale in stride(from: Int(NightPrices.largestScale), to: Int(NightPrices.wholeUnitScale), by: -1) {
-                rows += divided[scale]
-                if priced > 0, Double(rows) >= Self.calendarScaleShare * Double(priced) { return UInt8(scale) }
-            }
-            return NightPrices.wholeUnitScale
-        }
-    }
+    package var calendarScale: UInt8 { calendarSampleValue.get(sampleCalendarPrices).scale }
 
-    /// A typical row's dearest night, in minor units: the median, over up to 4,096 rows evenly spaced, of each
-    /// priced row's dearest night (0 without one). It sizes a calendar sample's slots
-    /// (``calendarSlotShift(nights:unit:)``), never its answers; worked out once per index.
-    package var calendarDearNight: Int64 {
-        calendarDearNightValue.get {
-            let step = max(1, count / Self.calendarScaleSampleRows)
-            var dearest: [Int64] = []
-            let nights = UnsafeMutablePointer<Int32>.allocate(capacity: max(1, dayCount))
-            defer { nights.deallocate() }
-            for row in stride(from: 0, to: count, by: step) {
-                nightPrices.values(row: row, from: 0, to: dayCount, into: nights)
-                var dearNight: Int32 = -1
-                for day in 0..<dayCount { dearNight = max(dearNight, nights[day]) }
-                if dearNight >= 0 { dearest.append(Int64(dearNight)) }
+    /// A typical row's dearest night, in minor units: the median, over the same rows, of each priced row's
+    /// dearest night (0 without one). It sizes a calendar sample's slots (``calendarSlotShift(nights:unit:)``),
+    /// never its answers; worked out once per index, with ``calendarScale``.
+    package var calendarDearNight: Int64 { calendarSampleValue.get(sampleCalendarPrices).dearNight }
+
+    /// ``calendarScale`` and ``calendarDearNight`` from one pass over the sampled rows' nights.
+    private func sampleCalendarPrices() -> (scale: UInt8, dearNight: Int64) {
+        let step = max(1, count / Self.calendarScaleSampleRows)
+        // Per scale, the sampled priced rows whose every price it divides; each priced row's dearest night.
+        var divided = [Int](repeating: 0, count: Int(NightPrices.largestScale) + 1)
+        var dearest: [Int64] = []
+        let nights = UnsafeMutablePointer<Int32>.allocate(capacity: max(1, dayCount))
+        defer { nights.deallocate() }
+        for row in stride(from: 0, to: count, by: step) {
+            nightPrices.values(row: row, from: 0, to: dayCount, into: nights)
+            var scale = Int(NightPrices.largestScale), dearNight: Int32 = -1
+            for day in 0..<dayCount where nights[day] >= 0 {
+                dearNight = max(dearNight, nights[day])
+                let price = Int64(nights[day])
+                while scale > 0, price % NightPrices.unitOfScale[scale] != 0 { scale -= 1 }
             }
-            guard !dearest.isEmpty else { return 0 }
-            dearest.sort()
-            return dearest[dearest.count / 2]
+            guard dearNight >= 0 else { continue }
+            divided[scale] += 1
+            dearest.append(Int64(dearNight))
         }
+        dearest.sort()
+        let dearNight = dearest.isEmpty ? 0 : dearest[dearest.count / 2]
+        var rows = 0
+        for scale in stride(from: Int(NightPrices.largestScale), to: Int(NightPrices.wholeUnitScale), by: -1) {
+            rows += divided[scale]
+            if !dearest.isEmpty, Double(rows) >= Self.calendarScaleShare * Double(dearest.count) { return (UInt8(scale), dearNight) }
+        }
+        return (NightPrices.wholeUnitScale, dearNight)
     }
 
     /// The slot shift of a price calendar's sample of stays of `nights` nights counted in units of `unit` minor
