@@ -75,14 +75,18 @@ public struct CalendarMonth: Sendable {
             : "● available   × booked   ? unpriced   ○ no calendar row   - past   · outside the calendar"
     }
 
-    /// `$175`, `$1,350`, `$25k` for ten thousand and more (to the nearest thousand); `₩85,000`, `₩120만` for a
-    /// million won and more (to the nearest ten thousand, as Korean counts).
+    /// `$175`, `$1,350`, `$25k` for ten thousand and more (to the nearest thousand), `$40M` for a million and more
+    /// (to the nearest million); `₩85,000`, `₩120만` for a million won and more (to the nearest ten thousand, as
+    /// Korean counts).
     func compact(_ money: Money) -> String { CalendarMonth.compact(money, style: style) }
 
     /// ``compact(_:)`` in `style`.
     static func compact(_ money: Money, style: DisplayStyle) -> String {
         if style.hasWholeUnitsOnly, style.language == .korean, money.minorUnits >= 100_000_000 {
             return style.currencySymbol + style.grouped(Int((money.minorUnits + 500_000) / 1_000_000)) + "만"
+        }
+        if !style.hasWholeUnitsOnly, money.minorUnits >= 99_950_000 {
+            return "\(style.currencySymbol)\((money.minorUnits + 50_000_000) / 100_000_000)M"
         }
         if !style.hasWholeUnitsOnly, money.minorUnits >= 1_000_000 {
             return "\(style.currencySymbol)\((money.minorUnits + 50_000) / 100_000)k"

@@ -179,7 +179,7 @@ extension Database {
     package static func refreshed(_ current: EditableListing?, by scraped: EditableListing, scrapeOffset: Int, dayCount: Int, todayOffset: Int,
                           booked: [Range<Int>]) -> (listing: EditableListing, keptClosed: Int) {
         let own = StayRule(minimumNights: scraped.record.minimumNights, maximumNights: scraped.record.maximumNights).packed
-        var target = current ?? EditableListing(record: scraped.record, prices: Array(repeating: ListingIndex.noCalendarRow, count: dayCount),
+        var target = current ?? EditableListing(record: scraped.record, prices: Array(repeating: Int64(ListingIndex.noCalendarRow), count: dayCount),
                                                 bookable: Array(repeating: false, count: dayCount), rules: Array(repeating: own, count: dayCount))
         target.record = scraped.record
         // Amenities are a set: the order an index gives them in is not the scrape's.
@@ -189,7 +189,7 @@ extension Database {
         if let price = scraped.record.price {
             // Nights without a price take the listing's new one, closed (as a `listing` change gives them).
             for day in target.prices.indices where target.prices[day] == ListingIndex.unpricedNight {
-                target.prices[day] = Int32(clamping: price.minorUnits)
+                target.prices[day] = max(0, price.minorUnits)
                 target.bookable[day] = false
             }
         }

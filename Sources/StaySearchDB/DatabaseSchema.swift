@@ -70,7 +70,7 @@ public enum DatabaseSchema {
             amenities text[] NOT NULL,
             instant_bookable boolean NOT NULL,
             superhost boolean NOT NULL,
-            night_prices integer[] NOT NULL,
+            night_prices bigint[] NOT NULL,
             night_open boolean[] NOT NULL,
             night_minimum integer[] NOT NULL,
             night_maximum integer[] NOT NULL,
@@ -185,6 +185,14 @@ public enum DatabaseSchema {
         "ALTER TABLE listings ADD COLUMN IF NOT EXISTS scraped boolean NOT NULL DEFAULT true",
         // Fees: a database made before the column has none.
         "ALTER TABLE listings ADD COLUMN IF NOT EXISTS fees bigint[] CHECK (fees IS NULL OR cardinality(fees) = 6)",
+        // Prices up to 1,000,000,000.00 a night: a database made before them keeps 32-bit prices until this widens them.
+        """
+        DO $$ BEGIN
+            IF (SELECT atttypid FROM pg_attribute WHERE attrelid = 'listings'::regclass AND attname = 'night_prices') = 'integer[]'::regtype THEN
+                ALTER TABLE listings ALTER COLUMN night_prices TYPE bigint[];
+            END IF;
+        END $$
+        """,
         // A booking outlives its listing's removal (a refresh that no longer finds it): the stay was sold.
         "ALTER TABLE bookings DROP CONSTRAINT IF EXISTS bookings_listing_fkey",
         // A write's day and the calendars' days: the clock lock taken shared, then the log's today read (a

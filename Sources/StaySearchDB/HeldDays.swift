@@ -6,7 +6,9 @@ import StaySearch
 package struct HeldDays {
     let dayCount: Int
     private let wordsPerListing: Int
+    /// Each day's price, 32 bits (a price from ``WidePrices/firstReference`` up refers to `widePrices`).
     private var prices: [Int32] = []
+    private var widePrices = WidePrices()
     private var open: [UInt64] = []
     /// The rule runs of every listing, in order: each run's first day and its packed rule.
     private var runDays: [Int32] = []
@@ -24,7 +26,7 @@ package struct HeldDays {
 
     /// Holds the days of `listing` (its days must number `dayCount`).
     package mutating func append(_ listing: EditableListing) {
-        prices.append(contentsOf: listing.prices)
+        for price in listing.prices { prices.append(price < 0 ? Int32(price) : widePrices.stored(minorUnits: price)) }
         var words = [UInt64](repeating: 0, count: wordsPerListing)
         for (day, isOpen) in listing.bookable.enumerated() where isOpen { words[day >> 6] |= 1 << UInt64(day & 63) }
         open.append(contentsOf: words)
@@ -46,6 +48,9 @@ package struct HeldDays {
             let end = run + 1 < runs.upperBound ? Int(runDays[run + 1]) : dayCount
             for day in Int(runDays[run])..<end { rules[day] = runRules[run] }
         }
-        return EditableListing(record: record, prices: Array(prices[first..<(first + dayCount)]), bookable: bookable, rules: rules)
+        let amounts = widePrices.amounts.withUnsafeBufferPointer { wide in
+            prices[first..<(first + dayCount)].map { WidePrices.amount(ofStored: $0, in: wide.baseAddress) }
+        }
+        return EditableListing(record: record, prices: amounts, bookable: bookable, rules: rules)
     }
 }

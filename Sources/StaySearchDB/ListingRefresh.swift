@@ -17,7 +17,7 @@ package struct ListingRefresh: Codable, Equatable {
     var fields: Fields?
     /// The first day of `prices`, `open`, `minimum` and `maximum` (ISO), when days changed.
     var from: String?
-    var prices: [Int32]?
+    var prices: [Int64]?
     var open: String?
     var minimum: [Int32]?
     var maximum: [Int32]?

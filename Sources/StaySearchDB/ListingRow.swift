@@ -62,11 +62,21 @@ package enum ListingRow {
         // call per element: most of a snapshot's time).
         func int32s(_ index: Int) throws -> [Int32] {
             if cells[index].format == .binary, let values = binaryArray(cells[index].bytes, width: 4) {
-                return values.map { Int32(bitPattern: $0) }
+                return values.map { Int32(truncatingIfNeeded: $0) }
             }
             return try value(index, [Int32].self)
         }
-        let prices = try int32s(21), minimum = try int32s(23), maximum = try int32s(24)
+        // Prices are 64-bit (`bigint[]`); a database made before wide prices has 32-bit ones until it is migrated.
+        func int64s(_ index: Int) throws -> [Int64] {
+            if cells[index].format == .binary, let values = binaryArray(cells[index].bytes, width: 8) {
+                return values.map { Int64(bitPattern: $0) }
+            }
+            if cells[index].format == .binary, let values = binaryArray(cells[index].bytes, width: 4) {
+                return values.map { Int64(Int32(truncatingIfNeeded: $0)) }
+            }
+            return try value(index, [Int64].self)
+        }
+        let prices = try int64s(21), minimum = try int32s(23), maximum = try int32s(24)
         let open: [Bool]
         if cells[22].format == .binary, let values = binaryArray(cells[22].bytes, width: 1) {
             open = values.map { $0 != 0 }
@@ -82,26 +92,30 @@ package enum ListingRow {
         let own = StayRule(minimumNights: record.minimumNights, maximumNights: record.maximumNights).packed
         let rules = zip(minimum, maximum).map { StayRule(minimumNights: $0, maximumNights: $1).packed }
             + repeatElement(own, count: dayCount - minimum.count)
-        return EditableListing(record: record, prices: prices + repeatElement(ListingIndex.noCalendarRow, count: dayCount - prices.count),
+        return EditableListing(record: record, prices: prices + repeatElement(Int64(ListingIndex.noCalendarRow), count: dayCount - prices.count),
                                bookable: open + repeatElement(false, count: dayCount - open.count), rules: rules)
     }
 
     /// The elements of a one-dimensional array without nulls in PostgreSQL's binary format, each `width`
     /// bytes (big-endian, read as an unsigned integer); nil for anything else (then the generic decoder reads it).
-    private static func binaryArray(_ buffer: ByteBuffer?, width: Int) -> [UInt32]? {
+    private static func binaryArray(_ buffer: ByteBuffer?, width: Int) -> [UInt64]? {
         guard var buffer else { return nil }
         guard let dimensions = buffer.readInteger(as: Int32.self), let hasNulls = buffer.readInteger(as: Int32.self),
               buffer.readInteger(as: UInt32.self) != nil, hasNulls == 0 else { return nil }
         if dimensions == 0 { return [] }
         guard dimensions == 1, let count = buffer.readInteger(as: Int32.self), count >= 0, buffer.readInteger(as: Int32.self) != nil,
               buffer.readableBytes == Int(count) * (4 + width) else { return nil }
-        return buffer.withUnsafeReadableBytes { raw -> [UInt32]? in
-            var values = [UInt32](repeating: 0, count: Int(count))
+        return buffer.withUnsafeReadableBytes { raw -> [UInt64]? in
+            var values = [UInt64](repeating: 0, count: Int(count))
             var offset = 0
             for index in 0..<Int(count) {
                 guard UInt32(bigEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self)) == width else { return nil }
                 offset += 4
-                values[index] = width == 4 ? UInt32(bigEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self)) : UInt32(raw[offset])
+                switch width {
+                case 8: values[index] = UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                case 4: values[index] = UInt64(UInt32(bigEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+                default: values[index] = UInt64(raw[offset])
+                }
                 offset += width
             }
             return values

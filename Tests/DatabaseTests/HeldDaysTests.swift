@@ -22,7 +22,11 @@ import Testing
                 }
                 rules.append(rule)
             }
-            let listing = EditableListing(record: record, prices: (0..<dayCount).map { _ in Int32.random(in: -2...90_000, using: &random) },
+            // Prices of every magnitude: sentinels, cents, and wide prices up to a billion.
+            let prices = (0..<dayCount).map { _ in
+                random.chance(0.1) ? Int64.random(in: 2_080_374_000...100_000_000_000, using: &random) : Int64.random(in: -2...90_000, using: &random)
+            }
+            let listing = EditableListing(record: record, prices: prices,
                                           bookable: (0..<dayCount).map { _ in Bool.random(using: &random) }, rules: rules)
             listings.append(listing)
             held.append(listing)

@@ -13,11 +13,13 @@ struct ListingRefreshTests {
         var record = ListingRecord(id: id, name: "Listing \(id)", region: RegionPath(city: "Gent", neighbourhood: "Centrum"),
                                    roomType: "Entire home/apt", accommodates: 4, price: random.chance(0.8) ? Money(minorUnits: 9_000) : nil)
         record.amenities = random.chance(0.5) ? ["Wifi", "Kitchen"] : []
-        var prices: [Int32] = [], open: [Bool] = [], rules: [UInt32] = []
+        var prices: [Int64] = [], open: [Bool] = [], rules: [UInt32] = []
         for _ in 0..<days {
             let kind = Int.random(in: 0..<10, using: &random)
-            let price: Int32 = kind == 0 ? ListingIndex.noCalendarRow : kind == 1 && record.price == nil ? ListingIndex.unpricedNight
-                : Int32(Int.random(in: 40...400, using: &random) * 100)
+            // Now and then a price in the tens of millions or up to a billion (a wide price).
+            let price: Int64 = kind == 0 ? Int64(ListingIndex.noCalendarRow) : kind == 1 && record.price == nil ? Int64(ListingIndex.unpricedNight)
+                : kind == 2 && random.chance(0.3) ? Int64.random(in: 2_000_000_000...100_000_000_000, using: &random)
+                : Int64(Int.random(in: 40...400, using: &random) * 100)
             prices.append(price)
             open.append(price >= 0 && random.chance(0.6))
             // Now and then a night whose minimum is above its maximum, as scrapes have them.
@@ -65,11 +67,18 @@ struct ListingRefreshTests {
 
     /// A `days` change as the journal stores it reads back the same (a minimum above the maximum included).
     @Test func aDaysChangeRoundTripsThroughTheJournalRecord() {
-        let days = ListingDays(id: 42, from: Self.first, prices: [9_000, -2, -1, 2_147_483_647], open: [true, false, false, true],
+        let days = ListingDays(id: 42, from: Self.first, prices: [9_000, -2, -1, 100_000_000_000], open: [true, false, false, true],
                                rules: [StayRule(minimumNights: 3, maximumNights: 1).packed, 65_537, 65_537, StayRule(minimumNights: 1, maximumNights: 60).packed])
         let bytes = ChangeRecord.encode(.days(days))
-        #expect(bytes.count == 17 + 9 * 4 && ChangeRecord.isPlausible(length: bytes.count, kind: bytes.first))
+        #expect(bytes.count == 17 + 13 * 4 && ChangeRecord.isPlausible(length: bytes.count, kind: bytes.first))
         #expect(ChangeRecord.decode(bytes[...]) == .days(days))
         #expect(ChangeRecord.decode(bytes.dropLast()) == nil)
+        // A journal written before wide prices (kind 10, a 32-bit price a day) reads as it was.
+        var old: [UInt8] = [10] + Array(bytes[1..<17])
+        for price: Int32 in [9_000, -2, -1, 2_147_483_647] { withUnsafeBytes(of: price.littleEndian) { old += $0 } }
+        old += bytes[(17 + 32)...]
+        var oldDays = days
+        oldDays.prices = [9_000, -2, -1, 2_147_483_647]
+        #expect(ChangeRecord.isPlausible(length: old.count, kind: 10) && ChangeRecord.decode(old[...]) == .days(oldDays))
     }
 }

@@ -48,7 +48,7 @@ extension DatabaseSuites {
             }
             let listings = records.map { record in
                 let rule = StayRule(minimumNights: record.minimumNights, maximumNights: record.maximumNights).packed
-                let prices: [Int32] = (0..<dayCount).map { _ in random.chance(0.05) ? ListingIndex.noCalendarRow : random.pick([5_000, 7_550, 12_000, 99]) }
+                let prices: [Int64] = (0..<dayCount).map { _ in random.chance(0.05) ? Int64(ListingIndex.noCalendarRow) : random.pick([5_000, 7_550, 12_000, 99]) }
                 return EditableListing(record: record, prices: prices, bookable: prices.map { $0 >= 0 && random.chance(0.8) },
                                        rules: Array(repeating: rule, count: dayCount))
             }

@@ -384,6 +384,45 @@ let jerseyCity = dataFolder + "/jersey-city-2019"
         #expect(index.listing(atRow: index.row(ofListingID: 6)!).price == Money(minorUnits: 135_000))
     }
 
+    /// Prices up to 1,000,000,000.00 a night load exactly, the listing's and its nights', and a stay of them totals to the
+    /// cent; a price above it is rejected with its file and line.
+    @Test func pricesUpToABillionLoadExactly() throws {
+        let listings = header
+            + "1,Villa,Zuid,Entire home/apt,4,\"$1,000,000,000.00\",,51.2,4.4\n"     // line 2
+            + "2,Palace,Zuid,Entire home/apt,4,\"$1,000,000,000.01\",,51.2,4.4\n"    // line 3: above the bound
+            + "3,Room,Zuid,Private room,2,\"$80.00\",,51.2,4.4\n"                     // line 4
+        let calendar = calendarHeader
+            + "1,2024-07-01,t,\"$999,999,999.99\",1,30\n"       // 2
+            + "1,2024-07-02,t,\"$25,000,000.50\",1,30\n"        // 3
+            + "1,2024-07-03,t,,1,30\n"                          // 4: the listing's price
+            + "1,2024-07-04,t,\"$1,000,000,000.01\",1,30\n"     // 5: above the bound
+            + "3,2024-07-01,t,$80.00,1,30\n"
+            + "3,2024-07-02,t,$21474836.48,1,30\n"
+            + "3,2024-07-03,t,$90.00,1,30\n"
+        let directory = try folder(listings: listings, calendar: calendar)
+        let (index, report) = try InsideAirbnbLoader().loadIndex(from: [DatasetFolder(city: "Test", path: directory)])
+        let lines = report.rejections.map { "\($0.path.hasSuffix("listings.csv") ? "L" : "C")\($0.line) \($0.reason.rawValue)" }
+        #expect(Set(lines) == ["L3 price does not parse", "C5 price does not parse"])
+        #expect(report.rejections.first?.description.hasSuffix("(up to $1,000,000,000.00)") == true)
+        let villa = index.row(ofListingID: 1)!, room = index.row(ofListingID: 3)!
+        #expect(index.listing(atRow: villa).price == Money(minorUnits: 100_000_000_000))
+        #expect(index.nightPrice(row: villa, day: Day(iso: "2024-07-01")!) == 99_999_999_999)
+        #expect(index.nightPrice(row: villa, day: Day(iso: "2024-07-02")!) == 2_500_000_050)
+        #expect(index.nightPrice(row: villa, day: Day(iso: "2024-07-03")!) == 100_000_000_000)
+        #expect(index.nightPrice(row: room, day: Day(iso: "2024-07-02")!) == 2_147_483_648)
+        let query = SearchQuery(checkIn: Day(iso: "2024-07-01")!, checkOut: Day(iso: "2024-07-04")!, sort: .priceDescending)
+        let result = try index.search(query)
+        #expect(result.matches.map(\.id) == [1, 3])
+        #expect(result.matches.map(\.totalPrice) == [Money(minorUnits: 202_500_000_049), Money(minorUnits: 2_147_500_648)])
+        #expect(try index.search(SearchQuery(sort: .priceDescending)).matches.map(\.nightlyPrice)
+                == [Money(minorUnits: 100_000_000_000), Money(minorUnits: 8_000)])
+        // A nightly price range over the stay's nights: the villa's average is 67,500,000,016.33.
+        for (highest, ids) in [(67_500_000_015, [3]), (67_500_000_017, [3, 1])] as [(Int64, [Int64])] {
+            #expect(try index.search(SearchQuery(checkIn: Day(iso: "2024-07-01")!, checkOut: Day(iso: "2024-07-04")!,
+                                                 maximumPrice: Money(minorUnits: highest))).matches.map(\.id) == ids)
+        }
+    }
+
     /// Calendars read on several threads give the same index and the same report, rejections in the
     /// same order, as reading every file in turn.
     @Test(arguments: [(Int.max, false), (1, false), (1, true)])
@@ -397,8 +436,10 @@ let jerseyCity = dataFolder + "/jersey-city-2019"
                 listings += number == 7 ? "x\(id),Bad,Zuid,Private room,2,,,1,1\n"
                     : "\(id),Home \(id),Zuid \(number % 3),Private room,\(1 + number % 4),$\(50 + number).00,,51.2,4.4\n"
                 for day in 1...20 {
+                    // Some listings priced in the tens of millions (wide prices, shared by the parts read apart).
+                    let price = number % 13 == 5 ? "$\(30_000_000 + 1_000 * day + city).25" : "$\(60 + day).00"
                     calendar += "\(id),2024-07-\(day < 10 ? "0" : "")\(day),\(day % 5 == 0 ? "f" : "t"),"
-                        + "\(day % 7 == 0 ? "" : "$\(60 + day).00"),\(1 + number % 2),30\n"
+                        + "\(day % 7 == 0 ? "" : price),\(1 + number % 2),30\n"
                 }
                 if number % 9 == 0 { calendar += "\(id),2024-07-03,t,$1.00,1,30\n" }          // duplicate date
                 if number % 11 == 0 { calendar += "\((city + 1) * 100 + number),2024-07-03,t,,1,30\n" }  // another city's

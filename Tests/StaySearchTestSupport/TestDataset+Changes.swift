@@ -105,7 +105,9 @@ extension TestDataset {
         if listingChanges > 0, random.chance(listingChanges) {
             switch Int.random(in: 0..<10, using: &random) {
             case 0..<4:
-                let price = random.pick([nil, 1, 99, 5_000, 7_550, 10_000, 30_000, -5] as [Int64?]).map(Money.init(minorUnits:))
+                // Wide prices too, up to the largest (and one cent above it, refused).
+                let price = random.pick([nil, 1, 99, 5_000, 7_550, 10_000, 30_000, -5, 4_000_000_000_07, 100_000_000_000, 100_000_000_001]
+                                        as [Int64?]).map(Money.init(minorUnits:))
                 return .price(id: id, from: from, to: random.chance(0.2) ? from.advanced(by: 40) : to, price: price)
             case 4..<6:
                 return .rules(id: id, from: from, to: to, minimumNights: random.pick([nil, 1, 2, 3, 0]),
@@ -138,7 +140,9 @@ extension TestDataset {
             change.roomType = random.pick(["Entire home/apt", "Private room", "Hotel room"])
             change.accommodates = Int.random(in: 1...6, using: &random)
         }
-        if random.chance(0.5) { change.price = .some(random.pick([nil, 5_000, 12_000, 99] as [Int64?]).map(Money.init(minorUnits:))) }
+        if random.chance(0.5) {
+            change.price = .some(random.pick([nil, 5_000, 12_000, 99, 2_500_000_000_00] as [Int64?]).map(Money.init(minorUnits:)))
+        }
         if random.chance(0.3) { change.minimumNights = random.pick([1, 2, 3, 0]) }
         if random.chance(0.3) { change.maximumNights = random.pick([2, 30, Int32.max]) }
         if random.chance(0.3) { change.ratingHundredths = .some(random.pick([nil, 300, 490])) }

@@ -139,6 +139,39 @@ public struct TestDataset: Sendable {
         return data
     }
 
+    /// This data with about one listing in four priced in a currency of huge numbers (rupiah, dong, and past
+    /// them), drawn from `seed`: its own price and its nights' prices × 10^6 or × 10^7, a few cents added now and
+    /// then, up to ``Money/largest`` (which some nights are): the wide prices an index keeps apart (from
+    /// 20,803,747.84 up), beside rows of every other magnitude.
+    public func withWidePrices(seed: UInt64) -> TestDataset {
+        var random = SeededGenerator(seed: seed ^ 0x5749_4445)
+        var factors: [Int64: (factor: Int64, cents: Bool)] = [:]
+        for listing in listings where random.chance(0.25) {
+            factors[listing.id] = (random.pick([1_000_000, 1_000_000, 10_000_000]), random.chance(0.4))
+        }
+        var data = self
+        func widened(_ money: Money?, _ wide: (factor: Int64, cents: Bool)?, _ random: inout SeededGenerator) -> Money? {
+            guard let money, let wide else { return money }
+            let cents: Int64 = wide.cents && random.chance(0.3) ? Int64.random(in: 1...99, using: &random) : 0
+            return Money(minorUnits: min(money.minorUnits * wide.factor + cents, Money.largest.minorUnits))
+        }
+        for position in data.listings.indices {
+            data.listings[position].price = widened(data.listings[position].price, factors[data.listings[position].id], &random)
+        }
+        data.nights = nights.map { id, night in
+            var night = night
+            night.price = widened(night.price, factors[id], &random)
+            return (id, night)
+        }
+        return data
+    }
+
+    /// Whether a price of this data reaches the wide prices (20,803,747.84 and up).
+    public var hasWidePrices: Bool {
+        let first = Int64(Int32.max) - (1 << 26) + 1
+        return listings.contains { ($0.price?.minorUnits ?? 0) >= first } || nights.contains { ($0.night.price?.minorUnits ?? 0) >= first }
+    }
+
     /// This data with fees on about two listings in three, drawn from `seed`: cleaning fees (some zero),
     /// guests included and extra-guest fees, weekly and monthly discounts (some at 99 %, some with cents
     /// in their percent), security deposits.
@@ -259,7 +292,10 @@ public struct TestDataset: Sendable {
         query.adults = random.pick([1, 1, 2, 3])
         query.children = random.pick([0, 0, 1, 2])
         query.infants = Int.random(in: 0...5, using: &random)
-        let edges: [Int64] = [0, 99, 5_000, 7_500, 7_550, 10_000, 12_000, 20_000, 3_000_000, 200_000_000]
+        let edges: [Int64] = hasWidePrices
+            ? [0, 99, 5_000, 7_500, 10_000, 20_000, 200_000_000, 7_500_000_000, 50_000_000_000, 100_000_000_000, 400_000_000_000,
+               1_200_000_000_000]
+            : [0, 99, 5_000, 7_500, 7_550, 10_000, 12_000, 20_000, 3_000_000, 200_000_000]
         if random.chance(0.4) { query.minimumPrice = Money(minorUnits: random.pick(edges)) }
         if random.chance(0.4) { query.maximumPrice = Money(minorUnits: random.pick(edges) + random.pick([0, 0, 1, 2_500])) }
         if let low = query.minimumPrice, let high = query.maximumPrice, low > high { swap(&query.minimumPrice, &query.maximumPrice) }

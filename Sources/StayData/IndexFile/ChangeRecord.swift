@@ -7,9 +7,10 @@ import StaySearch
 /// given), an availability's 0/1, a price in minor units (`Int64`, −1 for none), or a stay rule's minimum
 /// and maximum (`Int32` each, −1 to keep). A `listing` change is the kind, the id, a `UInt32` of the fields
 /// it sets, a `UInt32` of those it clears, then each set field in turn (strings as a `UInt32` length and
-/// UTF-8, numbers as 4 or 8 bytes, doubles by their bits, flags as a byte; the fees are bits 21–26). A `days` change is kind 10, the
-/// id, the first day (`Int32`), the day count (`UInt32`), then each day's stored price (`Int32`), each day's
-/// packed stay rule (`UInt32`), and each day's open flag (a byte).
+/// UTF-8, numbers as 4 or 8 bytes, doubles by their bits, flags as a byte; the fees are bits 21–26). A `days` change is kind 11, the
+/// id, the first day (`Int32`), the day count (`UInt32`), then each day's price (`Int64`, up to ``Money/largest``), each
+/// day's packed stay rule (`UInt32`), and each day's open flag (a byte); kind 10, read from journals of before wide
+/// prices, has 32-bit prices.
 package enum ChangeRecord {
     /// The size of every record but a `listing` change's.
     static let size = 25
@@ -30,8 +31,8 @@ package enum ChangeRecord {
         case .remove: kind = 7; extra = littleEndianBytes(Int64(0))
         case .listing(let fields): return [6] + littleEndianBytes(change.id) + ListingFieldsCoding.encode(fields)
         case .days(let set):
-            var bytes: [UInt8] = [10] + littleEndianBytes(set.id) + littleEndianBytes(set.from.daysSinceEpoch) + littleEndianBytes(UInt32(set.prices.count))
-            bytes.reserveCapacity(bytes.count + 9 * set.prices.count)
+            var bytes: [UInt8] = [11] + littleEndianBytes(set.id) + littleEndianBytes(set.from.daysSinceEpoch) + littleEndianBytes(UInt32(set.prices.count))
+            bytes.reserveCapacity(bytes.count + 13 * set.prices.count)
             for price in set.prices { bytes += littleEndianBytes(price) }
             for rule in set.rules { bytes += littleEndianBytes(rule) }
             for open in set.open { bytes.append(open ? 1 : 0) }
@@ -73,18 +74,19 @@ package enum ChangeRecord {
     /// Whether a record of `length` bytes, whose first byte is `kind` (when there is one), can be one
     /// (checked before its bytes are read): only a `listing` change is longer than ``size``.
     package static func isPlausible(length: Int, kind: UInt8?) -> Bool {
-        kind == nil || kind == 6 || kind == 10 ? length >= smallestSize && length <= largestSize : length == size
+        kind == nil || kind == 6 || kind == 10 || kind == 11 ? length >= smallestSize && length <= largestSize : length == size
     }
 
     /// The change in `bytes`, or nil when they are not one.
     package static func decode(_ bytes: ArraySlice<UInt8>) -> CalendarChange? {
         guard bytes.count >= smallestSize else { return nil }
-        if bytes.first == 10 {
+        if let kind = bytes.first, kind == 10 || kind == 11 {
+            let priceSize = kind == 11 ? 8 : 4
             var reader = ByteReader(bytes)
-            guard reader.integer(UInt8.self) == 10, let id = reader.integer(Int64.self), let from = reader.integer(Int32.self),
-                  let count = reader.integer(UInt32.self), reader.remaining == 9 * Int(count) else { return nil }
-            var prices: [Int32] = [], rules: [UInt32] = [], open: [Bool] = []
-            for _ in 0..<count { prices.append(reader.integer(Int32.self)!) }
+            guard reader.integer(UInt8.self) == kind, let id = reader.integer(Int64.self), let from = reader.integer(Int32.self),
+                  let count = reader.integer(UInt32.self), reader.remaining == (priceSize + 5) * Int(count) else { return nil }
+            var prices: [Int64] = [], rules: [UInt32] = [], open: [Bool] = []
+            for _ in 0..<count { prices.append(kind == 11 ? reader.integer(Int64.self)! : Int64(reader.integer(Int32.self)!)) }
             for _ in 0..<count { rules.append(reader.integer(UInt32.self)!) }
             for _ in 0..<count { open.append(reader.integer(UInt8.self)! == 1) }
             return .days(ListingDays(id: id, from: Day(daysSinceEpoch: from), prices: prices, open: open, rules: rules))

@@ -55,7 +55,7 @@ extension InsideAirbnbLoader {
             if let position = column.price, !record.isEmpty(at: position) {
                 guard let parsed = Money(parsingASCII: record.bytes(at: position)), parsed <= IndexBuilder.largestPrice else {
                     return try reject(&state, fileIndex: fileIndex, line: line, .badPrice,
-                                      "listing \(id) on \(day): price '\(FieldParsing.excerpt(record.bytes(at: position)))' is not an amount such as $70.00 (up to $21,474,836.47)")
+                                      "listing \(id) on \(day): price '\(FieldParsing.excerpt(record.bytes(at: position)))' is not an amount such as $70.00 (up to $1,000,000,000.00)")
                 }
                 price = parsed.minorUnits
             }

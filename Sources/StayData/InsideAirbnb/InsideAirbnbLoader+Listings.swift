@@ -83,7 +83,7 @@ extension InsideAirbnbLoader {
         if !bytes(column.price).isEmpty {
             guard let parsed = Money(parsingASCII: bytes(column.price)), parsed <= IndexBuilder.largestPrice else {
                 return try rejected(&state, fileIndex: fileIndex, line: line, .badPrice,
-                                  "listing \(id): price '\(FieldParsing.excerpt(bytes(column.price)))' is not an amount such as $70.00 (up to $21,474,836.47)")
+                                  "listing \(id): price '\(FieldParsing.excerpt(bytes(column.price)))' is not an amount such as $70.00 (up to $1,000,000,000.00)")
             }
             price = parsed
         }

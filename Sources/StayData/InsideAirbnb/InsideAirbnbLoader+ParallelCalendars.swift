@@ -31,7 +31,8 @@ extension InsideAirbnbLoader {
                 pieces.append(CalendarPiece(city: number, part: .whole))
             }
         }
-        let work = ParallelCalendars(loader: self, cities: cities, handles: handlesOfCity, files: state.report.files, pieces: pieces)
+        let work = ParallelCalendars(loader: self, cities: cities, handles: handlesOfCity, files: state.report.files, pieces: pieces,
+                                     widePrices: state.builder.widePriceRegistry)
         // The largest pieces first (threads take the next piece as they finish one): a large city read
         // last would leave the other core idle while it runs. Results are merged in file order all the same.
         let sizes = pieces.map { Self.estimatedBytes(of: $0, in: cities) }
@@ -66,7 +67,7 @@ extension InsideAirbnbLoader {
                 }
             } else if let stoppedAt = result.stoppedAt, stoppedAt < split.size {
                 // A quoted field spanned the line break: read the rest after where the first part ended.
-                var rest = LoadState(spillingTo: spill, pieces: spillPieces)
+                var rest = LoadState(spillingTo: spill, pieces: spillPieces, widePrices: state.builder.widePriceRegistry)
                 rest.report.files = state.report.files
                 rest.report.files[fileIndex] = .init(path: cities[number].calendarName)
                 _ = try readCalendar(path: cities[number].calendarName,
@@ -156,12 +157,15 @@ extension InsideAirbnbLoader {
         let handles: [[Int64: IndexBuilder.ListingHandle]]
         let files: [LoadReport.FileSummary]
         let pieces: [CalendarPiece]
+        /// The wide prices of the load the pieces' nights go to.
+        let widePrices: WidePriceRegistry
         var results: [PieceResult?]
         let progressLock = ProgressLock()
 
         init(loader: InsideAirbnbLoader, cities: [CitySources], handles: [[Int64: IndexBuilder.ListingHandle]],
-             files: [LoadReport.FileSummary], pieces: [CalendarPiece]) {
+             files: [LoadReport.FileSummary], pieces: [CalendarPiece], widePrices: WidePriceRegistry) {
             self.loader = loader
+            self.widePrices = widePrices
             self.cities = cities
             self.handles = handles
             self.files = files
@@ -184,7 +188,7 @@ extension InsideAirbnbLoader {
             let piece = pieces[position]
             let city = cities[piece.city]
             let fileIndex = 2 * piece.city + 1
-            var state = LoadState(spillingTo: loader.spill, pieces: loader.spillPieces)
+            var state = LoadState(spillingTo: loader.spill, pieces: loader.spillPieces, widePrices: widePrices)
             state.report.files = files
             var stop: (stoppedAt: Int?, nextLine: Int) = (nil, 1)
             let result = Result { () throws(DataError) -> LoadState in

@@ -9,8 +9,11 @@ struct LoadState {
     /// builder's own table of ids finds the listing an id repeats).
     var listingOrigins = ChunkedArray<UInt64>()
 
-    /// A new load whose builder spills into `store` (nil: memory) in pieces of the sizes given.
-    init(spillingTo store: (any SpillStore)?, pieces: (fragmentBytes: Int, denseRows: Int)) {
-        builder = IndexBuilder(spillingTo: store, fragmentChunkSize: pieces.fragmentBytes, denseRowsPerChunk: pieces.denseRows)
+    /// A new load whose builder spills into `store` (nil: memory) in pieces of the sizes given, its nights' wide
+    /// prices in `widePrices` (those of the load whose builder takes its nights).
+    init(spillingTo store: (any SpillStore)?, pieces: (fragmentBytes: Int, denseRows: Int),
+         widePrices: WidePriceRegistry = WidePriceRegistry()) {
+        builder = IndexBuilder(spillingTo: store, fragmentChunkSize: pieces.fragmentBytes, denseRowsPerChunk: pieces.denseRows,
+                               widePrices: widePrices)
     }
 }

@@ -8,10 +8,13 @@ import StaySearch
 ///   rounded to ₩1,000 (`₩84,000`); a pricing tool's nightly prices to ₩100 (`₩91,300`). A night costs
 ///   about ₩80,000–₩200,000, a cleaning fee ₩30,000–₩70,000.
 /// - `JPY`: ¥150 a dollar: a host's prices and fees to ¥100, a pricing tool's to ¥10.
+/// - `VND`: ₫25,000 a dollar: a host's prices and fees to ₫10,000, a pricing tool's to ₫1,000. A night costs
+///   about ₫2,000,000–₫5,000,000; the dearest (a $900 night) pass ₫20,800,000, the wide prices of an index
+///   (``WidePrices``). An extra-guest fee stops at 167,772.15, its bound in any currency.
 ///
-/// No night is priced above ₩/¥20,000,000 (the index's dearest night is 2^31 − 1 minor units).
+/// No night is priced above ₩/¥20,000,000 or ₫1,000,000,000 (``Money/largest``).
 public enum SyntheticCurrency: String, Sendable, CaseIterable {
-    case usd = "USD", krw = "KRW", jpy = "JPY"
+    case usd = "USD", krw = "KRW", jpy = "JPY", vnd = "VND"
 
     /// Units of the currency per dollar.
     var rate: Double {
@@ -19,6 +22,7 @@ public enum SyntheticCurrency: String, Sendable, CaseIterable {
         case .usd: 1
         case .krw: 1_350
         case .jpy: 150
+        case .vnd: 25_000
         }
     }
 
@@ -28,6 +32,7 @@ public enum SyntheticCurrency: String, Sendable, CaseIterable {
         case .usd: 1
         case .krw: 1_000
         case .jpy: 100
+        case .vnd: 10_000
         }
     }
 
@@ -37,11 +42,12 @@ public enum SyntheticCurrency: String, Sendable, CaseIterable {
         case .usd: 1
         case .krw: 100
         case .jpy: 10
+        case .vnd: 1_000
         }
     }
 
     /// The dearest night generated, in whole units.
-    var dearestNight: Int64 { 20_000_000 }
+    var dearestNight: Int64 { self == .vnd ? Money.largest.minorUnits / 100 : 20_000_000 }
 
     /// `dollars` in this currency, rounded to `step` whole units (at least one step), as minor units.
     func minorUnits(ofDollars dollars: Double, step: Int64) -> Int64 {

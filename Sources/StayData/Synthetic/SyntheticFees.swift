@@ -27,11 +27,13 @@ enum SyntheticFees {
         if random.chance(0.68) {
             let base = (20 + 8 * Double(listing.accommodates)) * (isEntire ? 1 : 0.5)
             let units = (base * exp(0.4 * random.normal()) * priceFactor).rounded()
-            fees.cleaningFee = Money(minorUnits: currency.minorUnits(ofDollars: max(5, min(units, 2_000)), step: currency.hostStep))
+            let fee = currency.minorUnits(ofDollars: max(5, min(units, 2_000)), step: currency.hostStep)
+            fees.cleaningFee = Money(minorUnits: min(fee, ListingFees.largestAmount.minorUnits / (currency.hostStep * 100) * (currency.hostStep * 100)))
         }
         if random.chance(0.43) {
-            fees.extraGuestFee = Money(minorUnits: currency.minorUnits(ofDollars: (Double(10 + random.next() % 31) * priceFactor).rounded(),
-                                                                      step: currency.hostStep))
+            let fee = currency.minorUnits(ofDollars: (Double(10 + random.next() % 31) * priceFactor).rounded(), step: currency.hostStep)
+            fees.extraGuestFee = Money(minorUnits: min(fee, ListingFees.largestExtraGuestFee.minorUnits
+                                                       / (currency.hostStep * 100) * (currency.hostStep * 100)))
             let included = [1, 2, max(1, listing.accommodates / 2)][random.pick(weights: [40, 45, 15])]
             fees.guestsIncluded = max(1, min(included, listing.accommodates))
         }

@@ -75,10 +75,11 @@ package struct DayRuns<Value: RunValue>: Sendable {
 }
 
 extension DayRuns where Value == Int32 {
-    /// The sum of row `row`'s values over the day offsets `start ..< end`.
+    /// The sum of row `row`'s prices over the day offsets `start ..< end`, in minor units: a value from
+    /// ``WidePrices/firstReference`` on stands for its amount in `wide` (``WidePrices``).
     /// - Complexity: O(log *r* + *k*) for *r* runs of the row, *k* of them overlapping the days.
     @inlinable
-    package func sum(row: Int, from start: Int, to end: Int) -> Int64 {
+    package func sum(row: Int, from start: Int, to end: Int, wide: UnsafePointer<Int64>?) -> Int64 {
         var run = self.run(row: row, dayOffset: start)
         let last = Int(offsets[row + 1])
         var total: Int64 = 0
@@ -89,7 +90,7 @@ extension DayRuns where Value == Int32 {
             if let pattern = value.patternIndex {
                 total += weeklySum(pattern: pattern, from: day, count: stop - day)
             } else {
-                total += Int64(value) * Int64(stop - day)
+                total += WidePrices.amount(ofStored: value, in: wide) * Int64(stop - day)
             }
             day = stop
             run += 1

@@ -44,14 +44,25 @@ public struct IndexBuilder {
 
     /// Creates an empty builder that spills in pieces of the sizes given (tests use small ones, to spill
     /// many): chunks of sealed nights of `fragmentChunkSize` bytes, dense rows `denseRowsPerChunk` at a time.
-    package init(spillingTo store: (any SpillStore)?, fragmentChunkSize: Int, denseRowsPerChunk: Int) {
+    /// - Parameter widePrices: the wide prices its nights refer to, shared with the builders whose nights it takes
+    ///   (``appendNights(of:shiftingLinesBy:)``).
+    package init(spillingTo store: (any SpillStore)?, fragmentChunkSize: Int, denseRowsPerChunk: Int,
+                 widePrices: WidePriceRegistry = WidePriceRegistry()) {
         self.store = store
+        self.widePrices = widePrices
         self.denseRowsPerChunk = denseRowsPerChunk
         fragments = CalendarFragments(chunkSize: fragmentChunkSize, store: store)
     }
 
     /// How many dense rows go to the store at a time.
     private let denseRowsPerChunk: Int
+
+    /// The prices from ``WidePrices/firstReference`` up that the nights added refer to.
+    private let widePrices: WidePriceRegistry
+
+    /// The wide prices this builder's nights refer to: a builder collecting nights for this one on another thread
+    /// shares them.
+    package var widePriceRegistry: WidePriceRegistry { widePrices }
 
     /// The number of listings added.
     public var listingCount: Int { listings.count }
@@ -91,10 +102,13 @@ public struct IndexBuilder {
     }
 
     /// Moves the nights of `other` into this builder, after its own; `other`'s handles must be this
-    /// builder's (a builder that only collected nights, say on another thread, for this one).
+    /// builder's (a builder that only collected nights, say on another thread, for this one), and its wide prices
+    /// too when it has any (``widePriceRegistry``).
     /// - Parameter lineShift: added to the line of each night's origin (a part of a file read apart
     ///   learns its first line only when the parts before it are read).
     public mutating func appendNights(of other: IndexBuilder, shiftingLinesBy lineShift: Int = 0) {
+        precondition(other.widePrices === widePrices || other.widePrices.snapshot.amounts.isEmpty,
+                     "the builders' nights refer to wide prices of different registries")
         sealPendingNights()
         var other = other
         other.sealPendingNights()
@@ -138,7 +152,7 @@ public struct IndexBuilder {
             sealPendingNights()
             pendingListing = listing.position
         }
-        let price = priceMinorUnits < 0 ? -1 : IndexBuilder.storedPrice(minorUnits: priceMinorUnits)
+        let price = priceMinorUnits < 0 ? -1 : widePrices.stored(minorUnits: priceMinorUnits)
         let packedOrigin = origin.packed
         // The next night of the run just added (next date, next line, same stay rules) extends it; a
         // price or availability of its own moves the run's values to the night values.
@@ -226,7 +240,7 @@ public struct IndexBuilder {
         fill = []
 
         var assembler = RowAssembler(firstDay: spanStart, dayCount: dayCount, rowCount: rowCount, store: store,
-                                     denseRowsPerChunk: denseRowsPerChunk)
+                                     denseRowsPerChunk: denseRowsPerChunk, widePrices: widePrices.snapshot)
         var fragmentBytes: [UInt8] = []    // a fragment read back from the store
         var duplicates: [DuplicateNight] = []
         var added: [NightRun] = []          // a row's runs as added
@@ -317,17 +331,18 @@ public struct IndexBuilder {
         let roomTypeNames = Array(Set(listings.map(\.roomType))).sorted()
         var assembler = RowAssembler(firstDay: firstDay.daysSinceEpoch, dayCount: dayCount, rowCount: listings.count)
         let end = firstDay.advanced(by: dayCount)
+        var runs: [NightRun] = []
         for row in 0..<listings.count {
             let position = Int(layout.listingOfRow[row])
             var previous = firstDay.advanced(by: -1)
-            let runs = calendarOfListing(position).lazy.filter { night in
+            runs.removeAll(keepingCapacity: true)
+            for night in calendarOfListing(position) {
                 defer { previous = max(previous, night.day) }
-                return night.day >= firstDay && night.day < end && night.day > previous
-            }.map { night in
-                NightRun(origin: 0, listing: Int32(position), day: night.day.daysSinceEpoch,
-                         price: night.price.map { IndexBuilder.storedPrice(minorUnits: $0.minorUnits) } ?? -1,
-                         minimum: night.minimumNights ?? -1, maximum: night.maximumNights ?? -1,
-                         isAvailable: night.isAvailable, hasNightValues: false, count: 1)
+                guard night.day >= firstDay, night.day < end, night.day > previous else { continue }
+                runs.append(NightRun(origin: 0, listing: Int32(position), day: night.day.daysSinceEpoch,
+                                     price: night.price.map { assembler.widePrices.stored(minorUnits: $0.minorUnits) } ?? -1,
+                                     minimum: night.minimumNights ?? -1, maximum: night.maximumNights ?? -1,
+                                     isAvailable: night.isAvailable, hasNightValues: false, count: 1))
             }
             assembler.appendRow(listings[position], runs: runs, values: NightValues())
         }
@@ -386,17 +401,9 @@ public enum IndexBuilderError: Error, Equatable, CustomStringConvertible {
 }
 
 extension IndexBuilder {
-    /// The highest price an index holds: $21,474,836.47 a night. Loaders reject higher prices.
-    public static let largestPrice = Money(minorUnits: Int64(Int32.max))
-
-    static func storedPrice(_ money: Money?) -> Int32 {
-        guard let money else { return -1 }
-        return storedPrice(minorUnits: money.minorUnits)
-    }
-
-    static func storedPrice(minorUnits: Int64) -> Int32 {
-        Int32(clamping: max(0, minorUnits))
-    }
+    /// The highest price an index holds: 1,000,000,000.00 a night (``Money/largest``), in any currency. Loaders
+    /// reject higher prices.
+    public static let largestPrice = Money.largest
 
     static func storedCoordinate(_ degrees: Double) -> Int32 {
         guard degrees.isFinite else { return 0 }

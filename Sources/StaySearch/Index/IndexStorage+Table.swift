@@ -127,6 +127,7 @@ extension IndexStorage {
         StoredColumn(66, "dense minima", \.denseMinima, .free, since: 9),
         StoredColumn(67, "dense carries", \.denseCarries, .free, since: 10),
         StoredColumn(68, "dense carried rows", \.denseCarriedRows, .free, since: 10),
+        StoredColumn(69, "wide prices", \.widePrices, .free, since: 11),
     ]
 }
 

@@ -68,8 +68,8 @@ package struct IndexStorage: Sendable {
     package var bookable = Column<UInt64>.empty
     /// `wordsPerDay` words: bit *r* is set when row *r* has a price without dates.
     package var pricedWithoutDates = Column<UInt64>.empty
-    /// Nightly price runs (see ``DayRuns``): values are minor units, ``ListingIndex/unpricedNight`` or
-    /// ``ListingIndex/noCalendarRow``.
+    /// Nightly price runs (see ``DayRuns``): values are minor units (from ``WidePrices/firstReference`` on, a
+    /// reference to ``widePrices``), ``ListingIndex/unpricedNight`` or ``ListingIndex/noCalendarRow``.
     package var priceRunOffsets = Column<UInt32>.empty
     package var priceRunStarts = Column<Int32>.empty
     package var priceRunValues = Column<Int32>.empty
@@ -93,6 +93,9 @@ package struct IndexStorage: Sendable {
     /// A bit per dense row (rank 64g + i: bit i of word g), set when it is carried; empty in a file from before
     /// carries.
     package var denseCarriedRows = Column<UInt64>.empty
+    /// The prices of ``WidePrices/firstReference`` minor units and more, in minor units, that the price columns
+    /// (runs, base and listing prices) refer to; empty in a file from before wide prices.
+    package var widePrices = Column<Int64>.empty
     /// Stay rule runs: packed ``StayRule``s for a stay checking in on each day.
     package var ruleRunOffsets = Column<UInt32>.empty
     package var ruleRunStarts = Column<Int32>.empty

@@ -54,6 +54,7 @@ extension IndexStorage {
                                 patterns: pricePatterns, firstWeekday: 0)
         try Self.checkRuns(priceRuns, rows: rows, dayCount: shape.dayCount, what: "price")
         try checkDensePrices(rows: rows, dayCount: shape.dayCount)
+        try checkWidePrices()
         let ruleRuns = DayRuns(offsets: ruleRunOffsets, starts: ruleRunStarts, values: ruleRunValues,
                                patterns: rulePatterns, firstWeekday: 0)
         try Self.checkRuns(ruleRuns, rows: rows, dayCount: shape.dayCount, what: "stay rule")
@@ -102,6 +103,31 @@ extension IndexStorage {
             }
         }
         guard sound, referred == denseRows else { throw IndexCorruption("the dense prices and their rows do not match") }
+    }
+
+    /// Wide prices (``WidePrices``): ascending amounts from ``WidePrices/firstReference`` to ``Money/largest``, and
+    /// every stored price at or above the first reference (runs, base and listing prices) refers to one; weekly
+    /// patterns hold none.
+    private func checkWidePrices() throws(IndexCorruption) {
+        let ordered = widePrices.withUnsafeBufferPointer { amounts in
+            amounts.indices.allSatisfy { index in
+                amounts[index] >= Int64(WidePrices.firstReference) && amounts[index] <= Money.largest.minorUnits
+                    && (index == 0 || amounts[index - 1] < amounts[index])
+            }
+        }
+        guard ordered else { throw IndexCorruption("the wide prices are not ascending amounts from 20,803,747.84 to 1,000,000,000.00") }
+        let end = Int64(WidePrices.firstReference) + Int64(widePrices.count)
+        for (column, name) in [(priceRunValues, "price runs"), (basePrices, "base prices"), (listingPrices, "listing prices")] {
+            let sound = column.withUnsafeBufferPointer { $0.allSatisfy { Int64($0) < end } }
+            guard sound else {
+                throw IndexCorruption(widePrices.count == 0
+                    ? "the \(name) hold prices from 20,803,747.84 up without the wide prices they need (an index of format 10 or older with such prices: import it again)"
+                    : "the \(name) refer to a wide price that is not there")
+            }
+        }
+        guard pricePatterns.withUnsafeBufferPointer({ $0.allSatisfy { $0 < WidePrices.firstReference } }) else {
+            throw IndexCorruption("a weekly price pattern holds a wide price")
+        }
     }
 
     /// Region nodes: parents come first, levels go down, ranges nest inside their parent's.

@@ -16,7 +16,7 @@ extension ListingIndex {
         return ListingRecord(
             id: storage.ids[row], name: names[row], region: regionPath(ofRow: row),
             roomType: roomTypeNames[Int(storage.roomTypes[row])], accommodates: Int(storage.accommodates[row]),
-            price: listingPrice == ListingIndex.noPrice ? nil : Money(minorUnits: Int64(listingPrice)),
+            price: listingPrice == ListingIndex.noPrice ? nil : Money(minorUnits: nightPrices.amount(ofStored: listingPrice)),
             minimumNights: storage.listingMinimumNights[row], maximumNights: storage.listingMaximumNights[row],
             ratingHundredths: rating == ListingIndex.noRating ? nil : Int32(rating), reviewCount: storage.reviewCounts[row],
             latitude: latitude(ofRow: row), longitude: longitude(ofRow: row), fees: fees(ofRow: row))
@@ -49,7 +49,7 @@ extension ListingIndex {
         let offset = today.map { firstDay.distance(to: $0) } ?? 0
         let base = ownPrice != ListingIndex.noPrice || offset <= 0 ? storage.basePrices[row] : firstPricedNight(ofRow: row, from: offset)
         guard base != ListingIndex.noPrice else { return nil }
-        return (Money(minorUnits: Int64(base)), ownPrice == ListingIndex.noPrice ? .firstPricedNight : .listing)
+        return (Money(minorUnits: nightPrices.amount(ofStored: base)), ownPrice == ListingIndex.noPrice ? .firstPricedNight : .listing)
     }
 
     /// The prices a search without dates uses as of day offset `dayOffset` (see ``UndatedPrices``): the
@@ -70,8 +70,8 @@ extension ListingIndex {
         }
     }
 
-    /// The price of row `row`'s first priced night on or after day offset `dayOffset`, or
-    /// ``noPrice`` when none is.
+    /// The stored price of row `row`'s first priced night on or after day offset `dayOffset` (a wide price as
+    /// its reference, ``WidePrices``), or ``noPrice`` when none is.
     package func firstPricedNight(ofRow row: Int, from dayOffset: Int) -> Int32 {
         var day = max(0, dayOffset)
         while day < dayCount {

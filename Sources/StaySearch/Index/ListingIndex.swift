@@ -118,7 +118,7 @@ public struct ListingIndex: Sendable {
             runs: DayRuns(offsets: storage.priceRunOffsets, starts: storage.priceRunStarts, values: storage.priceRunValues,
                           patterns: storage.pricePatterns, firstWeekday: firstWeekday),
             dense: storage.densePrices, windows: storage.denseWindows, maxima: storage.denseMaxima, minima: storage.denseMinima,
-            scales: storage.denseScales, carries: storage.denseCarries, carried: storage.denseCarriedRows)
+            scales: storage.denseScales, carries: storage.denseCarries, carried: storage.denseCarriedRows, wide: storage.widePrices)
         feeTable = FeeTable(storage)
         stayRules = DayRuns(offsets: storage.ruleRunOffsets, starts: storage.ruleRunStarts, values: storage.ruleRunValues,
                             patterns: storage.rulePatterns, firstWeekday: firstWeekday)
@@ -126,7 +126,7 @@ public struct ListingIndex: Sendable {
         self.priceShapes = priceShapes ?? PriceShapes(offsets: storage.priceRunOffsets, starts: storage.priceRunStarts,
                                                       values: storage.priceRunValues, rows: shape.rows)
         self.sortKeyBlocks = sortKeyBlocks ?? SortKeyBlocks(ratings: storage.ratings, reviewCounts: storage.reviewCounts, rows: shape.rows)
-        sampledHighPrice = ListingIndex.sampledHighPrice(of: storage.basePrices, rows: shape.rows)
+        sampledHighPrice = ListingIndex.sampledHighPrice(of: storage.basePrices, wide: storage.widePrices, rows: shape.rows)
         let roomTypes = StringColumn(bytes: storage.roomTypeNameBytes, offsets: storage.roomTypeNameOffsets)
         roomTypeNames = (0..<roomTypes.count).map { roomTypes[$0] }
         roomTypeTieOrder = NameTable.tieOrder(of: roomTypeNames, folded: roomTypeNames.map(TextFolding.fold))
@@ -148,9 +148,10 @@ public struct ListingIndex: Sendable {
     }
 
     /// The 95th percentile of the prices (``noPrice`` left out) of up to 4,096 rows evenly spaced.
-    private static func sampledHighPrice(of prices: Column<Int32>, rows: Int) -> Int64 {
+    private static func sampledHighPrice(of prices: Column<Int32>, wide: Column<Int64>, rows: Int) -> Int64 {
         let step = max(1, rows / 4_096)
-        let sample = stride(from: 0, to: rows, by: step).map { Int64(prices[$0]) }.filter { $0 >= 0 }.sorted()
+        let sample = stride(from: 0, to: rows, by: step).map { WidePrices.amount(ofStored: prices[$0], in: wide.base) }
+            .filter { $0 >= 0 }.sorted()
         return sample.isEmpty ? 0 : sample[PriceHistogram.rank(ofPercentile: 95, count: sample.count)]
     }
 
@@ -184,7 +185,7 @@ public struct ListingIndex: Sendable {
     package func nightPrice(row: Int, day: Day) -> Int64 {
         let offset = firstDay.distance(to: day)
         guard offset >= 0, offset < dayCount else { return Int64(ListingIndex.noCalendarRow) }
-        return Int64(nightPrices.value(row: row, dayOffset: offset))
+        return nightPrices.amount(ofStored: nightPrices.value(row: row, dayOffset: offset))
     }
 
     /// The stay rule of row `row` for a stay checking in on `day` (the listing's own when the day is

@@ -25,8 +25,11 @@
 /// `0 ... dayCount`. The scan visits candidates in row order, so a stay's two stripes are read as two
 /// sequential streams, not one cache miss per candidate.
 ///
-/// Stored values: price in minor units, ``ListingIndex/unpricedNight`` or ``ListingIndex/noCalendarRow``.
+/// Stored values: price in minor units (from ``WidePrices/firstReference`` on, a reference to ``wide``),
+/// ``ListingIndex/unpricedNight`` or ``ListingIndex/noCalendarRow``.
 package struct NightPrices: Sendable {
+    /// The prices of ``WidePrices/firstReference`` minor units and more that stored values refer to.
+    package let wide: Column<Int64>
     /// The runs of every row; a dense row's one run refers to its dense values.
     package let runs: DayRuns<Int32>
     /// `(dayCount + 1) × denseRows` running sums, day-major, in each row's unit modulo 2^16.
@@ -88,8 +91,10 @@ package struct NightPrices: Sendable {
     /// `scales` may be empty (an index file from before scales): every row's unit is then a whole unit.
     /// `minima` may be empty (an index file from before minima): every row's cheapest night is then taken as 0.
     package init(runs: DayRuns<Int32>, dense: Column<UInt16>, windows: Column<UInt32>, maxima: Column<UInt16>,
-                 minima: Column<UInt16>, scales: Column<UInt8>, carries: Column<UInt8> = .empty, carried: Column<UInt64> = .empty) {
+                 minima: Column<UInt16>, scales: Column<UInt8>, carries: Column<UInt8> = .empty, carried: Column<UInt64> = .empty,
+                 wide: Column<Int64> = .empty) {
         self.runs = runs
+        self.wide = wide
         self.dense = dense
         denseScales = scales.count == windows.count ? scales
             : Column([UInt8](repeating: NightPrices.wholeUnitScale, count: windows.count))
@@ -169,6 +174,24 @@ package struct NightPrices: Sendable {
         }
     }
 
+    /// The amount in minor units a stored value stands for (a sentinel, below 0, is itself).
+    @inline(__always)
+    package func amount(ofStored value: Int32) -> Int64 { WidePrices.amount(ofStored: value, in: wide.base) }
+
+    /// Row `row`'s nights on the day offsets `start ..< end` in minor units (``ListingIndex/unpricedNight`` or
+    /// ``ListingIndex/noCalendarRow`` for a night without a price), written to `buffer` from its start.
+    package func amounts(row: Int, from start: Int, to end: Int, into buffer: UnsafeMutablePointer<Int64>) {
+        let stored = UnsafeMutablePointer<Int32>.allocate(capacity: max(1, end - start))
+        defer { stored.deallocate() }
+        values(row: row, from: start, to: end, into: stored)
+        for night in 0..<(end - start) { buffer[night] = amount(ofStored: stored[night]) }
+    }
+
+    /// Row `row`'s nights on every day offset `0 ..< dayCount` in minor units, or the sentinels.
+    package func amounts(row: Int, dayCount: Int) -> [Int64] {
+        values(row: row, dayCount: dayCount).map(amount(ofStored:))
+    }
+
     /// Row `row`'s values on every day offset `0 ..< dayCount`.
     package func values(row: Int, dayCount: Int) -> [Int32] {
         if let rank = runs.values[Int(runs.offsets[row])].denseIndex {
@@ -185,7 +208,7 @@ package struct NightPrices: Sendable {
     package func sum(row: Int, from start: Int, to end: Int) -> Int64 {
         let first = Int(runs.offsets[row])
         guard let rank = runs.values[first].denseIndex else {
-            return runs.sum(row: row, from: start, to: end)
+            return runs.sum(row: row, from: start, to: end, wide: wide.base)
         }
         return NightPrices.denseSum(sums: dense.base, stride: denseRows, rank: rank, from: start, to: end,
                                     maximum: Int(denseMaxima.base[rank]), minimum: Int(denseMinima.base[rank]),

@@ -5,8 +5,8 @@
 /// many it has.
 ///
 /// Shape 0 is one plain price all year. Shapes 1 ..< 255 are the 254 most common others among up to
-/// 262,144 rows evenly spaced (ties: the first seen). A row with a dense price row, or of a shape not
-/// among them, has ``readRow`` and is priced run by run. Derived from the price run columns when an
+/// 262,144 rows evenly spaced (ties: the first seen). A row with a dense price row or a wide price, or of a
+/// shape not among them, has ``readRow`` and is priced run by run. Derived from the price run columns when an
 /// index is made or loaded (two passes over the rows), never stored.
 package struct PriceShapes: Sendable {
     /// Per row, its shape or ``readRow``.
@@ -95,18 +95,19 @@ package struct PriceShapes: Sendable {
         self.runIsPattern = runIsPattern
     }
 
-    /// Whether `runs` are one run of a plain value (a price, or a sentinel), not a pattern or dense row.
+    /// Whether `runs` are one run of a plain value (a price, or a sentinel), not a pattern, dense row or wide price.
     @inline(__always)
     private static func isOnePrice(_ runs: Range<Int>, values: UnsafePointer<Int32>) -> Bool {
-        runs.count == 1 && values[runs.lowerBound] >= -2
+        runs.count == 1 && values[runs.lowerBound] >= -2 && values[runs.lowerBound] < WidePrices.firstReference
     }
 
-    /// A hash of where `runs` start and which hold a pattern; nil when a run refers to a dense row.
+    /// A hash of where `runs` start and which hold a pattern; nil when a run refers to a dense row or a wide price
+    /// (such a row is priced run by run, ``WidePrices``).
     private static func hash(_ runs: Range<Int>, starts: UnsafePointer<Int32>, values: UnsafePointer<Int32>) -> UInt64? {
         var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 &* UInt64(runs.count)
         for run in runs {
             let value = values[run]
-            if value.denseIndex != nil { return nil }
+            if value.denseIndex != nil || value >= WidePrices.firstReference { return nil }
             let key = UInt64(UInt32(bitPattern: starts[run])) << 1 | (value.patternIndex != nil ? 1 : 0)
             hash = (hash ^ key) &* 0xBF58_476D_1CE4_E5B9
             hash ^= hash >> 31

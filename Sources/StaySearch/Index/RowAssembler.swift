@@ -24,6 +24,9 @@ struct RowAssembler {
     private var denseMinima: [UInt16] = []
     private var denseScales: [UInt8] = []
     var rules: RunsWriter<UInt32>
+    /// The prices from ``WidePrices/firstReference`` up that the rows refer to, renumbered in order of amount
+    /// when the index is finished.
+    var widePrices: WidePrices
     /// One row's values by day, reused from row to row.
     private var dayPrices: [Int32] = []
     private var dayRules: [UInt32] = []
@@ -32,8 +35,11 @@ struct RowAssembler {
     ///   - store: where dense rows go while the index is built (see ``DenseRowsWriter``); nil keeps them
     ///     in memory.
     ///   - denseRowsPerChunk: the dense rows spilled at a time (see ``DenseRowsWriter``).
-    init(firstDay: Int32, dayCount: Int, rowCount: Int, store: (any SpillStore)? = nil, denseRowsPerChunk: Int = 4_096) {
+    ///   - widePrices: the wide prices the runs given refer to.
+    init(firstDay: Int32, dayCount: Int, rowCount: Int, store: (any SpillStore)? = nil, denseRowsPerChunk: Int = 4_096,
+         widePrices: WidePrices = WidePrices()) {
         self.firstDay = firstDay
+        self.widePrices = widePrices
         self.dayCount = dayCount
         wordsPerDay = (rowCount + 63) / 64
         bookable = [UInt64](repeating: 0, count: dayCount * wordsPerDay)
@@ -53,7 +59,7 @@ struct RowAssembler {
     ///   - values: the night values of runs that have them.
     mutating func appendRow(_ listing: ListingRecord, runs: some Sequence<NightRun>, values: NightValues) {
         let row = basePrices.count
-        let listingPrice = IndexBuilder.storedPrice(listing.price)
+        let listingPrice = widePrices.stored(listing.price)
         let listingRule = StayRule(minimumNights: listing.minimumNights, maximumNights: listing.maximumNights).packed
         dayPrices.removeAll(keepingCapacity: true)
         dayPrices.append(contentsOf: repeatElement(ListingIndex.noCalendarRow, count: dayCount))
@@ -111,7 +117,7 @@ struct RowAssembler {
         let row = basePrices.count
         let bit: UInt64 = 1 << UInt64(row & 63)
         dayPrices.removeAll(keepingCapacity: true)
-        dayPrices.append(contentsOf: days.prices)
+        for price in days.prices { dayPrices.append(price >= 0 ? widePrices.stored(minorUnits: price) : Int32(price)) }
         dayRules.removeAll(keepingCapacity: true)
         dayRules.append(contentsOf: days.rules)
         var firstPriced = ListingIndex.noPrice
@@ -125,14 +131,15 @@ struct RowAssembler {
         }
         appendPrices()
         rules.appendRow(dayRules)
-        let listingPrice = IndexBuilder.storedPrice(listing.price)
+        let listingPrice = widePrices.stored(listing.price)
         let basePrice = listingPrice >= 0 ? listingPrice : firstPriced
         basePrices.append(basePrice)
         if basePrice >= 0 { pricedWithoutDates[row >> 6] |= bit }
     }
 
     /// Stores the row's prices by day as runs, or densely when runs would take more room than two bytes
-    /// a day (a price that changes most days) and every price fits a dense code. A row whose plain runs
+    /// a day (a price that changes most days) and every price fits a dense code; a row with a wide price
+    /// (``WidePrices``) as plain runs. A row whose plain runs
     /// cost more than its dense form but whose weekly patterns cost less is also dense when it would take
     /// more than ``mostWeeklySegments`` pattern runs (a weekend uplift over a price that moves every few
     /// weeks): larger, but priced like every other dense row.
@@ -141,6 +148,11 @@ struct RowAssembler {
     /// stops being cut into weeks once the weeks cost more than its dense form.
     private mutating func appendPrices() {
         let plainRuns = RunsWriter<Int32>.plainRunCount(dayPrices)
+        if !widePrices.amounts.isEmpty, dayPrices.contains(where: { $0 >= WidePrices.firstReference }) {
+            // A row with a wide price: plain runs, priced run by run in 64 bits (``WidePrices``).
+            prices.appendRow(dayPrices, plan: RunsWriter<Int32>.Plan(plainRuns: plainRuns, weekly: nil))
+            return
+        }
         let denseSize = dayCount * 2
         let dense = dayCount > 0 && plainRuns * 8 > denseSize ? NightPrices.denseRow(of: dayPrices) : nil
         let plan = prices.plan(dayPrices, plainRuns: plainRuns, within: dense == nil ? plainRuns * 8 : min(plainRuns * 8, denseSize + 1))
@@ -203,7 +215,7 @@ struct RowAssembler {
             nameOffsets.elements[row + 1] = UInt32(nameEnd)
             roomTypesOfRows.elements[row] = roomTypeCodes[listing.roomType]!
             accommodates.elements[row] = UInt8(clamping: listing.accommodates)
-            listingPrices.elements[row] = IndexBuilder.storedPrice(listing.price)
+            listingPrices.elements[row] = widePrices.stored(listing.price)
             minimumNights.elements[row] = listing.minimumNights
             maximumNights.elements[row] = listing.maximumNights
             ratings.elements[row] = Int16(clamping: listing.ratingHundredths ?? Int32(ListingIndex.noRating))
@@ -214,7 +226,16 @@ struct RowAssembler {
             details.append(listing, row: row)
             if let fees = listing.fees { feesOfRow.append((row, fees)) }
         }
+        if !widePrices.amounts.isEmpty {
+            // References renumbered so that stored values order as their amounts do.
+            let (sorted, positions) = widePrices.sortedByAmount()
+            widePrices = sorted
+            prices.values.withUnsafeMutableBufferPointer { WidePrices.renumber($0, positions: positions) }
+            basePrices.withUnsafeMutableBufferPointer { WidePrices.renumber($0, positions: positions) }
+            WidePrices.renumber(UnsafeMutableBufferPointer(start: listingPrices.elements, count: rows), positions: positions)
+        }
         var storage = IndexStorage()
+        storage.widePrices = Column(widePrices.amounts)
         storage.ids = Column(owning: ids.buffer, count: rows)
         storage.nameBytes = Column(owning: nameBytes.buffer, count: nameEnd)
         storage.nameOffsets = Column(owning: nameOffsets.buffer, count: rows + 1)

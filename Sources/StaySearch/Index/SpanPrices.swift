@@ -14,8 +14,8 @@ package struct SpanPrices: Sendable {
     /// A dense row counting the span's units (≤ 65,535 day by day, read from ``NightPrices/dense``'s running
     /// sums); a dense row of another unit is copied or irregular, as a row of runs would be.
     static let dense: Int32 = -2
-    /// A row with a price of a fraction of a unit or above ``largestUnits`` in the span: its stays are
-    /// totalled one by one.
+    /// A row with a price of a fraction of a unit or above ``largestUnits`` in the span, or a wide price
+    /// (``WidePrices``): its stays are totalled one by one.
     static let irregular: Int32 = -3
     /// The highest price a night (units) totalled word by word: any stay of up to 365 nights stays below 2^31
     /// units. A night of ₩6.6M (65,536 units of ₩100, $4,900) is as regular as one of $4,900: it is only its
@@ -151,6 +151,7 @@ package struct SpanPrices: Sendable {
             unitsOfRow.deallocate()
         }
         var copied: [Int32] = []
+        let hasWidePrices = index.nightPrices.wide.count > 0
         for range in covered where end > start {
             for row in range {
                 let first = Int(runs.offsets[row]), last = Int(runs.offsets[row + 1])
@@ -166,6 +167,8 @@ package struct SpanPrices: Sendable {
                     let run = last - first == 1 ? first : runs.run(row: row, dayOffset: start)
                     let runEnd = run + 1 < last ? Int(runs.starts[run + 1]) : Int.max
                     let price = runs.values[run]
+                    // A wide price (``WidePrices``) is irregular, its bounds unknown: its stays are totalled one by one.
+                    if price >= WidePrices.firstReference { continue }
                     if runEnd >= end, price.patternIndex == nil {
                         prices[row] = SpanPrices.units(of: price, unit: unit) ?? SpanPrices.irregular
                         if prices[row] >= 0 {
@@ -177,6 +180,7 @@ package struct SpanPrices: Sendable {
                     }
                 }
                 index.nightPrices.values(row: row, from: start, to: end, into: nightsOfRow.baseAddress!)
+                if hasWidePrices, nightsOfRow[0..<span].contains(where: { $0 >= WidePrices.firstReference }) { continue }
                 guard let (low, high) = SpanPrices.wholeUnits(of: UnsafeBufferPointer(rebasing: nightsOfRow[0..<span]),
                                                               into: unitsOfRow.baseAddress!, unit: unit) else {
                     // Irregular: its night bounds rounded out, so that a row outside every bracket is still settled.

@@ -25,7 +25,8 @@ struct UndatedOrder: Sendable {
             }
         }
         byID.sort { $0.id != $1.id ? $0.id < $1.id : $0.row < $1.row }
-        // A priced row's price is at least 0: as 32 unsigned bits above the id's rank it orders the keys.
+        // A priced row's stored price is at least 0, and orders as its amount does (wide prices' references are in
+        // the order of their amounts, ``WidePrices``): as 32 unsigned bits above the id's rank it orders the keys.
         var keys = [UInt64](repeating: 0, count: byID.count)
         prices.prices.withUnsafeBufferPointer { values in
             for (rank, entry) in byID.enumerated() {

@@ -10,7 +10,7 @@ struct UndatedQualityOrder: Sendable {
     /// Their qualities (thousandths of a point).
     let qualities: [Int32]
     /// Their prices without dates (minor units), -1 for none.
-    let values: [Int32]
+    let values: [Int64]
     /// Their capacities and room type codes.
     let accommodates: [UInt8]
     let roomTypes: [UInt8]
@@ -25,12 +25,12 @@ struct UndatedQualityOrder: Sendable {
         let rows = keys.map { Int32(truncatingIfNeeded: $0 & 0xFFFF_FFFF) }
         self.rows = rows
         qualities = rows.map { rowQualities[Int($0)] }
-        values = prices.prices.withUnsafeBufferPointer { values -> [Int32] in
-            prices.priced.withUnsafeBufferPointer { priced -> [Int32] in
-                rows.map { row -> Int32 in
+        values = prices.prices.withUnsafeBufferPointer { values -> [Int64] in
+            prices.priced.withUnsafeBufferPointer { priced -> [Int64] in
+                rows.map { row -> Int64 in
                     let r = Int(row)
                     let isPriced = priced[r >> 6] >> UInt64(r & 63) & 1 == 1
-                    return isPriced ? values[r] : -1
+                    return isPriced ? index.nightPrices.amount(ofStored: values[r]) : -1
                 }
             }
         }

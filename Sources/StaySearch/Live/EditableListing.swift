@@ -4,9 +4,9 @@
 package struct EditableListing: Sendable, Equatable {
     /// The listing's fields, amenities included.
     package var record: ListingRecord
-    /// Each day's stored price: minor units, ``ListingIndex/unpricedNight`` or ``ListingIndex/noCalendarRow``.
-    /// A night is unpriced only while the listing has no price of its own.
-    package var prices: [Int32]
+    /// Each day's price: minor units (up to ``Money/largest``), ``ListingIndex/unpricedNight`` or
+    /// ``ListingIndex/noCalendarRow``. A night is unpriced only while the listing has no price of its own.
+    package var prices: [Int64]
     /// Whether each night can be booked (never when it is unpriced or has no calendar row).
     package var bookable: [Bool]
     /// The packed ``StayRule`` for a stay checking in on each day; the listing's own on days without a row.
@@ -18,7 +18,7 @@ package struct EditableListing: Sendable, Equatable {
     package init(row: Int, of index: ListingIndex, record: ListingRecord? = nil, dayCount: Int? = nil) {
         self.record = record ?? index.fullListing(atRow: row)
         let days = index.dayCount
-        prices = index.nightPrices.values(row: row, dayCount: days)
+        prices = index.nightPrices.amounts(row: row, dayCount: days)
         let wordsPerDay = index.wordsPerDay, bit = UInt64(row & 63)
         let bookableWords = index.storage.bookable.base
         bookable = (0..<days).map { bookableWords[$0 * wordsPerDay + row >> 6] >> bit & 1 == 1 }
@@ -38,13 +38,13 @@ package struct EditableListing: Sendable, Equatable {
     package mutating func extend(toDayCount dayCount: Int) {
         let added = dayCount - prices.count
         guard added > 0 else { return }
-        prices += repeatElement(ListingIndex.noCalendarRow, count: added)
+        prices += repeatElement(Int64(ListingIndex.noCalendarRow), count: added)
         bookable += repeatElement(false, count: added)
         rules += repeatElement(EditableListing.listingRule(of: record), count: added)
     }
 
     /// A listing with these days (each array one value per day of the index's calendar).
-    package init(record: ListingRecord, prices: [Int32], bookable: [Bool], rules: [UInt32]) {
+    package init(record: ListingRecord, prices: [Int64], bookable: [Bool], rules: [UInt32]) {
         self.record = record
         self.prices = prices
         self.bookable = bookable
@@ -54,7 +54,7 @@ package struct EditableListing: Sendable, Equatable {
     /// A new listing, without a calendar yet.
     init(newListing record: ListingRecord, dayCount: Int) {
         self.record = record
-        prices = Array(repeating: ListingIndex.noCalendarRow, count: dayCount)
+        prices = Array(repeating: Int64(ListingIndex.noCalendarRow), count: dayCount)
         bookable = Array(repeating: false, count: dayCount)
         rules = Array(repeating: EditableListing.listingRule(of: record), count: dayCount)
     }
@@ -67,8 +67,8 @@ package struct EditableListing: Sendable, Equatable {
     /// The status of the night on day offset `day`.
     func status(ofDay day: Int) -> NightStatus {
         switch prices[day] {
-        case ListingIndex.noCalendarRow: return .noCalendarRow
-        case ListingIndex.unpricedNight: return .unpriced
+        case Int64(ListingIndex.noCalendarRow): return .noCalendarRow
+        case Int64(ListingIndex.unpricedNight): return .unpriced
         default: return bookable[day] ? .available : .booked
         }
     }
@@ -98,7 +98,7 @@ package struct EditableListing: Sendable, Equatable {
     /// Sets the nights' price (`nil`: the listing's, or none); a night that had none stays closed, a day
     /// without a calendar row gets one, closed, with the listing's stay rules.
     mutating func setPrice(_ price: Money?, days: Range<Int>) {
-        let value = (price ?? record.price).map { IndexBuilder.storedPrice(minorUnits: $0.minorUnits) } ?? ListingIndex.unpricedNight
+        let value = (price ?? record.price).map { max(0, $0.minorUnits) } ?? Int64(ListingIndex.unpricedNight)
         let listingRule = EditableListing.listingRule(of: record)
         for day in days {
             if prices[day] == ListingIndex.noCalendarRow { rules[day] = listingRule }
@@ -131,7 +131,7 @@ package struct EditableListing: Sendable, Equatable {
         let old = record
         record = change.applied(to: record)
         if old.price == nil, let price = record.price {
-            let value = IndexBuilder.storedPrice(minorUnits: price.minorUnits)
+            let value = max(0, price.minorUnits)
             for day in prices.indices where prices[day] == ListingIndex.unpricedNight {
                 prices[day] = value
                 bookable[day] = false

@@ -118,7 +118,7 @@ public struct ListingChange: Sendable, Equatable {
         if minimum < 1 || maximum < minimum { return .invalidStayRule(minimum: minimum, maximum: maximum) }
         if let accommodates, accommodates < 0 || accommodates > 10_000 { return .invalidField("accommodates must be from 0 to 10000") }
         if case let price?? = price, price.minorUnits < 0 || price > IndexBuilder.largestPrice {
-            return .invalidField("price must be from 0 to 21474836.47")
+            return .invalidField("price must be from 0 to \(IndexBuilder.largestPrice.decimalText)")
         }
         for (name, amount, largest) in [("cleaning_fee", cleaningFee, ListingFees.largestAmount),
                                         ("extra_guest_fee", extraGuestFee, ListingFees.largestExtraGuestFee),

@@ -222,7 +222,7 @@ public final class LiveIndex: @unchecked Sendable {
     static func checkValues(of change: CalendarChange) throws(ChangeError) {
         switch change {
         case let .price(_, _, _, price?) where price.minorUnits < 0 || price > IndexBuilder.largestPrice:
-            throw .invalidField("price must be from 0 to 21474836.47")
+            throw .invalidField("price must be from 0 to \(IndexBuilder.largestPrice.decimalText)")
         case let .rules(_, _, _, minimum, maximum)
             where (minimum ?? 1) < 1 || (maximum ?? 1) < 1 || (minimum ?? 1) > (maximum ?? Int32.max):
             throw .invalidStayRule(minimum: minimum ?? 1, maximum: maximum ?? Int32.max)

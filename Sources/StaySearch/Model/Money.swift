@@ -16,9 +16,14 @@ public struct Money: Hashable, Comparable, Sendable {
         self.minorUnits = major * 100
     }
 
+    /// The largest amount a price, a stay's night or a user's bound may be: 1,000,000,000.00 in any currency
+    /// (a luxury villa's night in rupiah or dong). A stay of 365 such nights is 3.65 × 10^13 minor units, well
+    /// inside 64 bits.
+    public static let largest = Money(minorUnits: 100_000_000_000)
+
     /// Parses `$1,350.00`, `1350`, `99.5` or `0.99`: an optional `$`, digits with optional
     /// thousands commas, and at most two decimals. Returns `nil` for anything else, including
-    /// negative amounts and amounts of a billion or more.
+    /// negative amounts and amounts above ``largest``.
     @inlinable
     public init?(parsingASCII bytes: UnsafeBufferPointer<UInt8>) {
         // The shape nearly every calendar row has, `$` + up to 8 digits + `.` + 2 digits, without the
@@ -57,7 +62,7 @@ public struct Money: Hashable, Comparable, Sendable {
                     cents = cents * 10 + digit
                     decimals += 1
                 } else {
-                    guard units < 100_000_000 else { return nil }
+                    guard units <= 1_000_000_000 else { return nil }
                     units = units * 10 + digit
                     digits += 1
                 }
@@ -73,6 +78,7 @@ public struct Money: Hashable, Comparable, Sendable {
         }
         guard digits > 0 || decimals > 0 else { return nil }
         if decimals == 1 { cents *= 10 }
+        guard units * 100 + cents <= Money.largest.minorUnits else { return nil }
         self.minorUnits = units * 100 + cents
     }
 

@@ -233,6 +233,13 @@ package final class CalendarTally: @unchecked Sendable {
         return results.values.flatMap { $0 }
     }
 
+    /// The last minor unit of a bracket's or cut's last unit `high`: `.max` (its value when the totals it would bound
+    /// pass 2^31 units, as a stay at wide prices may) bounds nothing.
+    @inline(__always)
+    package static func upperEnd(ofUnits high: Int32, unit: Int64) -> Int64 {
+        high == .max ? .max : Int64(high) &* unit &+ (unit - 1)
+    }
+
     /// Adds a stay of total `total` (minor units, ≥ 0) to day `day`.
     package func add(_ total: Int64, day: Int) {
         counts[day] &+= 1
@@ -244,7 +251,7 @@ package final class CalendarTally: @unchecked Sendable {
         }
         if units < Int64(bracketLow[day]) {
             below[day] &+= 1
-        } else if units <= Int64(bracketHigh[day]) {
+        } else if units <= Int64(bracketHigh[day]) || bracketHigh[day] == .max {
             if slotWidths[day] > 0, units * unit == total {
                 if slots[day].isEmpty { slots[day] = [UInt32](repeating: 0, count: slotWidths[day]) }
                 slots[day][Int((units - Int64(bracketLow[day])) >> Int64(slotShift))] &+= 1
@@ -296,7 +303,7 @@ package final class CalendarTally: @unchecked Sendable {
         guard counts[day] > 0 else { return nil }
         let whole = least[day] == .max ? Int64.max : Int64(least[day]) * unit
         let lowest = min(whole, leastOfCents[day])
-        return lowest <= Int64(cheapest) * unit + unit - 1 ? lowest : nil
+        return lowest <= CalendarTally.upperEnd(ofUnits: cheapest, unit: unit) ? lowest : nil
     }
 
     /// The lower-median total of day `day`, or nil when it lies outside the day's bracket (or the day has

@@ -28,15 +28,15 @@ extension ListingIndex {
         defer { nights.deallocate() }
         for row in stride(from: 0, to: count, by: step) {
             nightPrices.values(row: row, from: 0, to: dayCount, into: nights)
-            var scale = Int(NightPrices.largestScale), dearNight: Int32 = -1
+            var scale = Int(NightPrices.largestScale), dearNight: Int64 = -1
             for day in 0..<dayCount where nights[day] >= 0 {
-                dearNight = max(dearNight, nights[day])
-                let price = Int64(nights[day])
+                let price = nightPrices.amount(ofStored: nights[day])
+                dearNight = max(dearNight, price)
                 while scale > 0, price % NightPrices.unitOfScale[scale] != 0 { scale -= 1 }
             }
             guard dearNight >= 0 else { continue }
             divided[scale] += 1
-            dearest.append(Int64(dearNight))
+            dearest.append(dearNight)
         }
         dearest.sort()
         let dearNight = dearest.isEmpty ? 0 : dearest[dearest.count / 2]

@@ -271,9 +271,9 @@ extension ListingIndex {
         var belowEveryBracket = Int64.max, aboveEveryBracket = Int64.min
         for position in 0..<checkInCount {
             belowEveryBracket = min(belowEveryBracket, Int64(bracketLow[position]) &* unit)
-            aboveEveryBracket = max(aboveEveryBracket, Int64(bracketHigh[position]) &* unit &+ (unit - 1))
+            aboveEveryBracket = max(aboveEveryBracket, CalendarTally.upperEnd(ofUnits: bracketHigh[position], unit: unit))
         }
-        let leastCut = Int64(cheapest) &* unit &+ (unit - 1)
+        let leastCut = CalendarTally.upperEnd(ofUnits: cheapest, unit: unit)
         // Without a service fee, rows whose trip price is their nights' sum and fees of whole units (no discount
         // for the stay) are totalled row by row with them: each word's stay bounds and fees in one of two sets
         // of three lines of 64 (the kernel reads a word's while it takes the next).
@@ -429,7 +429,7 @@ extension ListingIndex {
                             for entry in UnsafeBufferPointer(start: tripCents, count: kept) {
                                 let position = Int(entry >> 32), total = Int64(UInt32(truncatingIfNeeded: entry))
                                 if total <= leastCut { leastOfCents[position] = min(leastOfCents[position], total) }
-                                if total >= Int64(bracketLow[position]) &* unit, total <= Int64(bracketHigh[position]) &* unit &+ (unit - 1) {
+                                if total >= Int64(bracketLow[position]) &* unit, total <= CalendarTally.upperEnd(ofUnits: bracketHigh[position], unit: unit) {
                                     scratch.keepInside(total, at: position)
                                 }
                             }
@@ -562,7 +562,7 @@ extension ListingIndex {
                         spanStays = rowStays + Int(sumSlots[row]) &* stayStride
                     } else {
                         nightPrices.values(row: row, from: spanStart, to: spanEnd, into: prices)
-                        for night in 0..<span { sums[night + 1] = sums[night] &+ Int64(max(0, prices[night])) }
+                        for night in 0..<span { sums[night + 1] = sums[night] &+ max(0, nightPrices.amount(ofStored: prices[night])) }
                     }
                     for position in 0..<checkInCount where stays[position] & mask != 0 {
                         if weekdays == 0xFF {
@@ -593,7 +593,7 @@ extension ListingIndex {
                         }
                         if total < Int64(bracketLow[position]) &* unit {
                             below[position] &+= 1
-                        } else if total <= Int64(bracketHigh[position]) &* unit &+ (unit - 1) {
+                        } else if total <= CalendarTally.upperEnd(ofUnits: bracketHigh[position], unit: unit) {
                             if let slots = scratch.slots[position], total % unit == 0 {
                                 slots[Int((total / unit - Int64(bracketLow[position])) >> Int64(slotShift))] &+= 1
                             } else {
@@ -631,7 +631,7 @@ extension ListingIndex {
                                 weekdayBits: [UInt8], bracketLow: UnsafePointer<Int32>, bracketHigh: UnsafePointer<Int32>, unit: Int64, checkIns: Int,
                                 counts: UnsafeMutablePointer<UInt32>, below: UnsafeMutablePointer<UInt32>) -> Bool {
         for position in 0..<checkIns where stays[position] & mask != 0 && weekdays & weekdayBits[position] != 0 {
-            guard greatest < Int64(bracketLow[position]) &* unit || least > Int64(bracketHigh[position]) &* unit &+ (unit - 1) else {
+            guard greatest < Int64(bracketLow[position]) &* unit || least > CalendarTally.upperEnd(ofUnits: bracketHigh[position], unit: unit) else {
                 return false
             }
         }

@@ -27,15 +27,17 @@ extension ListingIndex {
     }
 
     /// Whether every price the index holds — price runs, weekly patterns, listing prices, prices without
-    /// dates; day codes are whole units by construction — is a multiple of 100 minor units, so that every
+    /// dates, wide prices; day codes are whole units by construction — is a multiple of 100 minor units, so that every
     /// stay's total is too. Worked out once per index.
     var pricesAreWholeUnits: Bool {
         wholeUnitPrices.get {
             func whole(_ column: Column<Int32>) -> Bool {
-                column.withUnsafeBufferPointer { values in values.allSatisfy { $0 < 0 || $0 % 100 == 0 } }
+                column.withUnsafeBufferPointer { values in
+                    values.allSatisfy { $0 < 0 || $0 >= WidePrices.firstReference || $0 % 100 == 0 }
+                }
             }
             return whole(storage.priceRunValues) && whole(storage.pricePatterns) && whole(storage.listingPrices)
-                && whole(storage.basePrices)
+                && whole(storage.basePrices) && storage.widePrices.withUnsafeBufferPointer { $0.allSatisfy { $0 % 100 == 0 } }
         }
     }
 

@@ -212,7 +212,7 @@ extension Scan {
         let lowest = mask.trailingZeroBitCount
         let first = Int(columns.priceOffsets[row])
         let reference = columns.priceValues[first]
-        if reference >= 0, Int(columns.priceOffsets[row &+ 1]) &- first == 1 {
+        if reference >= 0, reference < WidePrices.firstReference, Int(columns.priceOffsets[row &+ 1]) &- first == 1 {
             return (Int64(reference) &* Int64(nights), lowest)          // one price all year
         }
         // Stays are compared by one key, total × 64 + check-in, and the smallest kept with `min` (no branch

@@ -552,13 +552,13 @@ struct Scan {
                 if !filter.passes(row: base &+ bit) { bits &= ~(1 &<< UInt64(bit)) }
             }
         }
-        let prices = columns.basePrices, values = valueBase, rows = pending - settledCount
+        let prices = columns.basePrices, wide = columns.widePrices, values = valueBase, rows = pending - settledCount
         let start = tally.valueCount, passing = bits
         var written = start
         while bits != 0 {
             let row = base &+ bits.trailingZeroBitCount
             bits &= bits &- 1
-            values[written] = Int64(prices[row])
+            values[written] = WidePrices.amount(ofStored: prices[row], in: wide)
             rows[written] = Int32(truncatingIfNeeded: row)
             written &+= 1
         }

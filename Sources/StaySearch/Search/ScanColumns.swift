@@ -25,6 +25,8 @@ struct ScanColumns {
     let priceStarts: UnsafePointer<Int32>
     let priceValues: UnsafePointer<Int32>
     let pricePatterns: UnsafePointer<Int32>
+    /// The wide prices stored values from ``WidePrices/firstReference`` on refer to.
+    let widePrices: UnsafePointer<Int64>
     /// The weekday of day offset 0, 0 = Monday: the slot of weekly patterns.
     let firstWeekday: Int
     /// Day-major running sums of the dense price rows, the number of dense rows (their stride), and each
@@ -57,6 +59,7 @@ struct ScanColumns {
         ratings = storage.ratings.base
         reviewCounts = storage.reviewCounts.base
         self.basePrices = (basePrices ?? storage.basePrices).base
+        widePrices = storage.widePrices.base
         ruleOffsets = storage.ruleRunOffsets.base
         ruleStarts = storage.ruleRunStarts.base
         ruleValues = storage.ruleRunValues.base
@@ -128,7 +131,8 @@ struct ScanColumns {
 
     /// The sum of the prices of a row priced by runs (not densely), over the day offsets `start ..< end`,
     /// every night of which is priced: what ``NightPrices/sum(row:from:to:)`` gives, read through the
-    /// scan's pointers.
+    /// scan's pointers. Only here are a row's wide prices (``WidePrices``) resolved: a row holding one has no
+    /// shape and is never dense, so every path prices it here.
     /// - Parameter runs: the row's price runs.
     @inline(__always)
     func runPriceTotal(runs: Range<Int>, from start: Int, to end: Int) -> Int64 {
@@ -141,7 +145,7 @@ struct ScanColumns {
             if let pattern = value.patternIndex {
                 total &+= weeklyPriceSum(pattern: pattern, from: day, count: stop &- day)
             } else {
-                total &+= Int64(value) &* Int64(stop &- day)
+                total &+= WidePrices.amount(ofStored: value, in: widePrices) &* Int64(stop &- day)
             }
             day = stop
             run &+= 1

@@ -14,7 +14,7 @@ struct UndatedPopulation: Sendable {
     /// The rows, in order.
     let rows: [Int32]
     /// Their prices without dates (minor units), ascending.
-    let values: [Int32]
+    let values: [Int64]
     /// The sum of ``values``.
     let sum: Int64
 
@@ -24,7 +24,7 @@ struct UndatedPopulation: Sendable {
         self.guests = guests
         self.roomCode = roomCode
         dayOffset = order.dayOffset
-        var rows: [Int32] = [], values: [Int32] = []
+        var rows: [Int32] = [], values: [Int64] = []
         var sum: Int64 = 0
         // Capacities are kept up to 255; room code 256 is a standard type the index has none of.
         if guests <= Int(UInt8.max), roomCode <= Int(UInt8.max) {
@@ -37,8 +37,9 @@ struct UndatedPopulation: Sendable {
                             let r = Int(row)
                             guard Int(accommodates[r]) >= guests, roomCode < 0 || Int(roomTypes[r]) == roomCode else { continue }
                             rows.append(row)
-                            values.append(prices[r])
-                            sum += Int64(prices[r])
+                            let value = index.nightPrices.amount(ofStored: prices[r])
+                            values.append(value)
+                            sum += value
                         }
                     }
                 }
