@@ -2,7 +2,7 @@
 """Writes a Seoul-shaped sample for the Korean page's test: the shipped Antwerp listings and calendars with
 Seoul's 25 districts as their neighbourhoods (each Antwerp neighbourhood becomes one district, in turn), prices
 in won (each dollar amount times 1,000, at most
-₩20,000,000: the engine's prices end at 21,474,836.47), and an aliases.csv naming the city and two districts in Hangul.
+₩20,000,000), and an aliases.csv naming the city and two districts in Hangul.
 
 usage: seoul-sample.py OUTPUT_DIR
 """

@@ -54,7 +54,7 @@ struct GenerateCommand: ParsableCommand {
     @Flag(help: "Give listings fees as the older Inside Airbnb files have them: cleaning fees growing with capacity, weekly and monthly discounts, extra-guest fees (the same listings and calendars as without; insideairbnb writes them as fees.csv).")
     var fees = false
 
-    @Option(help: "The currency of every price: USD (whole dollars), KRW (₩1,350 a dollar: hosts' prices and fees to ₩1,000, pricing tools' to ₩100) or JPY (¥150 a dollar: to ¥100 and ¥10). The same listings and calendars, each price converted.")
+    @Option(help: "The currency of every price: USD (whole dollars), KRW (₩1,350 a dollar: hosts' prices and fees to ₩1,000, pricing tools' to ₩100), JPY (¥150 a dollar: to ¥100 and ¥10) or VND (₫25,000 a dollar: to ₫10,000 and ₫1,000; the dearest nights pass ₫20,800,000). The same listings and calendars, each price converted.")
     var currency: SyntheticCurrency = .usd
 
     @Flag(help: "With --format insideairbnb: write listings.csv.gz and calendar.csv.gz, as Inside Airbnb ships them (zlib's fastest level, compressed on threads of their own).")

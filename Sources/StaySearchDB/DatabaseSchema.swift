@@ -127,7 +127,11 @@ public enum DatabaseSchema {
             PRIMARY KEY (city, alias, region)
         )
         """,
-        """
+        nightsView,
+    ]
+
+    /// The view of the nights, one row each (`listing_nights`).
+    static let nightsView = """
         CREATE VIEW listing_nights AS
             SELECT l.id AS listing, c.first_day + (d.n - 1) AS night,
                    CASE WHEN l.night_prices[d.n] >= 0 THEN l.night_prices[d.n] END AS price_minor,
@@ -136,8 +140,7 @@ public enum DatabaseSchema {
                    coalesce(l.night_minimum[d.n], l.minimum_nights) AS minimum_nights,
                    coalesce(l.night_maximum[d.n], l.maximum_nights) AS maximum_nights
             FROM listings l CROSS JOIN staysearch_calendar c CROSS JOIN LATERAL generate_series(1, c.day_count) AS d(n)
-        """,
-    ]
+        """
 
     /// The statements that create the clock, the snapshots' register and the log's trimmed mark; each may
     /// run again (a database made before them has none: a replica, `db clock`, `db snapshot` and `db trim`
@@ -185,11 +188,14 @@ public enum DatabaseSchema {
         "ALTER TABLE listings ADD COLUMN IF NOT EXISTS scraped boolean NOT NULL DEFAULT true",
         // Fees: a database made before the column has none.
         "ALTER TABLE listings ADD COLUMN IF NOT EXISTS fees bigint[] CHECK (fees IS NULL OR cardinality(fees) = 6)",
-        // Prices up to 1,000,000,000.00 a night: a database made before them keeps 32-bit prices until this widens them.
+        // Prices up to 1,000,000,000.00 a night: a database made before them keeps 32-bit prices until this widens them
+        // (the view of the nights, which reads them, made again).
         """
         DO $$ BEGIN
             IF (SELECT atttypid FROM pg_attribute WHERE attrelid = 'listings'::regclass AND attname = 'night_prices') = 'integer[]'::regtype THEN
+                DROP VIEW IF EXISTS listing_nights;
                 ALTER TABLE listings ALTER COLUMN night_prices TYPE bigint[];
+                \(nightsView);
             END IF;
         END $$
         """,

@@ -35,7 +35,7 @@ public struct FleetClock: Sendable, Equatable {
     }
 
     /// Creates the clock, the snapshots' register and the trimmed mark when the database has none (made before
-    /// them), one installer at a time (replicas starting together).
+    /// them), and widens its prices to 64 bits, one installer at a time (replicas starting together).
     static func install(on connection: PostgresConnection) async throws {
         let logger = Database.logger
         // Already there (the common case): nothing to lock or replace.
@@ -45,6 +45,7 @@ public struct FleetClock: Sendable, Equatable {
             AND EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = 'public.staysearch_calendar'::regclass AND attname = 'window_days') \
             AND EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = 'public.listings'::regclass AND attname = 'scraped') \
             AND EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = 'public.listings'::regclass AND attname = 'fees') \
+            AND (SELECT atttypid FROM pg_attribute WHERE attrelid = 'public.listings'::regclass AND attname = 'night_prices') = 'bigint[]'::regtype \
             AND NOT EXISTS (SELECT 1 FROM pg_constraint WHERE conname = 'bookings_listing_fkey')
             """, logger: logger).collect().first?.decode(Bool?.self, context: .default)
         if present == true { return }

@@ -189,6 +189,54 @@ extension DatabaseSuites {
                     && object["applied_position"] != nil, "\(unready.text)")
         }
 
+        /// Prices up to 1,000,000,000.00 a night in the system of record: loaded (`COPY`), kept as `bigint[]`, changed
+        /// through a replica, and back whole in a snapshot, whose searches the replica's equal; a database made with
+        /// 32-bit prices is widened when a replica starts.
+        @Test func widePricesLoadChangeAndReachTheReplicas() async throws {
+            let data = TestDataset.random(seed: 11).withWidePrices(seed: 11)
+            #expect(data.hasWidePrices)
+            let index = data.makeIndex().index
+            let address = try await TestCluster.freshDatabase("wide")
+            _ = try await Database.using(address) { try await $0.load(index) }
+            _ = try await Database.using(address) { try await $0.setClock(today: index.firstDay) }
+            let loaded = try await Database.using(address) { try await $0.snapshot() }
+            var random = SeededGenerator(seed: 11)
+            for _ in 0..<30 {
+                let query = data.randomQuery(using: &random)
+                guard let want = try? ResultFormatting.json(index.search(query)) else { continue }
+                #expect(try ResultFormatting.json(loaded.index.search(query)) == want, "\(query)")
+            }
+            let (replica, live) = try await Self.replica(of: address, at: Scratch.path("wide.ssx"))
+            defer { Task { await replica.stop() } }
+            let id = try #require(data.listings.first { $0.price != nil }?.id)
+            let from = index.firstDay.advanced(by: 2), to = index.firstDay.advanced(by: 5)
+            #expect(await replica.write([#"{"op": "price", "id": "\#(id)", "from": "\#(from)", "to": "\#(to)", "price": 1000000000}"#]).status == 200)
+            #expect(Self.verdict(await replica.write([#"{"op": "price", "id": "\#(id)", "from": "\#(from)", "to": "\#(to)", "price": 1000000000.01}"#])).code
+                    == "invalid_change")
+            #expect(await replica.waitUntilApplied(2, timeout: .seconds(10)))
+            let row = TestCluster.psql("\(address)", "SELECT night_prices[3], pg_typeof(night_prices) FROM listings WHERE id = \(id)")
+            #expect(row.output.trimmingCharacters(in: .whitespacesAndNewlines) == "100000000000|bigint[]", "\(row.output)")
+            let fresh = try await Database.using(address) { try await $0.snapshot() }
+            #expect(live.withListing(id: id) { index, row in index.nightPrice(row: row, day: from) } == 100_000_000_000)
+            for nights in [1, 3, 7] {
+                let query = SearchQuery(checkIn: from, checkOut: from.advanced(by: nights), sort: .priceDescending, limit: 50)
+                #expect(ResultFormatting.json(try live.search(query)) == ResultFormatting.json(try fresh.index.search(query)), "\(nights) nights")
+            }
+
+            // A database of before: 32-bit prices, widened by the next replica to start (a small one, whose prices fit).
+            let old = try await TestCluster.freshDatabase("narrow")
+            _ = try await Database.using(old) { try await $0.load(TestDataset.random(seed: 12).makeIndex().index) }
+            _ = try await Database.using(old) { try await $0.setClock(today: TestDataset.calendarStart) }
+            let narrowed = TestCluster.psql("\(old)", "DROP VIEW listing_nights; ALTER TABLE listings ALTER COLUMN night_prices TYPE integer[]")
+            #expect(narrowed.status == 0, "\(narrowed.output)")
+            let (narrow, _) = try await Self.replica(of: old, at: Scratch.path("narrow.ssx"))
+            defer { Task { await narrow.stop() } }
+            let type = TestCluster.psql("\(old)", "SELECT DISTINCT pg_typeof(night_prices) FROM listings").output
+            #expect(type.trimmingCharacters(in: .whitespacesAndNewlines) == "bigint[]", "\(type)")
+            let nights = TestCluster.psql("\(old)", "SELECT count(*) > 0 FROM listing_nights WHERE price_minor >= 0").output
+            #expect(nights.trimmingCharacters(in: .whitespacesAndNewlines) == "t", "the view of the nights made again: \(nights)")
+        }
+
         /// Fees in the system of record: a sample with fees loads with them (`COPY`) and comes back whole in a
         /// snapshot; a `listing` change that sets and clears fees is decided by the database, kept in its row and
         /// applied by a replica that follows the log, whose trip prices then equal a fresh snapshot's.
