@@ -72,6 +72,21 @@ import Testing
         #expect(pricedFromToday > 10)      // searches without dates that a later today prices otherwise
     }
 
+    /// The wide prices of the differential seeds reach every way a row is kept: runs, dense rows in their own unit
+    /// (a dearest night from 20,803,747.84 up), and listing prices.
+    @Test func widePricesReachRunsAndDenseRows() {
+        var denseSeeds = 0, runSeeds = 0
+        for seed in stride(from: 2, to: 150, by: 3) {
+            let index = TestDataset.random(seed: UInt64(seed)).withWidePrices(seed: UInt64(seed)).makeIndex().index
+            let prices = index.nightPrices
+            if (0..<prices.denseRows).contains(where: { Int64(prices.denseMaxima[$0]) * prices.unit(ofRank: $0) >= Int64(WidePrices.firstReference) }) {
+                denseSeeds += 1
+            }
+            if index.storage.priceRunValues.withUnsafeBufferPointer({ $0.contains { $0 >= WidePrices.firstReference } }) { runSeeds += 1 }
+        }
+        #expect(denseSeeds >= 5 && runSeeds >= 20, "dense \(denseSeeds), runs \(runSeeds)")
+    }
+
     /// Every third seed prices a quarter of its listings in huge numbers, up to ``Money/largest`` a night (wide prices).
     @Test(arguments: 0..<150)
     func engineAgreesWithReference(seed: Int) throws {

@@ -26,7 +26,9 @@
 /// sequential streams, not one cache miss per candidate.
 ///
 /// Stored values: price in minor units (from ``WidePrices/firstReference`` on, a reference to ``wide``),
-/// ``ListingIndex/unpricedNight`` or ``ListingIndex/noCalendarRow``.
+/// ``ListingIndex/unpricedNight`` or ``ListingIndex/noCalendarRow``. A dense row counts its own unit, whatever
+/// its prices' size: a row of wide prices (dong, rupiah) is as dense as one of dollars, and its nights' stored
+/// values are the references to its amounts, each of which the table holds.
 package struct NightPrices: Sendable {
     /// The prices of ``WidePrices/firstReference`` minor units and more that stored values refer to.
     package let wide: Column<Int64>
@@ -133,7 +135,18 @@ package struct NightPrices: Sendable {
     private func denseValue(rank: Int, day: Int) -> Int32 {
         let window = denseWindows[rank]
         guard day >= Int(window & 0xFFFF), day < Int(window >> 16) else { return ListingIndex.noCalendarRow }
-        return denseUnits(rank: rank, day: day) &* Int32(truncatingIfNeeded: unit(ofRank: rank))
+        let amount = Int64(denseUnits(rank: rank, day: day)) &* unit(ofRank: rank)
+        return amount < Int64(WidePrices.firstReference) ? Int32(amount) : wideReference(of: amount)
+    }
+
+    /// The stored value of a wide price of `amount` minor units: its reference, found in the table (ascending).
+    private func wideReference(of amount: Int64) -> Int32 {
+        var low = 0, high = wide.count
+        while low < high {
+            let middle = (low + high) / 2
+            if wide[middle] < amount { low = middle + 1 } else { high = middle }
+        }
+        return WidePrices.firstReference &+ Int32(truncatingIfNeeded: min(low, max(0, wide.count - 1)))
     }
 
     /// The value of row `row` on day offset `dayOffset`.
@@ -291,7 +304,8 @@ package struct NightPrices: Sendable {
     /// divides every price) and, when its spread passes ``widestUncarriedSpread``, its carries (bits 16–23 of
     /// each running sum); nil when that unit leaves a price at 65,536 units or more, or when a day inside
     /// its window has no price or no calendar row.
-    static func denseRow(of days: [Int32])
+    /// - Parameter wide: the wide prices (``WidePrices``) the stored prices from ``WidePrices/firstReference`` up refer to.
+    static func denseRow(of days: [Int32], wide: UnsafePointer<Int64>? = nil)
         -> (sums: [UInt16], window: UInt32, maximum: UInt16, minimum: UInt16, scale: UInt8, carries: [UInt8]?)? {
         guard days.count <= longestDenseCalendar else { return nil }
         let firstDay = days.firstIndex { $0 != ListingIndex.noCalendarRow } ?? days.count
@@ -301,8 +315,9 @@ package struct NightPrices: Sendable {
         var divisor = Int64(unitOfScale[Int(largestScale)]), dearest: Int64 = 0
         for value in days[firstDay..<max(firstDay, endDay)] {
             guard value >= 0 else { return nil }
-            while Int64(value) % divisor != 0 { divisor /= 10 }
-            dearest = max(dearest, Int64(value))
+            let price = WidePrices.amount(ofStored: value, in: wide)
+            while price % divisor != 0 { divisor /= 10 }
+            dearest = max(dearest, price)
         }
         let scale = UInt8(unitOfScale.firstIndex(of: divisor)!)
         guard dearest / divisor <= Int64(largestDenseUnits) else { return nil }
@@ -315,7 +330,7 @@ package struct NightPrices: Sendable {
         carries.append(0)
         for (day, value) in days.enumerated() {
             if day >= firstDay && day < endDay {
-                let code = UInt16(Int64(value) / unit)
+                let code = UInt16(WidePrices.amount(ofStored: value, in: wide) / unit)
                 sum &+= UInt32(code)
                 maximum = max(maximum, code)
                 minimum = min(minimum, code)

@@ -138,8 +138,8 @@ struct RowAssembler {
     }
 
     /// Stores the row's prices by day as runs, or densely when runs would take more room than two bytes
-    /// a day (a price that changes most days) and every price fits a dense code; a row with a wide price
-    /// (``WidePrices``) as plain runs. A row whose plain runs
+    /// a day (a price that changes most days) and every price fits a dense code in the row's unit; a row with a
+    /// wide price (``WidePrices``) that is not dense as plain runs. A row whose plain runs
     /// cost more than its dense form but whose weekly patterns cost less is also dense when it would take
     /// more than ``mostWeeklySegments`` pattern runs (a weekend uplift over a price that moves every few
     /// weeks): larger, but priced like every other dense row.
@@ -148,14 +148,16 @@ struct RowAssembler {
     /// stops being cut into weeks once the weeks cost more than its dense form.
     private mutating func appendPrices() {
         let plainRuns = RunsWriter<Int32>.plainRunCount(dayPrices)
-        if !widePrices.amounts.isEmpty, dayPrices.contains(where: { $0 >= WidePrices.firstReference }) {
-            // A row with a wide price: plain runs, priced run by run in 64 bits (``WidePrices``).
-            prices.appendRow(dayPrices, plan: RunsWriter<Int32>.Plan(plainRuns: plainRuns, weekly: nil))
-            return
-        }
         let denseSize = dayCount * 2
-        let dense = dayCount > 0 && plainRuns * 8 > denseSize ? NightPrices.denseRow(of: dayPrices) : nil
-        let plan = prices.plan(dayPrices, plainRuns: plainRuns, within: dense == nil ? plainRuns * 8 : min(plainRuns * 8, denseSize + 1))
+        // A row with a wide price (``WidePrices``): dense in its own unit like any other, else plain runs (no weekly
+        // pattern), priced run by run in 64 bits.
+        let isWide = !widePrices.amounts.isEmpty && dayPrices.contains { $0 >= WidePrices.firstReference }
+        let dense = dayCount > 0 && plainRuns * 8 > denseSize
+            ? (isWide ? widePrices.amounts.withUnsafeBufferPointer { NightPrices.denseRow(of: dayPrices, wide: $0.baseAddress) }
+                : NightPrices.denseRow(of: dayPrices))
+            : nil
+        let plan = isWide ? RunsWriter<Int32>.Plan(plainRuns: plainRuns, weekly: nil)
+            : prices.plan(dayPrices, plainRuns: plainRuns, within: dense == nil ? plainRuns * 8 : min(plainRuns * 8, denseSize + 1))
         if let dense, plan.size > denseSize || plan.weeklySegmentCount > RowAssembler.mostWeeklySegments {
             let rank = densePrices.rowCount
             prices.appendSingleRun(.denseReference(rank))

@@ -5,9 +5,11 @@
 ///
 /// A reference is a positive stored value like any price, so everything that asks whether a night is priced, open
 /// or the same as the next reads it unchanged; only what adds or compares amounts resolves it
-/// (``NightPrices/amount(ofStored:)``). A row holding one is stored as plain runs (never dense, never a weekly
-/// pattern) and priced run by run, in 64 bits, by every search, calendar and flexible-date path: whatever its
-/// currency, a night of up to ``Money/largest`` and a stay of 365 such nights are exact.
+/// (``NightPrices/amount(ofStored:)``). A row holding one whose prices change most days is dense like any other,
+/// in its own unit (a dong row priced to ₫1,000 counts codes of ₫1,000, whatever their size); any other is stored
+/// as plain runs (never a weekly pattern) and priced run by run, in 64 bits, by every search, calendar and
+/// flexible-date path: whatever its currency, a night of up to ``Money/largest`` and a stay of 365 such nights
+/// are exact.
 package struct WidePrices: Sendable {
     /// The least stored value that refers to the table: 2^31 − 2^26 (2,080,374,784 minor units). Any amount from it
     /// up is kept in the table, so a stored value below it is always its own amount.

@@ -131,8 +131,8 @@ struct ScanColumns {
 
     /// The sum of the prices of a row priced by runs (not densely), over the day offsets `start ..< end`,
     /// every night of which is priced: what ``NightPrices/sum(row:from:to:)`` gives, read through the
-    /// scan's pointers. Only here are a row's wide prices (``WidePrices``) resolved: a row holding one has no
-    /// shape and is never dense, so every path prices it here.
+    /// scan's pointers. Only here are a row's wide prices (``WidePrices``) resolved: a row of runs holding one has
+    /// no shape, so every path prices it here.
     /// - Parameter runs: the row's price runs.
     @inline(__always)
     func runPriceTotal(runs: Range<Int>, from start: Int, to end: Int) -> Int64 {
