@@ -56,6 +56,23 @@ import Testing
         #expect(image.width == chart.size.width && image.height == chart.size.height)
     }
 
+    /// Nights up to a billion a night print in millions, and draw.
+    @Test func printsAndDrawsPricesUpToABillion() throws {
+        var builder = IndexBuilder()
+        let handle = try builder.addListing(ListingRecord(id: 2, name: "Villa", region: RegionPath(city: "C", neighbourhood: "N"),
+                                                           roomType: "Entire home/apt", accommodates: 8, price: nil))
+        let start = Day(iso: "2025-03-03")!
+        for (offset, cents) in [250_000_000_00, 1_000_000_000_00, 21_474_836_48, 99_999_999_99].enumerated() {
+            builder.addNight(CalendarNight(day: start.advanced(by: offset), isAvailable: true, price: Money(minorUnits: Int64(cents))), to: handle)
+        }
+        let villa = builder.build().index
+        let month = CalendarMonth(index: villa, row: 0, year: 2025, month: 3, firstWeekday: 0)
+        let week = month.text().split(separator: "\n")[3].split(separator: " ").filter { $0.hasPrefix("$") }
+        #expect(week == ["$250M", "$1000M", "$21M", "$100M"], "\(month.text())")
+        let image = try GDImage(png: try CalendarChart(months: [month], title: "Villa (2)", fonts: FontLocator.sans()).render().pngData())
+        #expect(image.width > 0)
+    }
+
     @Test func drawsThePNG() throws {
         let months = [CalendarMonth(index: index, row: 0, year: 2025, month: 3, firstWeekday: 0)]
         var chart = CalendarChart(months: months, title: "A (1)", fonts: FontLocator.sans())

@@ -191,18 +191,16 @@ package struct NightPrices: Sendable {
     @inline(__always)
     package func amount(ofStored value: Int32) -> Int64 { WidePrices.amount(ofStored: value, in: wide.base) }
 
-    /// Row `row`'s nights on the day offsets `start ..< end` in minor units (``ListingIndex/unpricedNight`` or
-    /// ``ListingIndex/noCalendarRow`` for a night without a price), written to `buffer` from its start.
-    package func amounts(row: Int, from start: Int, to end: Int, into buffer: UnsafeMutablePointer<Int64>) {
-        let stored = UnsafeMutablePointer<Int32>.allocate(capacity: max(1, end - start))
-        defer { stored.deallocate() }
-        values(row: row, from: start, to: end, into: stored)
-        for night in 0..<(end - start) { buffer[night] = amount(ofStored: stored[night]) }
-    }
-
-    /// Row `row`'s nights on every day offset `0 ..< dayCount` in minor units, or the sentinels.
+    /// Row `row`'s nights on every day offset `0 ..< dayCount` in minor units (``ListingIndex/unpricedNight`` or
+    /// ``ListingIndex/noCalendarRow`` for a night without a price): one allocation, the result's.
     package func amounts(row: Int, dayCount: Int) -> [Int64] {
-        values(row: row, dayCount: dayCount).map(amount(ofStored:))
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(1, dayCount)) { stored in
+            values(row: row, from: 0, to: dayCount, into: stored.baseAddress!)
+            return [Int64](unsafeUninitializedCapacity: dayCount) { amounts, initialized in
+                for day in 0..<dayCount { amounts[day] = amount(ofStored: stored[day]) }
+                initialized = dayCount
+            }
+        }
     }
 
     /// Row `row`'s values on every day offset `0 ..< dayCount`.

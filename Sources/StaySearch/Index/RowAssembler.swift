@@ -237,7 +237,7 @@ struct RowAssembler {
             WidePrices.renumber(UnsafeMutableBufferPointer(start: listingPrices.elements, count: rows), positions: positions)
         }
         var storage = IndexStorage()
-        storage.widePrices = Column(widePrices.amounts)
+        storage.widePrices = widePrices.amounts.isEmpty ? .empty : Column(widePrices.amounts)
         storage.ids = Column(owning: ids.buffer, count: rows)
         storage.nameBytes = Column(owning: nameBytes.buffer, count: nameEnd)
         storage.nameOffsets = Column(owning: nameOffsets.buffer, count: rows + 1)
