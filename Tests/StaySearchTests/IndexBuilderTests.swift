@@ -20,6 +20,19 @@ import Testing
         return (builder, handle)
     }
 
+    /// A caller of the builder may give amounts above the bound: each is held at 1,000,000,000.00, and the index
+    /// stays sound (its wide prices ascending, each once).
+    @Test func amountsAboveTheBoundAreHeldAtIt() throws {
+        var (builder, handle) = builder()
+        add(&builder, handle, day: 0, count: 1, price: 100_000_000_001, line: 1)
+        add(&builder, handle, day: 1, count: 1, price: 500_000_000_000, line: 2)
+        add(&builder, handle, day: 2, count: 1, price: 100_000_000_000, line: 3)
+        let index = builder.build().index
+        for day in 0..<3 { #expect(index.nightPrice(row: 0, day: start.advanced(by: day)) == 100_000_000_000) }
+        #expect(index.storage.widePrices.array == [100_000_000_000])
+        _ = try ListingIndex(validating: index.storage, shape: index.shape)
+    }
+
     @Test func theFirstNightAddedForADateWinsAcrossOverlappingRuns() {
         var (builder, handle) = builder()
         add(&builder, handle, day: 10, count: 10, price: 100, line: 100)   // days 10–19

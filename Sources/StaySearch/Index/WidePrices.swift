@@ -24,15 +24,17 @@ package struct WidePrices: Sendable {
     /// An empty table.
     package init() {}
 
-    /// The stored value of an amount of `minorUnits` (at most ``Money/largest``): itself below
-    /// ``firstReference``, else a reference to it in the table (added the first time).
+    /// The stored value of an amount of `minorUnits` (held at ``Money/largest``): itself below ``firstReference``,
+    /// else a reference to it in the table (added the first time).
     package mutating func stored(minorUnits: Int64) -> Int32 {
         if minorUnits < Int64(WidePrices.firstReference) { return Int32(max(0, minorUnits)) }
-        if let known = positions[minorUnits] { return known }
+        // An amount above the bound (loaders refuse it; a caller of the builder may not) is held at the bound.
+        let amount = min(minorUnits, Money.largest.minorUnits)
+        if let known = positions[amount] { return known }
         precondition(amounts.count < WidePrices.capacity, "more than 2^26 different prices above 20 million")
         let reference = WidePrices.firstReference + Int32(amounts.count)
-        amounts.append(min(minorUnits, Money.largest.minorUnits))
-        positions[minorUnits] = reference
+        amounts.append(amount)
+        positions[amount] = reference
         return reference
     }
 
