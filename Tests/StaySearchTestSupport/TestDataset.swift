@@ -168,7 +168,7 @@ public struct TestDataset: Sendable {
 
     /// Whether a price of this data reaches the wide prices (20,803,747.84 and up).
     public var hasWidePrices: Bool {
-        let first = Int64(Int32.max) - (1 << 26) + 1
+        let first = Int64(WidePrices.firstReference)
         return listings.contains { ($0.price?.minorUnits ?? 0) >= first } || nights.contains { ($0.night.price?.minorUnits ?? 0) >= first }
     }
 
