@@ -215,14 +215,17 @@ static void add_slots_portable(const int64_t *values, long count, int32_t *count
 }
 
 #if defined(__x86_64__)
-/// The largest unit the AVX2 slots take: up to it the quotients in doubles are exact (see add_slots_avx2).
-#define STAYSEARCH_SLOTS_LARGEST_UNIT 30000
+/// The largest unit the AVX2 slots take: up to it the quotients in doubles are exact (see add_slots_avx2). Every
+/// unit PriceSlots makes is below it: 100 minor units a night for at most 100,000 nights, or a granule of at most
+/// 10^7 minor units (₫100,000).
+#define STAYSEARCH_SLOTS_LARGEST_UNIT (1L << 24)
 
 /// Four values at a time in doubles: a value below 2^52 becomes a double exactly (its bits under those of
 /// 2^52, less 2^52), z = value · bins exactly (z < 2^52), and ⌊z ÷ u⌋ = ⌊(z + ½) · fl(1 ÷ u)⌋,
-/// ⌈z ÷ u⌉ = ⌊(z + u − ½) · fl(1 ÷ u)⌋: the true quotients lie at least ½ ÷ u ≥ 2^-16 from the next whole
-/// number, the rounding errors of the products below (z ÷ u + 1) · 2^-52 < 2^-30 (below `end`, z ÷ u is
-/// under 2^21: at most 2,097,152 slots). The counts are added one by one.
+/// ⌈z ÷ u⌉ = ⌊(z + u − ½) · fl(1 ÷ u)⌋. Below `end`, z ÷ u is under 2^21 (at most 2,097,152 slots), so both
+/// products are off their true quotients by under 2^21 · 2^-51.9 < 2^-30.9 (two roundings); the true quotients,
+/// odd numbers over 2u, lie at least 1 ÷ 2u ≥ 2^-25 from the next whole number (u ≤ 2^24). The counts are
+/// added one by one.
 STAYSEARCH_AVX2 static void add_slots_avx2(const int64_t *values, long count, int32_t *counts, long bins, int64_t unit,
                                            uint64_t magic, int64_t end, long above) {
     if (unit > STAYSEARCH_SLOTS_LARGEST_UNIT) {

@@ -369,3 +369,40 @@ import Testing
         staysearch_dense_word_cheapest_use_portable(0)
     }
 }
+
+extension ScanKernelTests {
+    /// Values counted into price slots (AVX2 where the processor has it) against their definition by integer
+    /// division, ⌊z ÷ u⌋ + ⌈z ÷ u⌉ below the end and the last slot from it: slots of whole units a night (up to
+    /// 100,000 nights, a unit of 10^7 minor units) and by granule from ₩10 to ₫100,000, with values at the cuts,
+    /// one either side of them, at the end and past it.
+    @Test(arguments: 0..<24)
+    func slotCountsAgreeWithDivision(seed: Int) throws {
+        var random = SeededGenerator(seed: UInt64(seed) + 19_000)
+        let nights = Int64(random.pick([1, 3, 14, 365, 100_000]))
+        let bins = random.pick([1, 10, 64])
+        let slots = try #require(seed % 2 == 0
+            ? PriceSlots(nights: nights, bins: bins)
+            : PriceSlots(nights: nights, bins: bins, granuleScale: 3 + seed / 2 % 5, reach: Int64.random(in: 0...1 << 40, using: &random)))
+        let unit = slots.unit, cuts = Int64(slots.byGranule ? 1 : bins)
+        let values: [Int64] = (0..<5_003).map { _ in
+            switch Int.random(in: 0..<4, using: &random) {
+            case 0: return Int64.random(in: 0..<slots.end, using: &random)
+            case 1:
+                // A cut, k · u ÷ cuts, or a minor unit either side of it.
+                let cut = Int64.random(in: 0...Int64(slots.units) * cuts, using: &random) * unit / cuts
+                return max(0, cut + Int64.random(in: -1...1, using: &random))
+            case 2: return slots.end + Int64.random(in: -2...2, using: &random)
+            default: return Int64.random(in: 0...(1 << 52), using: &random)
+            }
+        }
+        var counts = [Int32](repeating: 0, count: slots.count), expected = counts
+        for value in values {
+            let z = value * cuts
+            expected[value < slots.end ? Int(z / unit + (z + unit - 1) / unit) : slots.aboveSlot] += 1
+        }
+        values.withUnsafeBufferPointer { values in
+            counts.withUnsafeMutableBufferPointer { slots.add(values.baseAddress!, count: values.count, to: $0.baseAddress!) }
+        }
+        #expect(counts == expected, "seed \(seed): unit \(unit), \(slots.units) units, by granule \(slots.byGranule)")
+    }
+}
