@@ -13,8 +13,9 @@ import Testing
     /// 300 listings over 70 days: dear and cheap day-by-day prices in runs of ranks, some calendars shorter
     /// than the index's, a few with gaps or unpriced nights; `inWon`: every price × 1,000, and half the cheap
     /// rows' nights to ₩100.
-    /// `everyRowDense`: no listing has a gap or an unpriced night, so that whole words of 64 rows are dense.
-    static func dataset(seed: UInt64, inWon: Bool = false, everyRowDense: Bool = false) -> TestDataset {
+    /// `everyRowDense`: no listing has a gap or an unpriced night, so that whole words of 64 rows are dense;
+    /// `oneInFifty`: only every fiftieth listing has them, so that words of 64 rows hold one row that is not dense.
+    static func dataset(seed: UInt64, inWon: Bool = false, everyRowDense: Bool = false, oneInFifty: Bool = false) -> TestDataset {
         var random = SeededGenerator(seed: seed &* 7_919 &+ 3)
         let start = TestDataset.calendarStart
         var listings: [ListingRecord] = []
@@ -22,7 +23,7 @@ import Testing
         for id in Int64(1)...300 {
             // A listing with gaps or nights without a price has no price of its own either (else its nights
             // without one would take it).
-            let broken = random.chance(0.1) && !everyRowDense
+            let broken = oneInFifty ? id % 50 == 7 : random.chance(0.1) && !everyRowDense
             listings.append(ListingRecord(id: id, name: "L\(id)", region: RegionPath(city: random.pick(["Antwerp", "Reykjavík"]), neighbourhood: "Centrum"),
                                           roomType: "Entire home/apt", accommodates: Int.random(in: 1...4, using: &random),
                                           price: broken ? nil : Money(major: 90),
@@ -89,6 +90,19 @@ import Testing
     func wordsOfDenseRowsAreTheReferences(seed: Int, inWon: Bool) throws {
         let data = Self.dataset(seed: UInt64(seed), inWon: inWon, everyRowDense: true)
         #expect(data.makeIndex().index.nightPrices.denseRows == 300)
+        try Self.checkStaysOfAnyLength(in: data, seed: seed, inWon: inWon)
+    }
+
+    /// The same where words of 64 rows hold one row that is not dense: the word's dense rows worked out at
+    /// once, the rows after the one apart taking the ranks one less than their place, and that row priced alone.
+    @Test(arguments: 0..<2, [false, true])
+    func wordsOfDenseRowsButOneAreTheReferences(seed: Int, inWon: Bool) throws {
+        let data = Self.dataset(seed: UInt64(seed), inWon: inWon, oneInFifty: true)
+        let index = data.makeIndex().index
+        let runs = index.nightPrices.runs
+        let dense = (0..<index.count).map { runs.values[Int(runs.offsets[$0])] < -(Int32(1) << 30) }
+        let wordsButOne = stride(from: 0, to: index.count - 63, by: 64).filter { word in dense[word..<word + 64].filter { !$0 }.count == 1 }
+        #expect(!wordsButOne.isEmpty, "words of 64 rows with one row apart: \(wordsButOne.count)")
         try Self.checkStaysOfAnyLength(in: data, seed: seed, inWon: inWon)
     }
 

@@ -101,11 +101,22 @@ struct ScanColumns {
                              carryRank: NightPrices.carryRank(bits: carriedBits, before: carriedBefore, rank: rank))
     }
 
-    /// The run among `runs` (one row's, the first starting at day offset 0) that holds `dayOffset`.
+    /// The run among `runs` (one row's, the first starting at day offset 0) that holds `dayOffset`. Runs start
+    /// on strictly later days, so the run *k* places after the first starts *k* days after it at the earliest:
+    /// a row of many runs is first looked up there, which finds a row whose price changes every day (in dong,
+    /// a dear listing's calendar past what a dense row holds) in one load rather than a search through its
+    /// year of runs, a cache miss a step.
     @inline(__always)
     static func run(holding dayOffset: Int, in runs: Range<Int>, starts: UnsafePointer<Int32>) -> Int {
         var low = runs.lowerBound, high = runs.upperBound      // the answer is in low ..< high
         let target = Int32(truncatingIfNeeded: dayOffset)
+        if high &- low > DayRuns<Int32>.guessedRuns {
+            let guess = low &+ max(0, dayOffset &- Int(starts[low]))
+            if guess < high {
+                if starts[guess] == target { return guess }
+                high = guess
+            }
+        }
         while high &- low > 1 {
             let middle = (low &+ high) &>> 1
             if starts[middle] <= target { low = middle } else { high = middle }
