@@ -134,7 +134,7 @@ import Testing
     }
 
     /// The price slots counted by the kernel (four values at a time in doubles with AVX2) are those of
-    /// ``PriceSlots/slot(of:)`` in integers, for one to 400 nights (past the kernel's largest unit) and
+    /// ``PriceSlots/slot(of:)`` in integers, for one to 400 nights (units of 100 to 40,000 minor units) and
     /// 1 to 64 bins, on values at and around the cuts, the units and the end of the slots.
     @Test(arguments: 0..<24)
     func priceSlotsAgreeWithIntegerArithmetic(seed: Int) throws {
