@@ -360,7 +360,7 @@ struct Scan {
             }
         }
         let stride = columns.denseRows, before = columns.dense + stayStart &* stride, after = columns.dense + stayEnd &* stride
-        let maxima = columns.denseMaxima, groupMaxima = columns.denseGroupMaxima, nightCount = Int(nights)
+        let maxima = columns.denseMaxima, minima = columns.denseMinima, groupMaxima = columns.denseGroupMaxima, nightCount = Int(nights)
         // Whether every dense row's stay is exact as a difference of sums (the common case), so that no
         // row's dearest night need be read.
         let everyStayExact = columns.dearestDenseNight &* nightCount <= 0xFFFF
@@ -376,10 +376,17 @@ struct Scan {
             } else if let rank = references[first].denseIndex {
                 // A price most days: the difference of the running sums at the stay's ends, exact when the
                 // dearest night of every row (or of the row's group of 64) times the nights is below 2^16, in
-                // the row's unit; else from the row's cheapest night (``NightPrices/denseSum``, no branch on
-                // whether the row's own dearest night would do: in won half the rows' would, at random).
+                // the row's unit; else from the row's cheapest night while its spread allows (no branch on
+                // whether the row's own dearest night would do: in won half the rows' would, at random), in
+                // line (in dong a group's dearest night passes 21,845 codes of ₫1,000 in most groups: every
+                // row of such a group out here at 3 nights); else from 24-bit sums or in stretches
+                // (``NightPrices/denseSum``).
                 if everyStayExact || Int(groupMaxima[rank &>> NightPrices.denseGroupShift]) &* nightCount <= 0xFFFF {
                     value = Int64(after[rank] &- before[rank]) &* columns.denseUnit(ofRank: rank)
+                } else if (Int(maxima[rank]) &- Int(minima[rank])) &* nightCount <= 0xFFFF {
+                    let least = Int(minima[rank]) &* nightCount
+                    let rest = after[rank] &- before[rank] &- UInt16(truncatingIfNeeded: least)
+                    value = Int64(least &+ Int(rest)) &* columns.denseUnit(ofRank: rank)
                 } else {
                     value = columns.denseSum(rank: rank, from: stayStart, to: stayEnd) &* columns.denseUnit(ofRank: rank)
                 }
