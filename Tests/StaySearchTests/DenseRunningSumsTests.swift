@@ -14,8 +14,10 @@ import Testing
     /// than the index's, a few with gaps or unpriced nights; `inWon`: every price × 1,000, and half the cheap
     /// rows' nights to ₩100.
     /// `everyRowDense`: no listing has a gap or an unpriced night, so that whole words of 64 rows are dense;
-    /// `oneInFifty`: only every fiftieth listing has them, so that words of 64 rows hold one row that is not dense.
-    static func dataset(seed: UInt64, inWon: Bool = false, everyRowDense: Bool = false, oneInFifty: Bool = false) -> TestDataset {
+    /// `oneInFifty`: only every fiftieth listing has them, so that words of 64 rows hold one row that is not dense;
+    /// `oneInFour`: a quarter of the listings have them, so that words hold many such rows, at their ends too.
+    static func dataset(seed: UInt64, inWon: Bool = false, everyRowDense: Bool = false, oneInFifty: Bool = false,
+                        oneInFour: Bool = false) -> TestDataset {
         var random = SeededGenerator(seed: seed &* 7_919 &+ 3)
         let start = TestDataset.calendarStart
         var listings: [ListingRecord] = []
@@ -23,7 +25,7 @@ import Testing
         for id in Int64(1)...300 {
             // A listing with gaps or nights without a price has no price of its own either (else its nights
             // without one would take it).
-            let broken = oneInFifty ? id % 50 == 7 : random.chance(0.1) && !everyRowDense
+            let broken = oneInFifty ? id % 50 == 7 : random.chance(oneInFour ? 0.25 : 0.1) && !everyRowDense
             listings.append(ListingRecord(id: id, name: "L\(id)", region: RegionPath(city: random.pick(["Antwerp", "Reykjavík"]), neighbourhood: "Centrum"),
                                           roomType: "Entire home/apt", accommodates: Int.random(in: 1...4, using: &random),
                                           price: broken ? nil : Money(major: 90),
@@ -103,6 +105,23 @@ import Testing
         let dense = (0..<index.count).map { runs.values[Int(runs.offsets[$0])] < -(Int32(1) << 30) }
         let wordsButOne = stride(from: 0, to: index.count - 63, by: 64).filter { word in dense[word..<word + 64].filter { !$0 }.count == 1 }
         #expect(!wordsButOne.isEmpty, "words of 64 rows with one row apart: \(wordsButOne.count)")
+        try Self.checkStaysOfAnyLength(in: data, seed: seed, inWon: inWon)
+    }
+
+    /// The same where a quarter of the rows are not dense, so that words of 64 rows hold several of them, as their
+    /// first or last row too: the word's dense rows worked out at once (the k-th taking the k-th rank from the
+    /// word's first), each other row priced alone where it stands.
+    @Test(arguments: 0..<2, [false, true])
+    func wordsOfDenseRowsAmongOthersAreTheReferences(seed: Int, inWon: Bool) throws {
+        let data = Self.dataset(seed: UInt64(seed), inWon: inWon, oneInFour: true)
+        let index = data.makeIndex().index
+        let runs = index.nightPrices.runs
+        let dense = (0..<index.count).map { runs.values[Int(runs.offsets[$0])] < -(Int32(1) << 30) }
+        let words = stride(from: 0, to: index.count - 63, by: 64).map { Array(dense[$0..<$0 + 64]) }
+        #expect(words.contains { $0.filter { !$0 }.count >= 8 && $0.filter { $0 }.count >= 40 })
+        #expect(words.contains { !$0[0] || !$0[63] }, "a word whose first or last row is not dense")
+        #expect(index.nightPrices.denseWordMasks.array.prefix(words.count).map(\.nonzeroBitCount)
+                == words.map { $0.filter { $0 }.count })
         try Self.checkStaysOfAnyLength(in: data, seed: seed, inWon: inWon)
     }
 

@@ -71,6 +71,13 @@ package struct NightPrices: Sendable {
     package let denseGroupMaxima: Column<UInt16>
     /// The dense rows of a group of ``denseGroupMaxima``: 2^6.
     package static let denseGroupShift = 6
+    /// Per word of 64 rows (rows 64w ..< 64w + 64), a bit per dense row, and the rank of its first dense row
+    /// (``denseWordRanks``), worked out when the index is made or loaded: the word's k-th dense row has that rank
+    /// plus k, so the search prices them all at once whatever rows stand between them (in dong a dear listing's
+    /// calendar, past what a dense row holds, stands in a third of the words). 0 for a word whose dense rows'
+    /// ranks are not in that order.
+    package let denseWordMasks: Column<UInt64>
+    package let denseWordRanks: Column<UInt32>
 
     /// The highest price a dense row can hold, in its unit.
     package static let largestDenseUnits = 0xFFFF
@@ -118,6 +125,32 @@ package struct NightPrices: Sendable {
             })
         }
         dearestDenseNight = denseGroupMaxima.withUnsafeBufferPointer { Int($0.max() ?? 0) }
+        (denseWordMasks, denseWordRanks) = NightPrices.denseWords(of: runs)
+    }
+
+    /// ``denseWordMasks`` and ``denseWordRanks`` of the rows of `runs`.
+    static func denseWords(of runs: DayRuns<Int32>) -> (masks: Column<UInt64>, ranks: Column<UInt32>) {
+        let rows = max(0, runs.offsets.count - 1), words = (rows + 63) / 64
+        var masks = [UInt64](repeating: 0, count: words), ranks = [UInt32](repeating: 0, count: words)
+        runs.offsets.withUnsafeBufferPointer { offsets in
+            runs.values.withUnsafeBufferPointer { values in
+                for word in 0..<words {
+                    var mask: UInt64 = 0, first = -1, count = 0, inOrder = true
+                    for row in (word * 64)..<min(rows, word * 64 + 64) where offsets[row] < offsets[row + 1] {
+                        guard let rank = values[Int(offsets[row])].denseIndex else { continue }
+                        if first < 0 { first = rank }
+                        inOrder = inOrder && rank == first + count
+                        count += 1
+                        mask |= 1 << UInt64(row & 63)
+                    }
+                    if inOrder, first >= 0 {
+                        masks[word] = mask
+                        ranks[word] = UInt32(first)
+                    }
+                }
+            }
+        }
+        return (Column(masks), Column(ranks))
     }
 
     /// Dense row `rank`'s unit in minor units.

@@ -337,25 +337,13 @@ struct Scan {
                               nights: Int64, from stayStart: Int, to stayEnd: Int,
                               into values: UnsafeMutablePointer<Int64>, rows: UnsafeMutablePointer<Int32>) -> Int {
         let shapes = columns.priceShapes, offsets = columns.priceOffsets, references = columns.priceValues, byShape = plans.plans
-        // A whole word of dense rows (ranks 63 apart, so every row between is dense) with many candidates:
-        // every row's total at once, in 32 bits (a night below 2^16 units times at most 32,767 nights). Or a word
-        // of dense rows but one (ranks 62 apart): the same for its dense rows, the one apart priced alone (in
-        // dong, a dear listing's calendar past what a dense row holds stands in a quarter of the words).
-        if bits.nonzeroBitCount >= Scan.denseWordCandidates, base &+ 64 <= columns.rowCount, nights <= 32_767,
-           let firstRank = references[Int(offsets[base])].denseIndex {
-            let lastRank = references[Int(offsets[base &+ 63])].denseIndex
-            if lastRank == firstRank &+ 63 {
-                return priceDenseWord(rows: bits, base: base, firstRank: firstRank, apart: 64, columns: columns, plans: plans,
-                                      nights: Int(nights), from: stayStart, to: stayEnd, into: values, rows: rows)
-            }
-            if lastRank == firstRank &+ 62, firstRank &+ 64 <= columns.denseRows {
-                // The row apart: the first whose rank is not the first's plus its place (every row before it is).
-                var low = 1, high = 63
-                while low < high {
-                    let middle = (low &+ high) &>> 1
-                    if references[Int(offsets[base &+ middle])].denseIndex == firstRank &+ middle { low = middle &+ 1 } else { high = middle }
-                }
-                return priceDenseWord(rows: bits, base: base, firstRank: firstRank, apart: low, columns: columns, plans: plans,
+        // A word with many dense candidates: every dense row's total at once, in 32 bits (a night below 2^16 units
+        // times at most 32,767 nights), the word's other rows priced alone (in dong, a dear listing's calendar past
+        // what a dense row holds stands in a third of the words).
+        if bits.nonzeroBitCount >= Scan.denseWordCandidates, base &+ 64 <= columns.rowCount, nights <= 32_767 {
+            let dense = columns.denseWordMasks[base &>> 6], firstRank = Int(columns.denseWordRanks[base &>> 6])
+            if (bits & dense).nonzeroBitCount >= Scan.denseWordCandidates, firstRank &+ 64 <= columns.denseRows {
+                return priceDenseWord(rows: bits, base: base, firstRank: firstRank, dense: dense, columns: columns, plans: plans,
                                       nights: Int(nights), from: stayStart, to: stayEnd, into: values, rows: rows)
             }
         }
@@ -402,20 +390,28 @@ struct Scan {
         return written
     }
 
-    /// ``price(rows:base:columns:plans:nights:from:to:into:rows:)`` for a word of 64 dense rows, the first of rank
-    /// `firstRank`, or of 63 and the row `apart` (below 64), which is not dense, priced alone: the rows after it
-    /// take the ranks one less than their place. Every dense row's total from its running sums and its cheapest night at once
-    /// (`staysearch_dense_word_totals`, no branch on a row), then the candidates' totals in their units, and
-    /// and last those whose nights' spread is too wide for a 16-bit difference: from 24-bit sums with their
-    /// carries (``NightPrices/carriedSum``), found from the word's bits of carried rows, not a column a row.
+    /// ``price(rows:base:columns:plans:nights:from:to:into:rows:)`` for a word whose dense rows are `dense` (a bit per
+    /// row), the k-th of rank `firstRank` + k (``NightPrices/denseWordMasks``): lane k. Every lane's total from its
+    /// running sums and its cheapest night at once (`staysearch_dense_word_totals`, no branch on a row); the
+    /// candidates' lanes whose nights' spread is too wide for a 16-bit difference again, from 24-bit sums with their
+    /// carries (``NightPrices/carriedSum``), found from the word's bits of carried rows, not a column a row; then the
+    /// candidates' totals in their units, in row order, each row that is not dense priced alone where it stands.
     /// In won, whose ₩100 codes are 13 times a dollar's, half the rows' dearest night times a fortnight passes
     /// 65,536 codes at random, so a branch per row on it mispredicted.
-    private static func priceDenseWord(rows candidates: UInt64, base: Int, firstRank: Int, apart: Int, columns: ScanColumns,
+    private static func priceDenseWord(rows candidates: UInt64, base: Int, firstRank: Int, dense: UInt64, columns: ScanColumns,
                                        plans: PricePlans, nights: Int, from stayStart: Int, to stayEnd: Int,
                                        into values: UnsafeMutablePointer<Int64>, rows: UnsafeMutablePointer<Int32>) -> Int {
-        // Lane i: rank firstRank + i, the row i places on before the row apart (the lanes `ahead`), i + 1 after it.
-        let ahead = apart == 64 ? UInt64.max : (1 &<< UInt64(apart)) &- 1
-        let bits = candidates & ahead | candidates &>> 1 & ~ahead
+        // The dense candidates' lanes: their places among the word's dense rows (their places in the word, when all are).
+        var bits = candidates
+        if dense != UInt64.max {
+            bits = 0
+            var rest = candidates & dense
+            while rest != 0 {
+                let bit = rest.trailingZeroBitCount
+                rest &= rest &- 1
+                bits |= 1 &<< UInt64((dense & ((1 &<< UInt64(bit)) &- 1)).nonzeroBitCount)
+            }
+        }
         let stride = columns.denseRows
         let before = columns.dense + (stayStart &* stride &+ firstRank), after = columns.dense + (stayEnd &* stride &+ firstRank)
         let minima = columns.denseMinima + firstRank, maxima = columns.denseMaxima + firstRank
@@ -445,25 +441,30 @@ struct Scan {
                     totals[bit] = Int32(truncatingIfNeeded: units)
                 }
             }
-            var rest = bits & ahead, written = 0
+            var written = 0
+            if dense == UInt64.max {
+                var rest = bits
+                while rest != 0 {
+                    let bit = rest.trailingZeroBitCount
+                    rest &= rest &- 1
+                    values[written] = Int64(totals[bit]) &* columns.denseUnit(ofRank: firstRank &+ bit)
+                    rows[written] = Int32(truncatingIfNeeded: base &+ bit)
+                    written &+= 1
+                }
+                return written
+            }
+            var rest = candidates
             while rest != 0 {
                 let bit = rest.trailingZeroBitCount
                 rest &= rest &- 1
-                values[written] = Int64(totals[bit]) &* columns.denseUnit(ofRank: firstRank &+ bit)
+                guard dense &>> UInt64(bit) & 1 != 0 else {
+                    written &+= price(rows: 1 &<< UInt64(bit), base: base, columns: columns, plans: plans, nights: Int64(nights),
+                                      from: stayStart, to: stayEnd, into: values + written, rows: rows + written)
+                    continue
+                }
+                let lane = (dense & ((1 &<< UInt64(bit)) &- 1)).nonzeroBitCount
+                values[written] = Int64(totals[lane]) &* columns.denseUnit(ofRank: firstRank &+ lane)
                 rows[written] = Int32(truncatingIfNeeded: base &+ bit)
-                written &+= 1
-            }
-            guard apart < 64 else { return written }
-            if candidates &>> UInt64(apart) & 1 != 0 {
-                written &+= price(rows: 1 &<< UInt64(apart), base: base, columns: columns, plans: plans, nights: Int64(nights),
-                                  from: stayStart, to: stayEnd, into: values + written, rows: rows + written)
-            }
-            rest = bits & ~ahead
-            while rest != 0 {
-                let bit = rest.trailingZeroBitCount
-                rest &= rest &- 1
-                values[written] = Int64(totals[bit]) &* columns.denseUnit(ofRank: firstRank &+ bit)
-                rows[written] = Int32(truncatingIfNeeded: base &+ bit &+ 1)
                 written &+= 1
             }
             return written

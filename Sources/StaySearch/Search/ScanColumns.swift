@@ -47,6 +47,9 @@ struct ScanColumns {
     /// The dearest night of all dense rows, and of each group of 64 (``NightPrices/dearestDenseNight``).
     let dearestDenseNight: Int
     let denseGroupMaxima: UnsafePointer<UInt16>
+    /// Per word of rows, its dense rows and the first one's rank (``NightPrices/denseWordMasks``).
+    let denseWordMasks: UnsafePointer<UInt64>
+    let denseWordRanks: UnsafePointer<UInt32>
     /// The index's rows.
     let rowCount: Int
 
@@ -85,6 +88,8 @@ struct ScanColumns {
         unitsOfScales = NightPrices.unitsOfScales
         dearestDenseNight = index.nightPrices.dearestDenseNight
         denseGroupMaxima = index.nightPrices.denseGroupMaxima.base
+        denseWordMasks = index.nightPrices.denseWordMasks.base
+        denseWordRanks = index.nightPrices.denseWordRanks.base
         rowCount = index.count
     }
 
