@@ -1,5 +1,6 @@
 // A search's stays on a word of 64 dense rows of consecutive ranks (Swift: `Scan`): each row's total from the
-// running sums at the stay's ends and the row's cheapest night, sixteen rows a step, with no branch on a row.
+// running sums at the stay's ends and the row's cheapest night, sixteen rows a step, with no branch on a row; then
+// the totals of the rows too wide for that from their 24-bit sums, each row's carry found by counting bits.
 
 #include "dispatch.h"
 
@@ -63,4 +64,52 @@ uint64_t staysearch_dense_word_totals(const uint16_t *before, const uint16_t *af
     }
 #endif
     return dense_word_totals_portable(before, after, minima, maxima, nights, totals);
+}
+
+static int carried_word_totals_portable_only = 0;
+
+void staysearch_carried_word_totals_use_portable(int portable) {
+    __atomic_store_n(&carried_word_totals_portable_only, portable, __ATOMIC_RELAXED);
+}
+
+/// ``staysearch_carried_word_totals``, compiled twice: baseline x86-64 counts a word's bits in a dozen instructions,
+/// a processor with POPCNT in one.
+__attribute__((always_inline)) static inline uint64_t carried_word_totals(const uint16_t *before, const uint16_t *after,
+                                                                          const uint8_t *carriesBefore, const uint8_t *carriesAfter,
+                                                                          const uint16_t *minima, long nights, uint64_t carried,
+                                                                          uint64_t lanes, int32_t *totals) {
+    for (uint64_t rest = lanes & carried; rest != 0; rest &= rest - 1) {
+        const int lane = __builtin_ctzll(rest);
+        const int k = __builtin_popcountll(carried & ((UINT64_C(1) << lane) - 1));
+        const long first = (long)carriesBefore[k] << 16 | before[lane], last = (long)carriesAfter[k] << 16 | after[lane];
+        const long least = (long)minima[lane] * nights;
+        totals[lane] = (int32_t)(least + ((last - first - least) & 0xFFFFFF));
+    }
+    return lanes & ~carried;
+}
+
+static uint64_t carried_word_totals_portable(const uint16_t *before, const uint16_t *after, const uint8_t *carriesBefore,
+                                             const uint8_t *carriesAfter, const uint16_t *minima, long nights, uint64_t carried,
+                                             uint64_t lanes, int32_t *totals) {
+    return carried_word_totals(before, after, carriesBefore, carriesAfter, minima, nights, carried, lanes, totals);
+}
+
+#if defined(__x86_64__)
+STAYSEARCH_AVX2_BMI2 static uint64_t carried_word_totals_popcnt(const uint16_t *before, const uint16_t *after,
+                                                                const uint8_t *carriesBefore, const uint8_t *carriesAfter,
+                                                                const uint16_t *minima, long nights, uint64_t carried,
+                                                                uint64_t lanes, int32_t *totals) {
+    return carried_word_totals(before, after, carriesBefore, carriesAfter, minima, nights, carried, lanes, totals);
+}
+#endif
+
+uint64_t staysearch_carried_word_totals(const uint16_t *before, const uint16_t *after, const uint8_t *carriesBefore,
+                                        const uint8_t *carriesAfter, const uint16_t *minima, long nights, uint64_t carried,
+                                        uint64_t lanes, int32_t *totals) {
+#if defined(__x86_64__)
+    if (!__atomic_load_n(&carried_word_totals_portable_only, __ATOMIC_RELAXED) && has_avx2_bmi2()) {
+        return carried_word_totals_popcnt(before, after, carriesBefore, carriesAfter, minima, nights, carried, lanes, totals);
+    }
+#endif
+    return carried_word_totals_portable(before, after, carriesBefore, carriesAfter, minima, nights, carried, lanes, totals);
 }

@@ -327,6 +327,45 @@ import Testing
         staysearch_dense_word_totals_use_portable(0)
     }
 
+    /// A word's carried rows' stay totals from 24-bit sums, both versions, against the definition: each carried lane
+    /// asked for gets its exact total, its carry the one after those of the carried lanes below it (so lanes not asked
+    /// for count too), whatever its spread times the nights below 2^24; no other lane is written, and exactly the
+    /// lanes asked for that are not carried are returned. Spreads at the limit, a night alone, up to 256 nights.
+    @Test(arguments: 0..<24)
+    func carriedWordTotalsAgreeWithTheDefinition(seed: Int) {
+        var random = SeededGenerator(seed: UInt64(seed) + 21_000)
+        let nights = seed == 0 ? 1 : seed == 1 ? 256 : random.pick([2, 7, 14, Int.random(in: 1...256, using: &random)])
+        let carried = seed == 2 ? ~0 : UInt64.random(in: 0...UInt64.max, using: &random)
+        let lanes = seed == 3 ? ~0 : UInt64.random(in: 0...UInt64.max, using: &random)
+        var minima: [UInt16] = [], before: [UInt16] = [], after: [UInt16] = [], carriesBefore: [UInt8] = [], carriesAfter: [UInt8] = []
+        var expected = [Int32](repeating: -7, count: 64)
+        for lane in 0..<64 {
+            let limit = min(0xFFFF, (0xFF_FFFF) / nights)
+            let spread = [limit, 0, Int.random(in: 0...limit, using: &random)][lane % 3]
+            let cheapest = Int.random(in: 0...(0xFFFF - spread), using: &random)
+            let total = (0..<nights).reduce(0) { sum, _ in sum + cheapest + Int.random(in: 0...spread, using: &random) }
+            let first = Int.random(in: 0...0xFF_FFFF, using: &random), last = (first + total) & 0xFF_FFFF
+            minima.append(UInt16(cheapest))
+            before.append(UInt16(first & 0xFFFF))
+            after.append(UInt16(last & 0xFFFF))
+            if carried >> UInt64(lane) & 1 == 1 {
+                carriesBefore.append(UInt8(first >> 16))
+                carriesAfter.append(UInt8(last >> 16))
+                if lanes >> UInt64(lane) & 1 == 1 { expected[lane] = Int32(total) }
+            }
+        }
+        carriesBefore.append(0)
+        carriesAfter.append(0)
+        for portable in [true, false] {
+            staysearch_carried_word_totals_use_portable(portable ? 1 : 0)
+            var totals = [Int32](repeating: -7, count: 64)
+            let rest = staysearch_carried_word_totals(before, after, carriesBefore, carriesAfter, minima, nights, carried, lanes, &totals)
+            #expect(rest == lanes & ~carried, "seed \(seed), portable \(portable)")
+            #expect(totals == expected, "seed \(seed), portable \(portable), \(nights) nights")
+        }
+        staysearch_carried_word_totals_use_portable(0)
+    }
+
     /// A word's cheapest stays over consecutive check-ins from running sums, both versions, against the
     /// definition: each lane's least total among its allowed check-ins, the earliest of equal ones (ties made
     /// likely by nights of 0 and 1).

@@ -329,6 +329,20 @@ uint64_t staysearch_dense_word_totals(const uint16_t *before, const uint16_t *af
 /// (zero, the default): for tests.
 void staysearch_dense_word_totals_use_portable(int portable);
 
+/// The carried lanes among `lanes` of a word of 64 dense rows (`before`, `after` and `minima` as for
+/// ``staysearch_dense_word_totals``): `carried` holds the lanes whose rows keep carries, lane k's carry the one after
+/// those of the carried lanes below it, from `carriesBefore` (bits 16–23 of the running sums at the stay's first day)
+/// and `carriesAfter` (at its end). Writes to `totals[lane]` of each carried lane of `lanes` the cheapest night times
+/// the nights plus the rest of the difference of its 24-bit sums modulo 2^24 — its total while its spread times the
+/// nights is below 2^24 — and returns the lanes of `lanes` that are not carried (their totals are to be found otherwise).
+uint64_t staysearch_carried_word_totals(const uint16_t *before, const uint16_t *after, const uint8_t *carriesBefore,
+                                        const uint8_t *carriesAfter, const uint16_t *minima, long nights, uint64_t carried,
+                                        uint64_t lanes, int32_t *totals);
+
+/// Makes ``staysearch_carried_word_totals`` use its portable version (non-zero) or the fastest the processor has
+/// (zero, the default): for tests.
+void staysearch_carried_word_totals_use_portable(int portable);
+
 /// Makes ``staysearch_dense_word_cheapest`` use its portable version (non-zero) or the fastest the processor has
 /// (zero, the default): for tests.
 void staysearch_dense_word_cheapest_use_portable(int portable);
