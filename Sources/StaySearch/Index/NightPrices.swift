@@ -74,7 +74,7 @@ package struct NightPrices: Sendable {
     /// Per word of 64 rows (rows 64w ..< 64w + 64), a bit per dense row, and the rank of its first dense row
     /// (``denseWordRanks``), worked out when the index is made or loaded: the word's k-th dense row has that rank
     /// plus k, so the search prices them all at once whatever rows stand between them (in dong a dear listing's
-    /// calendar, past what a dense row holds, stands in a third of the words). 0 for a word whose dense rows'
+    /// calendar, past what a dense row holds, stands in a fifth of the words). 0 for a word whose dense rows'
     /// ranks are not in that order.
     package let denseWordMasks: Column<UInt64>
     package let denseWordRanks: Column<UInt32>

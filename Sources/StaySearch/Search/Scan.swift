@@ -339,7 +339,7 @@ struct Scan {
         let shapes = columns.priceShapes, offsets = columns.priceOffsets, references = columns.priceValues, byShape = plans.plans
         // A word with many dense candidates: every dense row's total at once, in 32 bits (a night below 2^16 units
         // times at most 32,767 nights), the word's other rows priced alone (in dong, a dear listing's calendar past
-        // what a dense row holds stands in a third of the words).
+        // what a dense row holds stands in a fifth of the words).
         if bits.nonzeroBitCount >= Scan.denseWordCandidates, base &+ 64 <= columns.rowCount, nights <= 32_767 {
             let dense = columns.denseWordMasks[base &>> 6], firstRank = Int(columns.denseWordRanks[base &>> 6])
             if (bits & dense).nonzeroBitCount >= Scan.denseWordCandidates, firstRank &+ 64 <= columns.denseRows {
