@@ -205,12 +205,22 @@ long staysearch_slot_of_rank(const int32_t *counts, long first, long last, int64
 }
 
 static void add_slots_portable(const int64_t *values, long count, int32_t *counts, long bins, int64_t unit, uint64_t magic,
-                               int64_t end, long above) {
+                               int64_t end, long above, long between, int64_t *aside, long asideCapacity) {
     for (long i = 0; i < count; i++) {
         uint64_t scaled = (uint64_t)values[i] * (uint64_t)bins;
         uint64_t floor = (uint64_t)(((unsigned __int128)scaled * magic) >> 64);
         uint64_t ceiling = (uint64_t)(((unsigned __int128)(scaled + (uint64_t)unit - 1) * magic) >> 64);
-        counts[values[i] < end ? (long)(floor + ceiling) : above] += 1;
+        if (values[i] >= end) {
+            counts[above] += 1;
+        } else if (between < 0) {
+            counts[floor + ceiling] += 1;
+        } else if (floor == ceiling) {
+            counts[floor] += 1;
+        } else {
+            // Between two cuts: kept aside while there is room, counted always.
+            if (counts[between] < asideCapacity) aside[counts[between]] = values[i];
+            counts[between] += 1;
+        }
     }
 }
 
@@ -224,14 +234,17 @@ static void add_slots_portable(const int64_t *values, long count, int32_t *count
 /// 2^52, less 2^52), z = value · bins exactly (z < 2^52), and ⌊z ÷ u⌋ = ⌊(z + ½) · fl(1 ÷ u)⌋,
 /// ⌈z ÷ u⌉ = ⌊(z + u − ½) · fl(1 ÷ u)⌋. Below `end`, z ÷ u is under 2^21 (at most 2,097,152 slots), so both
 /// products are off their true quotients by under 2^21 · 2^-51.9 < 2^-30.9 (two roundings); the true quotients,
-/// odd numbers over 2u, lie at least 1 ÷ 2u ≥ 2^-25 from the next whole number (u ≤ 2^24). The counts are
-/// added one by one.
+/// odd numbers over 2u, lie at least 1 ÷ 2u ≥ 2^-25 from the next whole number (u ≤ 2^24). With `between`, a
+/// lane takes slot ⌊z ÷ u⌋, and four values of which one lies between cuts (its quotients differ) are added by the
+/// portable loop, which keeps it aside. The counts are added one by one.
 STAYSEARCH_AVX2 static void add_slots_avx2(const int64_t *values, long count, int32_t *counts, long bins, int64_t unit,
-                                           uint64_t magic, int64_t end, long above) {
+                                           uint64_t magic, int64_t end, long above, long between, int64_t *aside,
+                                           long asideCapacity) {
     if (unit > STAYSEARCH_SLOTS_LARGEST_UNIT) {
-        add_slots_portable(values, count, counts, bins, unit, magic, end, above);
+        add_slots_portable(values, count, counts, bins, unit, magic, end, above, between, aside, asideCapacity);
         return;
     }
+    const int apart = between >= 0;
     const __m256d inverse = _mm256_set1_pd(1.0 / (double)unit), half = _mm256_set1_pd(0.5);
     const __m256d upper = _mm256_set1_pd((double)unit - 0.5), scale = _mm256_set1_pd((double)bins);
     const __m256i exponent = _mm256_set1_epi64x(0x4330000000000000LL);       // the bits of 2^52
@@ -246,7 +259,11 @@ STAYSEARCH_AVX2 static void add_slots_avx2(const int64_t *values, long count, in
         __m256d z = _mm256_mul_pd(value, scale);
         __m256d low = _mm256_floor_pd(_mm256_mul_pd(_mm256_add_pd(z, half), inverse));
         __m256d high = _mm256_floor_pd(_mm256_mul_pd(_mm256_add_pd(z, upper), inverse));
-        __m128i slots = _mm256_cvttpd_epi32(_mm256_add_pd(low, high));
+        if (apart && _mm256_movemask_pd(_mm256_cmp_pd(low, high, _CMP_NEQ_OQ))) {
+            add_slots_portable(values + i, 4, counts, bins, unit, magic, end, above, between, aside, asideCapacity);
+            continue;
+        }
+        __m128i slots = _mm256_cvttpd_epi32(apart ? low : _mm256_add_pd(low, high));
         // Lanes from `end` up take `above` (their 64-bit masks narrowed to 32 bits).
         __m128i pastLanes = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(past, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6)));
         slots = _mm_blendv_epi8(slots, _mm_set1_epi32((int)above), pastLanes);
@@ -255,16 +272,16 @@ STAYSEARCH_AVX2 static void add_slots_avx2(const int64_t *values, long count, in
         counts[_mm_extract_epi32(slots, 2)] += 1;
         counts[_mm_extract_epi32(slots, 3)] += 1;
     }
-    add_slots_portable(values + i, count - i, counts, bins, unit, magic, end, above);
+    add_slots_portable(values + i, count - i, counts, bins, unit, magic, end, above, between, aside, asideCapacity);
 }
 #endif
 
 void staysearch_add_slots(const int64_t *values, long count, int32_t *counts, long bins, int64_t unit, uint64_t magic, int64_t end,
-                          long above) {
+                          long above, long between, int64_t *aside, long asideCapacity) {
 #if defined(__x86_64__)
-    if (has_avx2()) { add_slots_avx2(values, count, counts, bins, unit, magic, end, above); return; }
+    if (has_avx2()) { add_slots_avx2(values, count, counts, bins, unit, magic, end, above, between, aside, asideCapacity); return; }
 #endif
-    add_slots_portable(values, count, counts, bins, unit, magic, end, above);
+    add_slots_portable(values, count, counts, bins, unit, magic, end, above, between, aside, asideCapacity);
 }
 
 static uint64_t verdicts_portable(const uint8_t *classes, const uint8_t *allowed, uint64_t *check) {

@@ -165,6 +165,56 @@ import Testing
         }
     }
 
+    /// Won to the ₩100 with one listing in 30 priced off the unit by ₩1–₩99 a night, as a pricing tool may: the
+    /// index keeps the granule, its totals between granules are counted apart and kept aside, and the answers
+    /// (histograms with given and default ends, the recommended order's median), on one thread and several, are
+    /// the reference's.
+    @Test(arguments: 0..<6)
+    func totalsBetweenGranulesGiveTheReferenceAnswers(seed: Int) throws {
+        var data = TestDataset.random(seed: UInt64(seed) + 9_300, maximumListings: 600).inWholeUnits()
+        func scaled(_ money: Money?) -> Money? { money.map { Money(minorUnits: $0.minorUnits * 100) } }
+        for position in data.listings.indices { data.listings[position].price = scaled(data.listings[position].price) }
+        var random = SeededGenerator(seed: UInt64(seed) &* 173)
+        let offUnit = Set(data.listings.map(\.id).enumerated().filter { $0.offset % 30 == 11 }.map(\.element))
+        data.nights = data.nights.map { id, night in
+            var night = night
+            night.price = scaled(night.price).map {
+                offUnit.contains(id) ? Money(minorUnits: $0.minorUnits + 100 * Int64.random(in: 1...99, using: &random)) : $0
+            }
+            return (id, night)
+        }
+        let index = data.makeIndex().index
+        if data.listings.count >= 300 { #expect(index.calendarScale == 4, "seed \(seed)") }
+        for queryNumber in 0..<40 {
+            // Half the queries as a traveller's first: dates alone, over every listing (many totals, some between
+            // granules); half with every kind of filter.
+            var query = data.randomQuery(using: &random)
+            if queryNumber % 2 == 0 {
+                let checkIn = TestDataset.calendarStart.advanced(by: Int.random(in: 0...30, using: &random))
+                query = SearchQuery(checkIn: checkIn, checkOut: checkIn.advanced(by: Int.random(in: 1...7, using: &random)),
+                                    sort: random.pick([.price, .recommended]), bins: random.pick([1, 10, 30, 64]))
+                if random.chance(0.5) {
+                    query.histogramMinimum = Money(minorUnits: Int64.random(in: 0...200, using: &random) * 10_000)
+                    query.histogramMaximum = Money(minorUnits: Int64.random(in: 201...5_000, using: &random) * 10_000)
+                }
+            }
+            let expected: Result<ReferenceAnswer, QueryError> = Result { () throws(QueryError) in try ReferenceSearch.search(query, in: data) }
+            for threads in [1, 3] {
+                let counted: Result<ReferenceAnswer, QueryError> = Result { () throws(QueryError) in
+                    ReferenceAnswer(try index.search(query, threads: threads, minimumRowsPerPart: 1, minimumRowsForPriceSlots: 0))
+                }
+                switch (expected, counted) {
+                case let (.success(want), .success(got)):
+                    #expect(got == want, "seed \(seed) query \(queryNumber), \(threads) threads: \(query)\n got \(got)\nwant \(want)")
+                case let (.failure(want), .failure(got)):
+                    #expect(sameKind(want, got), "seed \(seed) query \(queryNumber): \(want) vs \(got)")
+                default:
+                    Issue.record("seed \(seed) query \(queryNumber): \(query)\n got \(counted)\nwant \(expected)")
+                }
+            }
+        }
+    }
+
     @Test func duplicateNightsKeepTheFirstRow() {
         for seed in 0..<40 {
             let data = TestDataset.random(seed: UInt64(seed))

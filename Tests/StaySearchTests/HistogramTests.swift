@@ -283,10 +283,11 @@ import Testing
         #expect(told > rounds * 3 / 5, "the slots told \(told) of \(rounds)")
     }
 
-    /// Slots by granule: a value's slot holds it, and the histogram from them is the one from the values
-    /// whenever they tell it — for totals that are multiples of the granule (₩100, ₩1,000: always told),
-    /// and for a few totals between granules (told unless one lies next to an edge), with given and
-    /// default ends, one to 14 nights, 1 to 64 bins.
+    /// Slots by granule: a multiple of the granule's slot holds it, a value between granules stands before
+    /// the slot above it and is counted apart and kept, and the histogram from them is the one from the values
+    /// whenever they tell it — for totals that are multiples of the granule (₩100, ₩1,000: always told) and
+    /// with a few between granules, never without those kept — with given and default ends, one to 14 nights,
+    /// 1 to 64 bins.
     @Test func histogramFromGranuleSlotsIsTheHistogramOfTheValues() throws {
         var random = SeededGenerator(seed: 53)
         var told = 0, wholeRounds = 0, toldWhole = 0
@@ -297,7 +298,7 @@ import Testing
             #expect(slots.byGranule && slots.unit == NightPrices.unitOfScale[scale])
             let granule = slots.unit
             let count = [1, 10, 500, 5_000, 20_000][round % 5 == 0 ? 4 : Int.random(in: 0...4, using: &random)]
-            let between = round % 3 == 0 ? 0.002 : 0
+            let between = [0.002, 0, 0.05][round % 3]
             let values = (0..<count).map { _ -> Int64 in
                 // Log-normal nightly prices around ₩80,000 in granules, a few outliers past the slots.
                 let normal = (-2 * log(Double.random(in: 0.000_001..<1, using: &random))).squareRoot()
@@ -307,29 +308,42 @@ import Testing
                 return nightly * nights * outlier + (random.chance(between) ? Int64.random(in: 1..<granule, using: &random) : 0)
             }
             for value in values.prefix(200) where value < slots.end {
-                let held = slots.values(inSlot: slots.slot(of: value))
-                #expect(held.lowest <= value && value <= held.highest, "value \(value), granule \(granule): \(held)")
+                let slot = slots.slot(of: value), held = slots.values(inSlot: slot)
+                if value % granule == 0 {
+                    #expect(held.lowest == value && held.highest == value && slots.countedSlot(of: value) == slot, "value \(value), granule \(granule)")
+                } else {
+                    #expect(slots.values(inSlot: slot - 1).highest < value && value < held.lowest, "value \(value), granule \(granule): \(held)")
+                    #expect(slots.countedSlot(of: value) == slots.betweenSlot)
+                }
             }
             let counts = UnsafeMutableBufferPointer<Int32>.allocate(capacity: slots.count)
             defer { counts.deallocate() }
             counts.initialize(repeating: 0)
-            values.withUnsafeBufferPointer { slots.add($0.baseAddress!, count: $0.count, to: counts.baseAddress!) }
+            let room = UnsafeMutableBufferPointer<Int64>.allocate(capacity: count)
+            defer { room.deallocate() }
+            values.withUnsafeBufferPointer { slots.add($0.baseAddress!, count: $0.count, to: counts.baseAddress!, between: room) }
+            let kept = Array(room.prefix(Int(counts[slots.betweenSlot!]))).sorted()
             let sum = values.reduce(Int128(0)) { $0 + Int128($1) }
             let ends: [(Money?, Money?)] = [(nil, nil), (Money(major: 50_000), nil), (nil, Money(major: 300_000)),
                                             (Money(major: 20_037), Money(major: 180_011)), (nil, nil), (Money(major: 1), Money(major: 2))]
             let (lo, hi) = ends[round % ends.count]
             var copy = values
             let expected = PriceHistogram.make(values: &copy, sum: sum, nights: nights, bins: bins, lo: lo, hi: hi)
-            let found = PriceHistogram.make(slots: slots, counts: counts.baseAddress!, valueCount: values.count, sum: sum,
+            let found = PriceHistogram.make(slots: slots, counts: counts.baseAddress!, between: kept, valueCount: values.count, sum: sum,
                                              bounds: values.min()!...values.max()!, nights: nights, bins: bins, lo: lo, hi: hi)
-            if between == 0, expected.hi.minorUnits * nights < slots.end { wholeRounds += 1 }
+            if expected.hi.minorUnits * nights < slots.end { wholeRounds += 1 }
+            if !kept.isEmpty {
+                let untold = PriceHistogram.make(slots: slots, counts: counts.baseAddress!, valueCount: values.count, sum: sum,
+                                                 bounds: values.min()!...values.max()!, nights: nights, bins: bins, lo: lo, hi: hi)
+                #expect(untold == nil, "round \(round): totals between granules not kept, and the slots told a histogram")
+            }
             if let found {
                 told += 1
-                if between == 0 { toldWhole += 1 }
+                if expected.hi.minorUnits * nights < slots.end { toldWhole += 1 }
                 #expect(found == expected, "round \(round): nights \(nights), bins \(bins), granule \(granule), \(count) values, ends \(String(describing: lo)) \(String(describing: hi))")
             }
         }
-        #expect(toldWhole >= wholeRounds * 9 / 10, "slots by granule told \(toldWhole) of \(wholeRounds) with every total a multiple")
+        #expect(toldWhole >= wholeRounds * 9 / 10, "slots by granule told \(toldWhole) of \(wholeRounds) with the high end within them")
         #expect(told > 150, "slots by granule told \(told) of 240")
     }
 }

@@ -32,6 +32,54 @@ import Testing
         }
     }
 
+    /// Slots by granule (₩100 to ₫1,000) with totals between granules kept aside (none, a few, one in five) and
+    /// some past the slots' end: the median walked from the counts and the kept totals is the sorted one, told
+    /// whenever the range starts at a value and ends at one or past them; without the kept totals, never told.
+    @Test(arguments: 0..<40)
+    func theMedianFromGranulesAndTheTotalsBetweenIsTheSortedOne(seed: Int) throws {
+        var random = SeededGenerator(seed: UInt64(seed) + 13_500)
+        let nights = Int64(random.pick([1, 3, 7, 14]))
+        let slots = try #require(PriceSlots(nights: nights, bins: 20, granuleScale: random.pick([4, 5])))
+        let granule = slots.unit, off = random.pick([0, 0.01, 0.2])
+        let values: [Int64] = (0..<Int.random(in: 1...3_000, using: &random)).map { _ in
+            let granules = random.chance(0.05) ? Int64.random(in: Int64(slots.units)...Int64(slots.units) * 2, using: &random)
+                : Int64.random(in: 1...Int64(slots.units) / 4, using: &random)
+            return granules * granule + (random.chance(off) ? Int64.random(in: 1..<granule, using: &random) : 0)
+        }
+        var counts = [Int32](repeating: 0, count: slots.count)
+        let room = UnsafeMutableBufferPointer<Int64>.allocate(capacity: values.count)
+        defer { room.deallocate() }
+        values.withUnsafeBufferPointer { values in
+            counts.withUnsafeMutableBufferPointer { slots.add(values.baseAddress!, count: values.count, to: $0.baseAddress!, between: room) }
+        }
+        let between = Array(room.prefix(Int(counts[slots.betweenSlot!]))).sorted()
+        #expect(between == values.filter { $0 < slots.end && $0 % granule != 0 }.sorted(), "seed \(seed)")
+        let bounds = values.min()!...values.max()!, sorted = values.sorted()
+        var told = 0
+        for _ in 0..<12 {
+            let lowest = random.chance(0.5) ? 0 : random.pick(sorted)
+            let highest = random.chance(0.5) ? Int64.max : random.pick(sorted.filter { $0 >= lowest })
+            let inside = sorted.filter { $0 >= lowest && $0 <= highest }
+            let median = counts.withUnsafeBufferPointer {
+                slots.median(matches: inside.count, from: lowest, through: highest, counts: $0.baseAddress!, between: between,
+                             bounds: bounds, wholeUnits: false)
+            }
+            if let median {
+                told += 1
+                #expect(median == inside[(inside.count - 1) / 2], "seed \(seed): \(lowest)...\(highest)")
+            }
+            if !between.isEmpty {
+                let untold = counts.withUnsafeBufferPointer {
+                    slots.median(matches: inside.count, from: lowest, through: highest, counts: $0.baseAddress!, bounds: bounds,
+                                 wholeUnits: false)
+                }
+                #expect(untold == nil, "seed \(seed): a median told without the totals between granules")
+            }
+        }
+        // Untold only when the median lies past the slots.
+        #expect(told >= 6 || sorted[(sorted.count - 1) / 2] >= slots.end, "seed \(seed): told \(told) of 12")
+    }
+
     /// A price limit past the slots' end, with dearer stays between the end and the limit, and beyond it: the
     /// counts up to the median's slot hold only stays in the range, so they tell the median.
     @Test func aLimitPastTheSlotsStillTellsTheMedian() {

@@ -435,13 +435,26 @@ extension ScanKernelTests {
             }
         }
         var counts = [Int32](repeating: 0, count: slots.count), expected = counts
+        var expectedBetween: [Int64] = []
         for value in values {
             let z = value * cuts
-            expected[value < slots.end ? Int(z / unit + (z + unit - 1) / unit) : slots.aboveSlot] += 1
+            if value >= slots.end {
+                expected[slots.aboveSlot] += 1
+            } else if let between = slots.betweenSlot {
+                // By granule: one slot each, the rest counted apart and kept in order while they fit.
+                if z % unit == 0 { expected[Int(z / unit)] += 1 } else { expected[between] += 1; expectedBetween.append(value) }
+            } else {
+                expected[Int(z / unit + (z + unit - 1) / unit)] += 1
+            }
         }
+        let room = UnsafeMutableBufferPointer<Int64>.allocate(capacity: Int.random(in: 1...3_000, using: &random))
+        defer { room.deallocate() }
         values.withUnsafeBufferPointer { values in
-            counts.withUnsafeMutableBufferPointer { slots.add(values.baseAddress!, count: values.count, to: $0.baseAddress!) }
+            counts.withUnsafeMutableBufferPointer { slots.add(values.baseAddress!, count: values.count, to: $0.baseAddress!, between: room) }
         }
         #expect(counts == expected, "seed \(seed): unit \(unit), \(slots.units) units, by granule \(slots.byGranule)")
+        if slots.byGranule {
+            #expect(Array(room.prefix(expectedBetween.count)) == Array(expectedBetween.prefix(room.count)), "seed \(seed): the values kept aside")
+        }
     }
 }

@@ -21,7 +21,7 @@ extension ListingIndex {
     ///     hold every match).
     ///   - threads: how many threads the median and the scores may use (parts of at least 65,536 values).
     func recommendedPage(_ query: SearchQuery, values: UnsafeBufferPointer<Int64>, matches: Int, bounds: ClosedRange<Int64>?, slots: ValueRowSlots,
-                         priceSlots: (slots: PriceSlots, counts: UnsafePointer<Int32>, bounds: ClosedRange<Int64>)? = nil,
+                         priceSlots: (slots: PriceSlots, counts: UnsafePointer<Int32>, between: [Int64], bounds: ClosedRange<Int64>)? = nil,
                          knownMedian: Int64? = nil, overlay: ListingIndex?, hiddenRatings: [String: RatingTally]?,
                          threads: Int = 1) -> [RankedRow] {
         let pageSize = query.offset + query.limit
@@ -30,7 +30,8 @@ extension ListingIndex {
         let lowest = (query.minimumPrice?.minorUnits ?? 0) * nights
         let highest = query.maximumPrice.map { $0.minorUnits * nights } ?? Int64.max
         guard let median = knownMedian ?? priceSlots.flatMap({ $0.slots.median(of: values, matches: matches, from: lowest, through: highest,
-                                                                 counts: $0.counts, bounds: $0.bounds, threads: threads) })
+                                                                 counts: $0.counts, between: $0.between, bounds: $0.bounds,
+                                                                 threads: threads) })
                 ?? ListingIndex.median(of: values, from: lowest, through: highest, matches: query.isFlexible ? nil : matches,
                                        bounds: query.isFlexible ? nil : bounds,
                                        wholeUnits: overlay == nil && valuesAreWholeUnits(query), threads: threads) else { return [] }

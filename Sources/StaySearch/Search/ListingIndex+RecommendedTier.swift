@@ -71,7 +71,7 @@ extension ListingIndex {
             median = ListingIndex.median(of: values, from: lowest, through: highest, threads: threads)
         } else if let counted = outcome.countedSlots {
             median = counted.slots.median(matches: outcome.total, from: lowest, through: highest, counts: counted.counts,
-                                          bounds: counted.bounds, wholeUnits: true)
+                                          between: counted.between, bounds: counted.bounds, wholeUnits: true)
         } else {
             median = nil
         }

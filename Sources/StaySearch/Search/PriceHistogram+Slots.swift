@@ -1,27 +1,29 @@
 extension PriceHistogram {
     /// The histogram of values counted into `slots` (``PriceSlots``), without the values: nil when the
     /// slots cannot tell it exactly (an end between whole units, or at ``PriceSlots/units``
-    /// units or more; the default high end's 95th percentile at or above ``PriceSlots/end``; or the
-    /// ranks' slots not fixing the rounded high end), and then the values must be binned.
+    /// units or more; the default high end's 95th percentile at or above ``PriceSlots/end``; the
+    /// ranks' slots not fixing the rounded high end; or, by granule, values between granules), and then the
+    /// values must be binned.
     /// - Parameters:
     ///   - counts: the count of each slot, ``PriceSlots/count`` of them.
+    ///   - between: by granule, the values counted in ``PriceSlots/betweenSlot``, in order (nil when not all kept).
     ///   - valueCount: how many values were counted.
     ///   - sum: their sum; `bounds`: their smallest and largest.
-    package static func make(slots: PriceSlots, counts: UnsafePointer<Int32>, valueCount: Int, sum: Int128, bounds: ClosedRange<Int64>?,
-                     nights: Int64, bins: Int, lo requestedLo: Money?, hi requestedHi: Money?) -> PriceHistogram? {
-        guard bins == slots.bins, nights == slots.nights else { return nil }
+    package static func make(slots: PriceSlots, counts: UnsafePointer<Int32>, between: [Int64] = [], valueCount: Int, sum: Int128,
+                             bounds: ClosedRange<Int64>?, nights: Int64, bins: Int, lo requestedLo: Money?, hi requestedHi: Money?) -> PriceHistogram? {
+        guard bins == slots.bins, nights == slots.nights, slots.tell(counts, between: between) else { return nil }
         guard valueCount > 0, let bounds else {
             return make(values: UnsafeMutableBufferPointer(start: nil, count: 0), sum: 0, bounds: nil, nights: nights, bins: bins,
                         lo: requestedLo, hi: requestedHi)
         }
         let unit = nights * 100
         guard let (lo, hi) = ends(lo: requestedLo, hi: requestedHi, bounds: bounds, unit: unit, highUnits: { _ in
-            highUnits(slots: slots, counts: counts, from: slots.slot(of: bounds.lowerBound), valueCount: valueCount)
+            highUnits(slots: slots, counts: counts, between: between, from: slots.slot(of: bounds.lowerBound), valueCount: valueCount)
         }) else { return nil }
         guard lo >= 0, hi > lo, lo % 100 == 0, hi % 100 == 0 else { return nil }
         if slots.byGranule {
-            return fromGranules(slots: slots, counts: counts, valueCount: valueCount, sum: sum, bounds: bounds, nights: nights,
-                                bins: bins, lo: lo, hi: hi)
+            return fromGranules(slots: slots, counts: counts, between: between, valueCount: valueCount, sum: sum, bounds: bounds,
+                                nights: nights, bins: bins, lo: lo, hi: hi)
         }
         guard hi / 100 < Int64(slots.units) else { return nil }
 
@@ -46,40 +48,27 @@ extension PriceHistogram {
             count: valueCount, averageNightlyPrice: Money(minorUnits: Int64((2 * sum + covered) / (2 * covered))))
     }
 
-    /// The histogram over `lo ... hi` (minor units a night) of values counted into slots by granule: each bin
-    /// the running count up to its upper edge less that up to its lower. An edge *e* (the least total of a
-    /// bin, or one past the top) splits no value when it falls on a cut, or in a slot whose values all lie on
-    /// one side of it, or in an empty slot; else nil (a value strictly between two granules, next to an edge).
-    private static func fromGranules(slots: PriceSlots, counts: UnsafePointer<Int32>, valueCount: Int, sum: Int128,
+    /// The histogram over `lo ... hi` (minor units a night) of values counted into slots by granule, with
+    /// `between` every value between granules: each bin the running count up to its upper edge less that up to
+    /// its lower. An edge *e* (the least total of a bin, or one past the top) has below it exactly the values of
+    /// the slots before its own (``PriceSlots/slot(of:)``: the first slot whose granule is at least *e*) and
+    /// those of `between` below it.
+    private static func fromGranules(slots: PriceSlots, counts: UnsafePointer<Int32>, between: [Int64], valueCount: Int, sum: Int128,
                                      bounds: ClosedRange<Int64>, nights: Int64, bins: Int, lo: Int64, hi: Int64) -> PriceHistogram? {
         let low = lo * nights, width = (hi - lo) * nights, top = hi * nights
         guard top < slots.end else { return nil }
         // Edges rise, so their running counts are found in one walk from the smallest value's slot.
-        var walked = slots.slot(of: bounds.lowerBound), below = 0
-        func countBelow(_ edge: Int64) -> Int? {
-            guard edge > bounds.lowerBound else { return 0 }
-            let slot = slots.slot(of: edge)
-            if slot > walked {
-                below += PriceHistogram.sum(counts, walked..<slot)
-                walked = slot
-            }
-            // The edge's own slot: its values below the edge count too; a slot that holds values on both
-            // sides cannot tell how many.
-            let held = slots.values(inSlot: slot)
-            if held.lowest >= edge || counts[slot] == 0 { return below }
-            if held.highest < edge { return below + Int(counts[slot]) }
-            return nil
+        var walk = GranuleWalk(slots: slots, counts: counts, between: between, from: slots.slot(of: bounds.lowerBound))
+        func countBelow(_ edge: Int64) -> Int {
+            edge > bounds.lowerBound ? walk.count(below: edge) : 0
         }
         // Bin k holds the totals t with (t − low) · bins ≥ k · width, up to the next bin's edge; the top, t = hi · n,
         // goes to the last bin.
-        guard let underflow = countBelow(low) else { return nil }
+        let underflow = countBelow(low)
         var edges = [underflow]
         edges.reserveCapacity(bins + 1)
-        for bin in 1..<bins {
-            guard let count = countBelow(low + (Int64(bin) * width + Int64(bins) - 1) / Int64(bins)) else { return nil }
-            edges.append(count)
-        }
-        guard let throughTop = countBelow(top + 1) else { return nil }
+        for bin in 1..<bins { edges.append(countBelow(low + (Int64(bin) * width + Int64(bins) - 1) / Int64(bins))) }
+        let throughTop = countBelow(top + 1)
         edges.append(throughTop)
         let covered = Int128(valueCount) * Int128(nights)
         return PriceHistogram(
@@ -91,8 +80,16 @@ extension PriceHistogram {
     /// The default high end in whole units from the slots of Q1, Q3 and the 95th percentile, when they
     /// fix it (nil when the 95th percentile is past the slots).
     /// - Parameter first: the slot of the smallest value (none below it).
-    private static func highUnits(slots: PriceSlots, counts: UnsafePointer<Int32>, from first: Int, valueCount: Int) -> Int64? {
+    private static func highUnits(slots: PriceSlots, counts: UnsafePointer<Int32>, between: [Int64], from first: Int,
+                                  valueCount: Int) -> Int64? {
         let ranks = highEndRanks(count: valueCount)
+        if !between.isEmpty {
+            // By granule with values between granules: each rank's value, walking both in order.
+            var walk = GranuleWalk(slots: slots, counts: counts, between: between, from: first)
+            guard let q1 = walk.value(atRank: ranks.0), let q3 = walk.value(atRank: ranks.1),
+                  let p95 = walk.value(atRank: ranks.2) else { return nil }
+            return highUnits(decidedBy: (q1...q1, q3...q3, p95...p95), unit: slots.nights * 100)
+        }
         // Each rank's slot, walking the counts once (ranks rise, so do their slots), 64 slots at a time
         // up to the one holding it.
         var slot = first, below = 0

@@ -1,5 +1,6 @@
 /// What one query's scan needs to count its values into price slots (``PriceSlots``) instead of keeping
-/// them: per part, a table of slot counts and room for one block's values. From the scratch pool.
+/// them: per part, a table of slot counts and room for one block's values, and by granule room for the values
+/// between granules. From the scratch pool.
 ///
 /// Taken for a query on exact dates or none over many rows, where writing every value to memory and
 /// reading it again for the histogram costs more than counting the values while they are in cache;
@@ -8,8 +9,13 @@
 struct PriceSlotTables: @unchecked Sendable {
     let slots: PriceSlots
     let parts: Int
-    /// `parts` blocks of ``blockCapacity`` values, then `parts` tables of ``PriceSlots/count`` counts, each zeroed
-    /// by its part's scan (``zeroedTable(_:)``), on the part's own thread: a fortnight in won's tables are megabytes.
+    /// How many values between granules each part keeps (``betweenValues(_:)``): one in 16 of its share of the
+    /// rows, as many as the prices off the granule an index may have (``ListingIndex/calendarScale``); 0 in
+    /// slots by whole units.
+    let betweenCapacity: Int
+    /// `parts` blocks of ``blockCapacity`` values, `parts` rooms of ``betweenCapacity`` values, then `parts`
+    /// tables of ``PriceSlots/count`` counts, each zeroed by its part's scan (``zeroedTable(_:)``), on the part's
+    /// own thread: a fortnight in won's tables are a megabyte.
     private let buffer: UnsafeMutableBufferPointer<Int64>
     private let tables: UnsafeMutablePointer<Int32>
 
@@ -48,10 +54,19 @@ struct PriceSlotTables: @unchecked Sendable {
         self.slots = slots
         self.parts = parts
         // At least what the pool keeps between queries (a fresh allocation would fault in every page).
-        let blockCount = parts * PriceSlotTables.blockCapacity, countCount = parts * slots.count
+        betweenCapacity = slots.byGranule ? rows / parts / 16 + 64 : 0
+        let blockCount = parts * (PriceSlotTables.blockCapacity + betweenCapacity), countCount = parts * slots.count
         buffer = ScratchPool.shared.take(Int64.self, count: max(blockCount + (countCount + 1) / 2,
                                                                 ScratchPool.smallestPooledBytes / MemoryLayout<Int64>.stride))
         tables = UnsafeMutableRawPointer(buffer.baseAddress! + blockCount).bindMemory(to: Int32.self, capacity: countCount)
+    }
+
+    /// Room for the values between granules of part `part` (its table's ``PriceSlots/betweenSlot`` counts them,
+    /// and those past the room are not kept); nil in slots by whole units.
+    func betweenValues(_ part: Int) -> UnsafeMutableBufferPointer<Int64>? {
+        guard betweenCapacity > 0 else { return nil }
+        return UnsafeMutableBufferPointer(start: buffer.baseAddress! + parts * PriceSlotTables.blockCapacity + part * betweenCapacity,
+                                          count: betweenCapacity)
     }
 
     /// The slot counts of part `part`, zeroed: for the part's scan as it starts, once.

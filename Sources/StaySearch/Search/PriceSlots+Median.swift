@@ -9,8 +9,9 @@ extension PriceSlots {
     /// past the values); a slot holding one value gives it at once, any other slot's values are picked
     /// out of `values` in one pass and the median selected among them.
     func median(of values: UnsafeBufferPointer<Int64>, matches: Int, from lowest: Int64, through highest: Int64,
-                counts: UnsafePointer<Int32>, bounds: ClosedRange<Int64>, threads: Int) -> Int64? {
-        guard let found = medianSlot(matches: matches, from: lowest, through: highest, counts: counts, bounds: bounds) else { return nil }
+                counts: UnsafePointer<Int32>, between: [Int64] = [], bounds: ClosedRange<Int64>, threads: Int) -> Int64? {
+        guard let found = medianSlot(matches: matches, from: lowest, through: highest, counts: counts, between: between,
+                                     bounds: bounds) else { return nil }
         if found.from == found.through { return found.from }
         let inSlot = found.count
         let picked = ScratchPool.shared.take(Int64.self, count: inSlot + Int(staysearch_pick_slack))
@@ -27,8 +28,9 @@ extension PriceSlots {
     /// holding it can hold one value, or one whole currency unit (every value a multiple of 100 minor
     /// units, `wholeUnits`); else nil.
     package func median(matches: Int, from lowest: Int64, through highest: Int64, counts: UnsafePointer<Int32>,
-                bounds: ClosedRange<Int64>, wholeUnits: Bool) -> Int64? {
-        guard let found = medianSlot(matches: matches, from: lowest, through: highest, counts: counts, bounds: bounds) else { return nil }
+                        between: [Int64] = [], bounds: ClosedRange<Int64>, wholeUnits: Bool) -> Int64? {
+        guard let found = medianSlot(matches: matches, from: lowest, through: highest, counts: counts, between: between,
+                                     bounds: bounds) else { return nil }
         if found.from == found.through { return found.from }
         guard wholeUnits, found.from >= 0 else { return nil }
         let onlyUnit = (found.from + 99) / 100 * 100
@@ -39,11 +41,18 @@ extension PriceSlots {
     /// holds, and the median's rank among them; nil when the counts cannot tell it: the range does not start
     /// where a slot does (or past the values), the median lies in a last slot that holds values past the
     /// range (a range ending between slots or past them, as a high price limit with dearer stays beyond it),
-    /// or past the slots.
+    /// or past the slots, or values between granules were counted and not all kept (``tell(_:between:)``). By
+    /// granule with values between granules (`between`, in order), the median itself, found walking both.
     private func medianSlot(matches: Int, from lowest: Int64, through highest: Int64, counts: UnsafePointer<Int32>,
-                            bounds: ClosedRange<Int64>) -> (from: Int64, through: Int64, count: Int, rank: Int)? {
+                            between: [Int64], bounds: ClosedRange<Int64>) -> (from: Int64, through: Int64, count: Int, rank: Int)? {
         let low = max(lowest, bounds.lowerBound), high = min(highest, bounds.upperBound)
-        guard low <= high, low >= 0 else { return nil }
+        guard low <= high, low >= 0, tell(counts, between: between), matches > 0 else { return nil }
+        if !between.isEmpty {
+            var walk = GranuleWalk(slots: self, counts: counts, between: between, from: slot(of: bounds.lowerBound))
+            let before = walk.count(below: low)
+            guard let median = walk.value(atRank: before + (matches - 1) / 2), median <= high else { return nil }
+            return (median, median, 1, 0)
+        }
         let first = slot(of: low), last = slot(of: high)
         // The first slot must hold no value below the range; the slots walked up to the median's, before the
         // last, hold none above it.

@@ -15,7 +15,7 @@ import StaySearchKernels
 /// share their bin, and a cut, alone in its slot, is never mixed with them. The high end is rounded up to
 /// whole units, ⌈*t* ÷ *u*⌉, and the multiples of *u* are cuts too. So the histogram is found from the
 /// slots alone whenever its ends are whole units below ``end`` and the ranks of the default high end lie
-/// below it (``PriceHistogram/make(slots:counts:valueCount:sum:bounds:nights:bins:lo:hi:)``).
+/// below it (``PriceHistogram/make(slots:counts:between:valueCount:sum:bounds:nights:bins:lo:hi:)``).
 ///
 /// Finding a value's slot is two multiplications by ⌈2^64 ÷ *u*⌉ (Granlund and Montgomery) and no
 /// branch: ⌊*z* ÷ *u*⌋ + ⌈*z* ÷ *u*⌉ with *z* = *t* · bins.
@@ -23,20 +23,23 @@ import StaySearchKernels
 /// **Slots by granule.** Where the index's prices share a coarser unit *g* than a cent — ₩100 in won, a
 /// power of ten of minor units (``ListingIndex/calendarScale``) — whole units a night give too few slots: a
 /// 7-night stay at ₩80,000 is 56 million minor units, far past ``end``. The slots then cut at the
-/// multiples of *g* alone (one cut per unit, *u* = *g*, whatever the nights): slot 2*m* holds the total *m* ·
-/// *g* exactly, slot 2*m* + 1 the totals strictly between it and the next. A histogram's bin edges fall
-/// anywhere among them, so its counts come from the running count up to each edge
-/// (``PriceHistogram/make(slots:counts:valueCount:sum:bounds:nights:bins:lo:hi:)``): exact wherever the
-/// edge falls on a cut or in a slot holding no value — always, when every total is a multiple of *g*.
+/// multiples of *g* alone, one slot each (*u* = *g*, whatever the nights): slot *m* holds the total *m* · *g*.
+/// A total below ``end`` strictly between two granules (a price off the index's granule: up to 5 % of rows)
+/// is counted in one slot apart, ``betweenSlot``, past ``aboveSlot``, and kept aside itself while there is room
+/// (``PriceSlotTables``). With every such total at hand, each value is known, and a histogram's bin edges,
+/// anywhere among them, take their counts from the running count up to each edge
+/// (``PriceHistogram/make(slots:counts:between:valueCount:sum:bounds:nights:bins:lo:hi:)``). One slot a
+/// granule, not two (a slot between each pair): a fortnight in dong at ₫1,000 counts into a megabyte a part,
+/// which the processor's second-level cache (2 MB here) holds.
 package struct PriceSlots {
     /// How many slots there are below ``end`` (the table is half a megabyte whatever the bins).
     static let slotsBelowEnd = 131_072
-    /// How many slots by granule there are below ``end`` at least: a megabyte, totals up to 131,072 granules
-    /// (₩13.1 million at ₩100).
-    static let granuleSlotsBelowEnd = 262_144
-    /// How many slots by granule there are below ``end`` at most: eight megabytes, totals up to 1,048,576
+    /// How many slots by granule there are below ``end`` at least: half a megabyte, totals up to 131,072
+    /// granules (₩13.1 million at ₩100).
+    static let granuleSlotsBelowEnd = 131_072
+    /// How many slots by granule there are below ``end`` at most: four megabytes, totals up to 1,048,576
     /// granules (₩105 million at ₩100: a fortnight at ₩7.5 million a night).
-    static let mostGranuleSlotsBelowEnd = 2_097_152
+    static let mostGranuleSlotsBelowEnd = 1_048_576
     /// The most bins the slots serve: with more, the units with slots would reach only $1,024 a night.
     static let largestBins = 64
     /// The scales of minor units whose granules the slots take (``PriceSlots/init(nights:bins:granuleScale:)``):
@@ -91,8 +94,8 @@ package struct PriceSlots {
         magic = UInt64.max / UInt64(unit) + 1
         // (units + 1) · unit² < 2^64 keeps both quotients of ``slot(of:)`` exact.
         let exact = Int(UInt64.max / UInt64(unit) / UInt64(unit)) - 1
-        var units = PriceSlots.granuleSlotsBelowEnd / 2
-        while units * 2 <= min(PriceSlots.mostGranuleSlotsBelowEnd / 2, exact), Int64(units) * unit / nights / 100 * 100 <= reach { units *= 2 }
+        var units = PriceSlots.granuleSlotsBelowEnd
+        while units * 2 <= min(PriceSlots.mostGranuleSlotsBelowEnd, exact), Int64(units) * unit / nights / 100 * 100 <= reach { units *= 2 }
         self.units = units
         end = Int64(units) * unit
     }
@@ -100,34 +103,59 @@ package struct PriceSlots {
     /// How far a night's price reaches with slots of its own: the whole units a night below ``end``.
     package var nightlyReach: Int64 { byGranule ? end / nights / 100 * 100 : Int64(units) * 100 }
 
-    /// The slot of every value from ``end`` up: the last.
-    package var aboveSlot: Int { 2 * cutsPerUnit * units }
+    /// The slot of every value from ``end`` up: the last of those that rise with values.
+    package var aboveSlot: Int { byGranule ? units : 2 * cutsPerUnit * units }
+
+    /// The slot of the values below ``end`` strictly between two granules, past ``aboveSlot``, in slots by
+    /// granule; nil in slots by whole units, where each such value has a slot among the others.
+    package var betweenSlot: Int? { byGranule ? units + 1 : nil }
 
     /// How many slots there are.
-    package var count: Int { aboveSlot + 1 }
+    package var count: Int { byGranule ? units + 2 : aboveSlot + 1 }
 
-    /// The slot of `value` (not negative).
+    /// Whether `counts` (every value counted) and `between` (the values kept aside) tell each value's place:
+    /// always in slots by whole units; by granule, when `between` holds every value counted in ``betweenSlot``.
+    package func tell(_ counts: UnsafePointer<Int32>, between: [Int64]) -> Bool {
+        betweenSlot.map { Int(counts[$0]) == between.count } ?? true
+    }
+
+    /// Where `value` (not negative) stands among the slots that rise with values: the slot that holds it,
+    /// or in slots by granule, for a value between two granules (counted in ``betweenSlot``), the first slot
+    /// above it. So by granule, the slots before it hold exactly the multiples of the granule below `value`.
     @inline(__always)
     package func slot(of value: Int64) -> Int {
         // Below `end`, (z + unit) · unit < 2^64 (cuts · units ≤ 131,072 and unit ≤ 10^7, or by granule
         // (units + 1) · unit² < 2^64): both quotients are exact.
         let scaled = UInt64(bitPattern: value) &* UInt64(truncatingIfNeeded: cutsPerUnit)
-        let floor = scaled.multipliedFullWidth(by: magic).high
         let ceiling = (scaled &+ UInt64(bitPattern: unit) &- 1).multipliedFullWidth(by: magic).high
+        if byGranule { return value < end ? Int(truncatingIfNeeded: ceiling) : aboveSlot }
+        let floor = scaled.multipliedFullWidth(by: magic).high
         return value < end ? Int(truncatingIfNeeded: floor &+ ceiling) : aboveSlot
     }
 
-    /// Adds `values` to `counts` (``count`` slots): ``slot(of:)`` of each, four at a time in AVX2 where
-    /// the processor has it (`staysearch_add_slots`; callgrind, the 100 queries without a region of the
-    /// mix on 1M calibrated listings: 15 → 8.5 instructions a value).
+    /// The slot ``add(_:count:to:)`` counts `value` (not negative) in: ``slot(of:)``, but ``betweenSlot`` for a
+    /// value below ``end`` between two granules.
+    package func countedSlot(of value: Int64) -> Int {
+        if let betweenSlot, value < end, value % unit != 0 { return betweenSlot }
+        return slot(of: value)
+    }
+
+    /// Adds `values` to `counts` (``count`` slots): ``countedSlot(of:)`` of each, four at a time in AVX2
+    /// where the processor has it (`staysearch_add_slots`; callgrind, the 100 queries without a region of
+    /// the mix on 1M calibrated listings: 15 → 8.5 instructions a value). By granule, the values counted in
+    /// ``betweenSlot`` are also written to `between` from its count before, while they fit.
     @inline(__always)
-    package func add(_ values: UnsafePointer<Int64>, count: Int, to counts: UnsafeMutablePointer<Int32>) {
-        staysearch_add_slots(values, count, counts, cutsPerUnit, unit, magic, end, aboveSlot)
+    package func add(_ values: UnsafePointer<Int64>, count: Int, to counts: UnsafeMutablePointer<Int32>,
+                     between: UnsafeMutableBufferPointer<Int64>? = nil) {
+        staysearch_add_slots(values, count, counts, cutsPerUnit, unit, magic, end, aboveSlot, betweenSlot ?? -1,
+                             between?.baseAddress, between?.count ?? 0)
     }
 
     /// The smallest and largest value slot `slot` (below ``aboveSlot``) can hold; empty (lower bound
     /// above upper) when it holds none.
     package func values(inSlot slot: Int) -> (lowest: Int64, highest: Int64) {
+        // By granule, slot m holds m · g alone (the values between granules are not among these slots).
+        if byGranule { return (Int64(slot) * unit, Int64(slot) * unit) }
         let cut = Int64(slot / 2), bins = Int64(cutsPerUnit)
         if slot % 2 == 0 {
             // The cut cut · unit ÷ bins, when a whole number.

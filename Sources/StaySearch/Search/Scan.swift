@@ -74,6 +74,8 @@ struct Scan {
     /// (``PriceSlotTables``); nil when the histogram will read the values.
     let priceSlots: PriceSlots?
     let slotCounts: UnsafeMutablePointer<Int32>?
+    /// By granule, where the values between granules are kept (``PriceSlotTables/betweenValues(_:)``).
+    let slotBetween: UnsafeMutableBufferPointer<Int64>?
     /// For the `recommended` order ranked from its upper tier: where the tier's matches are kept.
     let kept: KeptMatches?
     /// How many matches ``kept`` holds.
@@ -94,6 +96,7 @@ struct Scan {
         self.kept = kept
         priceSlots = slotTables?.slots
         slotCounts = slotTables?.zeroedTable(part)
+        slotBetween = slotTables?.betweenValues(part)
         // Values also kept for the recommended order go to `values`, not a block's buffer.
         blockValues = valueRows == nil ? slotTables?.blockValues(part) : nil
         valueBase = blockValues ?? values.baseAddress ?? UnsafeMutablePointer(bitPattern: MemoryLayout<Int64>.alignment)!
@@ -490,7 +493,7 @@ struct Scan {
         var sum: Int64 = 0
         staysearch_fold(values, count, &sum, &tally.smallest, &tally.largest)
         valueSum += Int128(sum)
-        if let slotCounts { priceSlots!.add(values, count: count, to: slotCounts) }
+        if let slotCounts { priceSlots!.add(values, count: count, to: slotCounts, between: slotBetween) }
         let lowest = lowestValue, highest = highestValue
         let totalBefore = tally.total
         if lowest <= tally.smallest, tally.largest <= highest {

@@ -25,6 +25,8 @@ struct ScanOutcome {
     /// table), or nil.
     var priceSlots: PriceSlots?
     var slotCounts: UnsafePointer<Int32>?
+    /// By granule, the values between granules the parts kept aside, in order (``PriceSlots/tell(_:between:)``).
+    var betweenValues: [Int64] = []
     /// The histogram, when counted from the price slots (``countHistogram(of:)``).
     var histogram: PriceHistogram?
     /// The histogram's default high end in whole units of the stay's nights
@@ -44,6 +46,17 @@ struct ScanOutcome {
         if let rowSlots { matchedRows = Array(rowSlots.prefix(scan.total)) }
         priceSlots = scan.priceSlots
         slotCounts = scan.slotCounts.map { UnsafePointer($0) }
+        betweenValues = ScanOutcome.betweenValues(of: [scan])
+    }
+
+    /// The values between granules `scans` kept aside, in order: as many of each as its room held.
+    private static func betweenValues(of scans: [Scan]) -> [Int64] {
+        var kept: [Int64] = []
+        for scan in scans {
+            guard let between = scan.priceSlots?.betweenSlot, let counts = scan.slotCounts, let room = scan.slotBetween else { continue }
+            kept += room.prefix(min(Int(counts[between]), room.count))
+        }
+        return kept.sorted()
     }
 
     /// Merges `parts`; their values are moved together by ``gatherValues(in:)``.
@@ -81,16 +94,21 @@ struct ScanOutcome {
     }
 
     /// Sums the parts' price slot counts into the first part's table, over the slots of the values
-    /// seen; none when any part did not count them. Many slots (a fortnight in dong's ₫1,000 slots reaches a
-    /// million, 4 MB a table) are summed in stretches on the parts' threads: one thread took 240 µs of a 2.7 ms search.
+    /// seen (and the slot of those between granules); none when any part did not count them. Many slots (a
+    /// fortnight in dong's ₫1,000 slots reaches a quarter of a million, a megabyte a table) are summed in
+    /// stretches on the parts' threads: one thread took 240 µs of a 2.7 ms search at twice the slots.
     private mutating func sumSlotCounts(of parts: [Part]) {
         guard let first = parts.first, let slots = first.scan.priceSlots, let counts = first.scan.slotCounts,
               parts.allSatisfy({ $0.scan.slotCounts != nil }) else { return }
         priceSlots = slots
         slotCounts = UnsafePointer(counts)
+        betweenValues = ScanOutcome.betweenValues(of: parts.map(\.scan))
         guard let bounds, parts.count > 1 else { return }
         let seen = slots.slot(of: bounds.lowerBound)..<(slots.slot(of: bounds.upperBound) + 1)
         let tables = SlotTables(sum: counts, others: parts.dropFirst().map { UnsafePointer($0.scan.slotCounts!) })
+        if let between = slots.betweenSlot {
+            for own in tables.others { counts[between] &+= own[between] }
+        }
         let stretches = seen.count >= ScanOutcome.slotsWorthAThread ? parts.count : 1
         ParallelPasses.run(parts: stretches) { stretch in
             let range = ParallelPasses.stretch(stretch, of: stretches, count: seen.count)
@@ -111,16 +129,17 @@ struct ScanOutcome {
 
     /// The price slots every value was counted into, their summed counts and the values' bounds, when
     /// the scan counted them.
-    var countedSlots: (slots: PriceSlots, counts: UnsafePointer<Int32>, bounds: ClosedRange<Int64>)? {
+    var countedSlots: (slots: PriceSlots, counts: UnsafePointer<Int32>, between: [Int64], bounds: ClosedRange<Int64>)? {
         guard let priceSlots, let slotCounts, let bounds else { return nil }
-        return (priceSlots, slotCounts, bounds)
+        return (priceSlots, slotCounts, betweenValues, bounds)
     }
 
     /// Counts the histogram of `query` from the price slots into ``histogram``; false when there are
     /// no slots or they cannot tell it.
     mutating func countHistogram(of query: SearchQuery) -> Bool {
         guard let priceSlots, let slotCounts else { return false }
-        histogram = PriceHistogram.make(slots: priceSlots, counts: slotCounts, valueCount: valueCount, sum: valueSum, bounds: bounds,
+        histogram = PriceHistogram.make(slots: priceSlots, counts: slotCounts, between: betweenValues, valueCount: valueCount,
+                                        sum: valueSum, bounds: bounds,
                                         nights: Int64(query.nights ?? 1), bins: query.bins, lo: query.histogramMinimum,
                                         hi: query.histogramMaximum)
         return histogram != nil

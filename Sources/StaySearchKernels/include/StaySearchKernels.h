@@ -49,10 +49,12 @@ uint64_t staysearch_bytes_at_least(const uint8_t *bytes, int threshold);
 uint64_t staysearch_bytes_equal(const uint8_t *bytes, int value);
 
 /// Adds each of `values[0 ..< count]` (none negative) to its price slot's count in `counts`: below `end`,
-/// slot ⌊z ÷ unit⌋ + ⌈z ÷ unit⌉ with z = value · `bins`, else slot `above`. `magic` is ⌈2^64 ÷ unit⌉, and
-/// `end` · `bins` · `unit` + `unit`² stays below 2^64 (see PriceSlots).
+/// slot ⌊z ÷ unit⌋ + ⌈z ÷ unit⌉ with z = value · `bins` — or, when `between` is not negative, slot ⌊z ÷ unit⌋
+/// for a value on a cut (z a multiple of unit) and slot `between` for any other, which is also written to
+/// `aside[c]`, c the slot's count before it, while c < `asideCapacity` —, else slot `above`. `magic` is
+/// ⌈2^64 ÷ unit⌉, and `end` · `bins` · `unit` + `unit`² stays below 2^64 (see PriceSlots).
 void staysearch_add_slots(const int64_t *values, long count, int32_t *counts, long bins, int64_t unit, uint64_t magic, int64_t end,
-                          long above);
+                          long above, long between, int64_t *aside, long asideCapacity);
 
 /// The rows among the 64 values from `values` that lie in `lowest ... highest`, as bits.
 uint64_t staysearch_int32_in_range(const int32_t *values, int32_t lowest, int32_t highest);
