@@ -46,17 +46,20 @@ struct ScanOutcome {
         if let rowSlots { matchedRows = Array(rowSlots.prefix(scan.total)) }
         priceSlots = scan.priceSlots
         slotCounts = scan.slotCounts.map { UnsafePointer($0) }
-        betweenValues = ScanOutcome.betweenValues(of: [scan])
+        betweenValues = ScanOutcome.betweenValues(of: CollectionOfOne(scan))
     }
 
-    /// The values between granules `scans` kept aside, in order: as many of each as its room held.
-    private static func betweenValues(of scans: [Scan]) -> [Int64] {
+    /// The values between granules `scans` kept aside, in order: as many of each as its room held. No
+    /// allocation when none was kept (the common case: every price on the granule, or slots by whole units).
+    private static func betweenValues<Scans: Sequence<Scan>>(of scans: Scans) -> [Int64] {
         var kept: [Int64] = []
         for scan in scans {
             guard let between = scan.priceSlots?.betweenSlot, let counts = scan.slotCounts, let room = scan.slotBetween else { continue }
-            kept += room.prefix(min(Int(counts[between]), room.count))
+            let count = min(Int(counts[between]), room.count)
+            if count > 0 { kept += room.prefix(count) }
         }
-        return kept.sorted()
+        if kept.count > 1 { kept.sort() }
+        return kept
     }
 
     /// Merges `parts`; their values are moved together by ``gatherValues(in:)``.
@@ -102,7 +105,7 @@ struct ScanOutcome {
               parts.allSatisfy({ $0.scan.slotCounts != nil }) else { return }
         priceSlots = slots
         slotCounts = UnsafePointer(counts)
-        betweenValues = ScanOutcome.betweenValues(of: parts.map(\.scan))
+        betweenValues = ScanOutcome.betweenValues(of: parts.lazy.map(\.scan))
         guard let bounds, parts.count > 1 else { return }
         let seen = slots.slot(of: bounds.lowerBound)..<(slots.slot(of: bounds.upperBound) + 1)
         let tables = SlotTables(sum: counts, others: parts.dropFirst().map { UnsafePointer($0.scan.slotCounts!) })
