@@ -6,7 +6,8 @@ extension PriceHistogram {
     /// values must be binned.
     /// - Parameters:
     ///   - counts: the count of each slot, ``PriceSlots/count`` of them.
-    ///   - between: by granule, the values counted in ``PriceSlots/betweenSlot``, in order (nil when not all kept).
+    ///   - between: by granule, the values counted in ``PriceSlots/betweenSlot``, in order (the histogram is nil
+    ///     unless it holds every one).
     ///   - valueCount: how many values were counted.
     ///   - sum: their sum; `bounds`: their smallest and largest.
     package static func make(slots: PriceSlots, counts: UnsafePointer<Int32>, between: [Int64] = [], valueCount: Int, sum: Int128,
