@@ -37,6 +37,7 @@ import Testing
                 case (.failure, .failure): break
                 default: Issue.record("seed \(seed) round \(round): \(query): \(actual) vs \(expected)")
                 }
+                expectSlottedSearch(of: query, on: live, toGive: expected, "seed \(seed) round \(round)")
             }
         }
         #expect(accepted > 5)
@@ -99,6 +100,7 @@ import Testing
                     #expect(got.description.prefix { $0 != ";" } == want.description.prefix { $0 != ";" }, "seed \(seed) round \(round): \(query)")
                 default: Issue.record("seed \(seed) round \(round): \(query): \(actual) vs \(expected)")
                 }
+                expectSlottedSearch(of: query, on: live, toGive: expected, "seed \(seed) round \(round)", foldingFacetNames: true)
                 let whole = Result { () throws(QueryError) in try live.withIndex { index throws(QueryError) in ReferenceAnswer(try index.search(query)).foldingFacetNames() } }
                 switch (whole, actual) {
                 case let (.success(a), .success(b)): #expect(a == b, "seed \(seed) round \(round), rebuilt: \(query)")
@@ -121,6 +123,22 @@ import Testing
             }
         }
         #expect(same)
+    }
+
+    /// A live search with its histogram counted in price slots during the scan (which a search does from 65,536 rows on)
+    /// and the frozen rows cut into parts of a row on three threads, the live rows a part of their own: the reference's
+    /// answer (`expected`), or an error when it fails.
+    private func expectSlottedSearch(of query: SearchQuery, on live: LiveIndex, toGive expected: Result<ReferenceAnswer, QueryError>,
+                                     _ context: String, foldingFacetNames: Bool = false) {
+        let slotted = Result { () throws(QueryError) in
+            let answer = ReferenceAnswer(try live.search(query, threads: 3, minimumRowsPerPart: 1, minimumRowsForPriceSlots: 0))
+            return foldingFacetNames ? answer.foldingFacetNames() : answer
+        }
+        switch (expected, slotted) {
+        case let (.success(want), .success(got)): #expect(got == want, "\(context), slots: \(query)\n got \(got)\nwant \(want)")
+        case (.failure, .failure): break
+        default: Issue.record("\(context), slots: \(query): \(slotted) vs \(expected)")
+        }
     }
 
     /// A window that rolls: days added after the calendars' last (no calendar row in any listing until a
@@ -172,6 +190,7 @@ import Testing
                     #expect(got.description.prefix { $0 != ";" } == want.description.prefix { $0 != ";" }, "seed \(seed) round \(round): \(query)")
                 default: Issue.record("seed \(seed) round \(round): \(query): \(actual) vs \(expected)")
                 }
+                expectSlottedSearch(of: query, on: live, toGive: expected, "seed \(seed) round \(round)", foldingFacetNames: true)
                 let whole = Result { () throws(QueryError) in try live.withIndex { index throws(QueryError) in ReferenceAnswer(try index.search(query)).foldingFacetNames() } }
                 switch (whole, actual) {
                 case let (.success(a), .success(b)): #expect(a == b, "seed \(seed) round \(round), rebuilt: \(query)")

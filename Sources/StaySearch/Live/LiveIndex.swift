@@ -91,9 +91,17 @@ public final class LiveIndex: @unchecked Sendable {
 
     /// Runs a query on the listings and calendars as they are now (see ``ListingIndex/search(_:threads:)``).
     public func search(_ query: SearchQuery, threads: Int = 1) throws(QueryError) -> SearchResult {
+        try search(query, threads: threads, minimumRowsPerPart: ListingIndex.rowsPerParallelPart,
+                   minimumRowsForPriceSlots: PriceSlotTables.minimumRows)
+    }
+
+    /// ``search(_:threads:)`` in at most `threads` parts of at least `minimumRowsPerPart` rows each, counting price
+    /// slots for the histogram from `minimumRowsForPriceSlots` rows (tests cut small data into parts and count its
+    /// slots with these).
+    package func search(_ query: SearchQuery, threads: Int, minimumRowsPerPart: Int, minimumRowsForPriceSlots: Int) throws(QueryError) -> SearchResult {
         try lock.reading { () throws(QueryError) in
-            guard let live = liveParts else { return try index.search(query, threads: threads) }
-            return try index.search(query, threads: threads, minimumRowsPerPart: ListingIndex.rowsPerParallelPart, live: live)
+            try index.search(query, threads: threads, minimumRowsPerPart: minimumRowsPerPart, minimumRowsForPriceSlots: minimumRowsForPriceSlots,
+                             live: liveParts)
         }
     }
 
