@@ -29,8 +29,8 @@ import StaySearchKernels
 /// (``PriceSlotTables``). With every such total at hand, each value is known, and a histogram's bin edges,
 /// anywhere among them, take their counts from the running count up to each edge
 /// (``PriceHistogram/make(slots:counts:between:valueCount:sum:bounds:nights:bins:lo:hi:)``). One slot a
-/// granule, not two (a slot between each pair): a fortnight in dong at ₫1,000 counts into a megabyte a part,
-/// which the processor's second-level cache (2 MB here) holds.
+/// granule, not two (a slot between each pair): a fortnight in dong at ₫1,000 counts into 1.4 MB a part (1M
+/// generated listings), which the processor's second-level cache (2 MB here) holds.
 package struct PriceSlots {
     /// How many slots there are below ``end`` (the table is half a megabyte whatever the bins).
     static let slotsBelowEnd = 131_072
@@ -40,6 +40,8 @@ package struct PriceSlots {
     /// How many slots by granule there are below ``end`` at most: four megabytes, totals up to 1,048,576
     /// granules (₩105 million at ₩100: a fortnight at ₩7.5 million a night).
     static let mostGranuleSlotsBelowEnd = 1_048_576
+    /// The steps slots by granule grow in past ``granuleSlotsBelowEnd``: 64 KB of counts.
+    static let granuleSlotsStep = 16_384
     /// The most bins the slots serve: with more, the units with slots would reach only $1,024 a night.
     static let largestBins = 64
     /// The scales of minor units whose granules the slots take (``PriceSlots/init(nights:bins:granuleScale:)``):
@@ -80,9 +82,10 @@ package struct PriceSlots {
 
     /// The slots by granule (see the type's notes) of a stay of `nights` nights for a histogram of `bins`
     /// bins, the granule 10^`granuleScale` minor units; nil when the scale is not among ``granuleScales``.
-    /// Their ``nightlyReach`` passes `reach` (minor units a night) where ``mostGranuleSlotsBelowEnd`` allow:
-    /// the slots grow with the nights (by powers of two, from ``granuleSlotsBelowEnd``), as the totals do, so a
-    /// fortnight in won counts into slots as a weekend does.
+    /// Their ``nightlyReach`` passes `reach` (minor units a night) where ``mostGranuleSlotsBelowEnd`` allow, and
+    /// barely: the slots grow with the nights (in steps of ``granuleSlotsStep`` from ``granuleSlotsBelowEnd``), as the
+    /// totals do, so a fortnight in won counts into slots as a weekend does, and no table is larger than its reach
+    /// needs (the next power of two would give a fortnight in dong 2 MB a part where 1.4 MB reach).
     package init?(nights: Int64, bins: Int, granuleScale: Int, reach: Int64 = 0) {
         guard (1...PriceSlots.largestBins).contains(bins), nights >= 1, nights <= 100_000,
               PriceSlots.granuleScales.contains(granuleScale) else { return nil }
@@ -94,9 +97,13 @@ package struct PriceSlots {
         magic = UInt64.max / UInt64(unit) + 1
         // (units + 1) · unit² < 2^64 keeps both quotients of ``slot(of:)`` exact.
         let exact = Int(UInt64.max / UInt64(unit) / UInt64(unit)) - 1
-        var units = PriceSlots.granuleSlotsBelowEnd
-        while units * 2 <= min(PriceSlots.mostGranuleSlotsBelowEnd, exact), Int64(units) * unit / nights / 100 * 100 <= reach { units *= 2 }
-        self.units = units
+        // The fewest slots, in steps of ``granuleSlotsStep``, whose nightly reach passes `reach`: units · unit ≥
+        // (⌊reach ÷ 100⌋ + 1) · 100 · nights.
+        let step = PriceSlots.granuleSlotsStep
+        let most = max(PriceSlots.granuleSlotsBelowEnd, min(PriceSlots.mostGranuleSlotsBelowEnd, exact) / step * step)
+        let needed = reach > 0 && reach < Int64.max / 2 / nights ? ((reach / 100 + 1) * 100 * nights + unit - 1) / unit : 0
+        let stepped = (Int(min(needed, Int64(most))) + step - 1) / step * step
+        self.units = max(PriceSlots.granuleSlotsBelowEnd, min(stepped, most))
         end = Int64(units) * unit
     }
 
