@@ -289,13 +289,15 @@ import Testing
     /// with a few between granules, never without those kept — with given and default ends, one to 14 nights,
     /// 1 to 64 bins.
     /// Slots by granule reach just past the nightly reach asked for: their nightly reach passes it, a step fewer
-    /// would not, they grow in steps from the fewest, and never past the most (then they reach as far as they may).
+    /// would not, they grow in steps from the fewest, and never past the most (then they reach as far as they may,
+    /// as for a reach past any price).
     @Test func slotsByGranuleReachJustPastTheReachAskedFor() throws {
         var random = SeededGenerator(seed: 4_321)
         for round in 0..<2_000 {
             let nights = Int64(random.pick([1, 2, 3, 7, 14, 30, Int.random(in: 1...365, using: &random)]))
             let scale = Int.random(in: 3...7, using: &random)
-            let reach = random.chance(0.1) ? 0 : Int64.random(in: 1...40_000_000, using: &random) * 100 / Int64(random.pick([1, 10, 100, 1_000]))
+            let reach = random.chance(0.1) ? 0 : random.chance(0.05) ? Int64.max / Int64.random(in: 1...1_000, using: &random)
+                : Int64.random(in: 1...40_000_000, using: &random) * 100 / Int64(random.pick([1, 10, 100, 1_000]))
             let slots = try #require(PriceSlots(nights: nights, bins: 64, granuleScale: scale, reach: reach))
             let fewer = try #require(PriceSlots(nights: nights, bins: 64, granuleScale: scale, reach: 0))
             #expect(fewer.units == 131_072, "round \(round)")
@@ -305,6 +307,7 @@ import Testing
             #expect(slots.units >= 131_072 && slots.units <= most && slots.units % 16_384 == 0, "round \(round): \(slots.units)")
             func nightlyReach(_ units: Int) -> Int64 { Int64(units) * unit / nights / 100 * 100 }
             #expect(slots.nightlyReach == nightlyReach(slots.units), "round \(round)")
+            if reach > Int64.max / 1_000_000 { #expect(slots.units == most, "round \(round): reach \(reach)") }
             if slots.units < most {
                 #expect(slots.nightlyReach > reach, "round \(round): \(nights) nights, scale \(scale), reach \(reach), \(slots.units) units")
             }

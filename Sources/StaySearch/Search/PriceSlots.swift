@@ -101,7 +101,7 @@ package struct PriceSlots {
         // (⌊reach ÷ 100⌋ + 1) · 100 · nights.
         let step = PriceSlots.granuleSlotsStep
         let most = max(PriceSlots.granuleSlotsBelowEnd, min(PriceSlots.mostGranuleSlotsBelowEnd, exact) / step * step)
-        let needed = reach > 0 && reach < Int64.max / 2 / nights ? ((reach / 100 + 1) * 100 * nights + unit - 1) / unit : 0
+        let needed = reach <= 0 ? 0 : reach < Int64.max / 2 / nights ? ((reach / 100 + 1) * 100 * nights + unit - 1) / unit : Int64(most)
         let stepped = (Int(min(needed, Int64(most))) + step - 1) / step * step
         self.units = max(PriceSlots.granuleSlotsBelowEnd, min(stepped, most))
         end = Int64(units) * unit
