@@ -56,6 +56,18 @@ package struct SpanPrices: Sendable {
     /// The values of a row in ``stays``: ``STAYSEARCH_CALENDAR_ROWS_CHECKINS`` (64 bytes).
     package let stayStride = Int(STAYSEARCH_CALENDAR_ROWS_CHECKINS)
 
+    /// Per row: for an ``irregular`` row, its slot in ``exactStays`` (its stays from *s* × ``checkIns``), else
+    /// −1; every row's −1 when the span has more than ``STAYSEARCH_CALENDAR_ROWS_CHECKINS`` check-ins or is
+    /// longer than ``longestSummedSpan``.
+    package let exactSlots: Column<Int32>
+    /// Each irregular row's stays of ``stayNights`` nights from each of the span's check-ins, in minor units
+    /// (a night without a price counts 0: such a stay is never bookable), slot after slot. A calendar prices
+    /// the stays of such a row (in won priced to the ₩10, 4 % of the rows) from them, not night by night
+    /// from the row's runs.
+    package let exactStays: Column<Int64>
+    /// The span's check-ins: its first `span − nights + 1` nights (at least 0).
+    package let checkIns: Int
+
     /// The nights of the stays ``stayLows`` and ``stayHighs`` bound: a calendar's span is its check-ins' first
     /// night to the last stay's last, so a span and its nights fix the check-ins (the span's first
     /// `span − nights + 1` nights).
@@ -206,6 +218,9 @@ package struct SpanPrices: Sendable {
         let (sumSlots, sums, slotCount) = SpanPrices.runningSums(of: index, from: start, to: end, covered: end > start ? covered : [],
                                                                   ranks: ranks, prices: prices, copied: copied)
         self.sumSlots = sumSlots
+        checkIns = max(0, span - stayNights + 1)
+        (exactSlots, exactStays) = SpanPrices.exactStays(of: index, from: start, to: end, nights: stayNights, covered: end > start ? covered : [],
+                                                         prices: prices)
         (stayLows, stayHighs) = SpanPrices.stayBounds(nights: stayNights, span: span, covered: end > start ? covered : [], lows: lows,
                                                       highs: highs, sumSlots: sumSlots, sums: sums)
         // The stays from the running sums, a line a row (the sums are dropped).
@@ -326,6 +341,39 @@ package struct SpanPrices: Sendable {
             }
         }
         return (Column(owning: slotBuffer, count: rowCount), Column(owning: sumBuffer, count: count), slotCount)
+    }
+
+    /// ``exactSlots`` and ``exactStays`` of the irregular rows of `covered` (`prices` says which): each one's
+    /// nights over `start ..< end` read once, a stay's total the difference of two running sums.
+    /// - Complexity: O(*span* × *i*) for *i* irregular rows, plus O(*rows*).
+    private static func exactStays(of index: ListingIndex, from start: Int, to end: Int, nights: Int, covered: [Range<Int>],
+                                   prices: UnsafePointer<Int32>) -> (Column<Int32>, Column<Int64>) {
+        let rowCount = index.count, span = max(0, end - start), checkIns = span - nights + 1
+        let (slotBuffer, slots) = ColumnBuffer.room(for: rowCount, of: Int32.self)
+        for range in covered { (slots + range.lowerBound).initialize(repeating: -1, count: range.count) }
+        guard nights > 0, checkIns > 0, checkIns <= Int(STAYSEARCH_CALENDAR_ROWS_CHECKINS), span <= longestSummedSpan else {
+            return (Column(owning: slotBuffer, count: rowCount), .empty)
+        }
+        var irregularRows: [Int] = []
+        for range in covered {
+            for row in range where prices[row] == SpanPrices.irregular { irregularRows.append(row) }
+        }
+        let (stayBuffer, stays) = ColumnBuffer.room(for: irregularRows.count * checkIns, of: Int64.self)
+        let stored = UnsafeMutablePointer<Int32>.allocate(capacity: span), sums = UnsafeMutablePointer<Int64>.allocate(capacity: span + 1)
+        defer {
+            stored.deallocate()
+            sums.deallocate()
+        }
+        sums[0] = 0
+        let nightPrices = index.nightPrices
+        for (slot, row) in irregularRows.enumerated() {
+            nightPrices.values(row: row, from: start, to: end, into: stored)
+            for night in 0..<span { sums[night + 1] = sums[night] &+ max(0, nightPrices.amount(ofStored: stored[night])) }
+            let line = stays + slot &* checkIns
+            for checkIn in 0..<checkIns { line[checkIn] = sums[checkIn &+ nights] &- sums[checkIn] }
+            slots[row] = Int32(slot)
+        }
+        return (Column(owning: slotBuffer, count: rowCount), Column(owning: stayBuffer, count: irregularRows.count * checkIns))
     }
 
     /// Whether the rows of `ranges` were worked out.

@@ -83,6 +83,19 @@ struct CalendarScratch {
 
     private let checkIns: Int
 
+    /// Adds total `total` (minor units) inside check-in `position`'s bracket, whose first unit is `bracketLow`
+    /// (units of `unit` minor units): counted on its slot (of 2^`slotShift` units) when the bracket is counted
+    /// by slot and the total is a whole number of units, or a slot holds more than a unit (a sample's tally
+    /// knows a rank's total to its slot only, and a total of cents lies in its whole units' slot); else kept.
+    @inline(__always)
+    func addInside(_ total: Int64, at position: Int, bracketLow: Int32, unit: Int64, slotShift: Int) {
+        if let slots = slots[position], slotShift > 0 || total % unit == 0 {
+            slots[Int((total / unit &- Int64(bracketLow)) >> Int64(slotShift))] &+= 1
+        } else {
+            keepInside(total, at: position)
+        }
+    }
+
     /// Keeps total `total` (minor units) of check-in `position`'s bracket.
     @inline(__always)
     func keepInside(_ total: Int64, at position: Int) {

@@ -9,8 +9,9 @@
 /// to be above each day's least (both from a sample of the rows): the other totals are only counted, so a
 /// day costs O(stays) without sorting them. The totals in a bracket of at most ``slotLimit`` units are
 /// counted by unit (``slots``), those that are not a whole number of units and those of wider brackets kept
-/// one by one (``inside``). A day whose median falls outside its bracket, or with no stay as cheap as ``cheapest``,
-/// is tallied again with a bracket or a cut holding everything.
+/// one by one (``inside``; a sample's tally counts those of cents on their slot too). A day whose median falls
+/// outside its bracket, or with no stay as cheap as ``cheapest``, is tallied again with a bracket or a cut
+/// holding everything.
 package final class CalendarTally: @unchecked Sendable {
     /// The unit totals are counted in, minor units (a power of ten, at least 100).
     package let unit: Int64
@@ -80,10 +81,11 @@ package final class CalendarTally: @unchecked Sendable {
         self.init(bracketLow: Array(repeating: 0, count: days), bracketHigh: Array(repeating: .max, count: days), unit: unit)
     }
 
-    /// A tally of `days` days for a sample (``brackets(from:sampling:threads:)``): each day's whole-unit totals
-    /// below ``sampleSlots`` slots of 2^`slotShift` units counted by slot, the totals of cents among them kept, the
-    /// others only counted: counting by slot in the word-at-a-time kernel costs a sample less than keeping every
-    /// total one by one and selecting from them after (docs/performance.md, "The price calendar").
+    /// A tally of `days` days for a sample (``brackets(from:sampling:threads:)``): each day's totals below
+    /// ``sampleSlots`` slots of 2^`slotShift` units counted by slot (when the slots are wider than a unit, those of
+    /// cents too: a rank's total is known to its slot only), the others only counted: counting by slot in the
+    /// word-at-a-time kernel costs a sample less than keeping every total one by one and selecting from them
+    /// after (docs/performance.md, "The price calendar").
     /// ``ListingIndex/calendarSlotShift(nights:unit:)`` makes the slots as wide as the stays are dear, so that
     /// the sample holds a month's medians in won as in dollars.
     package convenience init(samplingFor days: Int, unit: Int64 = 100, slotShift: Int = 0) {
@@ -193,23 +195,39 @@ package final class CalendarTally: @unchecked Sendable {
     /// `kept` beside them): each rank's slot's first unit, in minor units.
     private func slotTotals(atRanks ranks: [Int], ofDay day: Int, counted: [UInt32], kept: [Int64]) -> [Int64]? {
         let first = Int64(bracketLow[day]), shift = Int64(slotShift)
-        var keptPerSlot = [UInt32](repeating: 0, count: counted.count)
+        var keptPerSlot = [UInt32](repeating: 0, count: kept.isEmpty ? 0 : counted.count)
         for total in kept {
             let slot = (total / unit &- first) >> shift
             guard slot >= 0, slot < Int64(keptPerSlot.count) else { return nil }
             keptPerSlot[Int(slot)] &+= 1
         }
+        // The ranks in order, each found on the first slot whose running count passes it (a sample's 4,096 slots
+        // walked once, as far as the highest rank).
         let order = ranks.indices.sorted { ranks[$0] < ranks[$1] }
         var found = [Int64](repeating: 0, count: ranks.count)
-        var next = 0, seen = Int(below[day])
-        for slot in 0..<counted.count where next < order.count {
-            seen += Int(counted[slot]) + Int(keptPerSlot[slot])
-            while next < order.count, ranks[order[next]] < seen {
-                found[order[next]] = (first + (Int64(slot) << shift)) * unit
-                next += 1
+        var slot = 0, seen = Int(below[day])
+        let complete = counted.withUnsafeBufferPointer { counts in
+            keptPerSlot.withUnsafeBufferPointer { keptCounts in
+                for position in order {
+                    let rank = ranks[position]
+                    if keptCounts.isEmpty {
+                        while slot < counts.count, seen <= rank {
+                            seen &+= Int(counts[slot])
+                            slot &+= 1
+                        }
+                    } else {
+                        while slot < counts.count, seen <= rank {
+                            seen &+= Int(counts[slot]) &+ Int(keptCounts[slot])
+                            slot &+= 1
+                        }
+                    }
+                    guard seen > rank else { return false }
+                    found[position] = (first + (Int64(max(0, slot - 1)) << shift)) * unit
+                }
+                return true
             }
         }
-        return next == order.count ? found : nil
+        return complete ? found : nil
     }
 
     /// Each day's median (``median(ofDay:)``), worked out on up to `threads` threads.
@@ -252,7 +270,7 @@ package final class CalendarTally: @unchecked Sendable {
         if units < Int64(bracketLow[day]) {
             below[day] &+= 1
         } else if units <= Int64(bracketHigh[day]) || bracketHigh[day] == .max {
-            if slotWidths[day] > 0, units * unit == total {
+            if slotWidths[day] > 0, slotShift > 0 || units * unit == total {
                 if slots[day].isEmpty { slots[day] = [UInt32](repeating: 0, count: slotWidths[day]) }
                 slots[day][Int((units - Int64(bracketLow[day])) >> Int64(slotShift))] &+= 1
             } else {

@@ -171,7 +171,8 @@ extension ListingIndex {
     /// their stays over the span (``SpanPrices/stays``, a line a row) by ``staysearch_calendar_rows``, a word
     /// behind its classification so that its rows' stays arrive meanwhile, else by
     /// ``staysearch_calendar_word`` (both AVX2); the few others (prices of cents, rules read run by run, stays
-    /// too dear for 16 bits, rows whose trip price differs from the nights' sum) stay by stay.
+    /// too dear for 16 bits, rows whose trip price differs from the nights' sum) stay by stay, an irregular row's
+    /// stays read from ``SpanPrices/exactStays``.
     private func tallyStays(_ query: SearchQuery, plan: ScanPlan, ranges: [Range<Int>], from: Day, days: Int, nights: Int,
                             sampleEvery: Int, readsBlocksFirst: Bool, into tally: CalendarTally) {
         // The check-ins (positions in the range) whose every night lies in this index's own calendar,
@@ -295,6 +296,7 @@ extension ListingIndex {
         }
         var allowedByTable = [UInt64](repeating: 0, count: tableCount)
         let hasSpanStays = spanPrices.stays.count > 0 && checkInCount <= stayStride
+        let exactSlots = spanPrices.exactSlots.base, hasExactStays = spanPrices.checkIns == checkInCount
         for range in ranges where !range.isEmpty {
             let lastWord = (range.upperBound - 1) >> 6
             // The words read: every one, or those whose number is a multiple of `sampleEvery`.
@@ -430,7 +432,7 @@ extension ListingIndex {
                                 let position = Int(entry >> 32), total = Int64(UInt32(truncatingIfNeeded: entry))
                                 if total <= leastCut { leastOfCents[position] = min(leastOfCents[position], total) }
                                 if total >= Int64(bracketLow[position]) &* unit, total <= CalendarTally.upperEnd(ofUnits: bracketHigh[position], unit: unit) {
-                                    scratch.keepInside(total, at: position)
+                                    scratch.addInside(total, at: position, bracketLow: bracketLow[position], unit: unit, slotShift: slotShift)
                                 }
                             }
                         }
@@ -556,10 +558,14 @@ extension ListingIndex {
                     // worked out for the span when each is below 2^16 units, rather than from its nights.
                     var onePriceTotal: Int64 = -1
                     var spanStays: UnsafePointer<UInt16>? = nil
+                    // An irregular row's stays, worked out with the span (minor units).
+                    var exactStays: UnsafePointer<Int64>? = nil
                     if rowTerms != nil, wholeWord, rowPrices[bit] >= 0 {
                         onePriceTotal = Int64(rowPrices[bit]) &* Int64(nights) &* unit
                     } else if rowTerms != nil, wholeWord, hasSpanStays, sumSlots[row] >= 0, stayHighs[row] >= 0, stayHighs[row] <= 0xFFFF {
                         spanStays = rowStays + Int(sumSlots[row]) &* stayStride
+                    } else if hasExactStays, exactSlots[row] >= 0 {
+                        exactStays = spanPrices.exactStays.base + Int(exactSlots[row]) &* checkInCount
                     } else {
                         nightPrices.values(row: row, from: spanStart, to: spanEnd, into: prices)
                         for night in 0..<span { sums[night + 1] = sums[night] &+ max(0, nightPrices.amount(ofStored: prices[night])) }
@@ -577,6 +583,8 @@ extension ListingIndex {
                             total = onePriceTotal
                         } else if let spanStays {
                             total = Int64(spanStays[position]) &* unit
+                        } else if let exactStays {
+                            total = exactStays[position]
                         } else {
                             total = sums[position + nights] - sums[position]
                         }
@@ -594,11 +602,7 @@ extension ListingIndex {
                         if total < Int64(bracketLow[position]) &* unit {
                             below[position] &+= 1
                         } else if total <= CalendarTally.upperEnd(ofUnits: bracketHigh[position], unit: unit) {
-                            if let slots = scratch.slots[position], total % unit == 0 {
-                                slots[Int((total / unit - Int64(bracketLow[position])) >> Int64(slotShift))] &+= 1
-                            } else {
-                                scratch.keepInside(total, at: position)
-                            }
+                            scratch.addInside(total, at: position, bracketLow: bracketLow[position], unit: unit, slotShift: slotShift)
                         }
                     }
                 }
