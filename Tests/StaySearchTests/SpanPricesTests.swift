@@ -5,7 +5,8 @@ import Testing
 
 /// The price calendar's span prices worked out for a few rows (a region's calendar on a span not worked
 /// out for every row) equal those worked out for every row, on every row of the words they cover; each row's
-/// stay bounds are its least and greatest stay where its running sums are kept, else nights × its night bounds.
+/// stay bounds are its least and greatest stay where its running sums are kept, else nights × its night bounds;
+/// an irregular row's stays from each check-in are the sums of its nights (a month of check-ins or fewer).
 @Suite struct SpanPricesTests {
     @Test(arguments: 0..<12)
     func aFewRowsArePricedAsEveryRow(seed: Int) {
@@ -13,6 +14,9 @@ import Testing
         let index = data.makeIndex().index
         guard index.count > 0, index.dayCount > 1 else { return }
         var random = SeededGenerator(seed: UInt64(seed) + 9_200)
+        // Every seed's prices of cents give irregular rows (160–990 checked a seed).
+        var irregularRows = 0
+        defer { #expect(irregularRows > 0, "seed \(seed): no irregular row checked") }
         for round in 0..<10 {
             let start = Int.random(in: 0..<(index.dayCount - 1), using: &random)
             let end = min(index.dayCount, start + Int.random(in: 1...40, using: &random))
@@ -26,6 +30,26 @@ import Testing
             let context = "seed \(seed) round \(round): \(start)..<\(end), rows \(ranges)"
             #expect(few.covers(ranges) && every.covers(ranges), "\(context)")
             let span = end - start
+            let checkIns = span - nights + 1
+            let staysKept = checkIns <= Int(STAYSEARCH_CALENDAR_ROWS_CHECKINS)
+            #expect(few.checkIns == checkIns && every.checkIns == checkIns, "\(context)")
+            for range in few.rows! {
+                for row in range {
+                    guard few.prices[row] == SpanPrices.irregular, staysKept else {
+                        #expect(few.exactSlots[row] == -1, "\(context) row \(row): a regular row has no exact stays")
+                        continue
+                    }
+                    let slot = Int(few.exactSlots[row])
+                    #expect(slot >= 0, "\(context) row \(row)")
+                    guard slot >= 0 else { continue }
+                    let amounts = index.nightPrices.amounts(row: row, dayCount: index.dayCount)
+                    let expected = (0..<checkIns).map { first in
+                        (start + first..<start + first + nights).reduce(Int64(0)) { $0 + max(0, amounts[$1]) }
+                    }
+                    #expect((0..<checkIns).map { few.exactStays[slot * checkIns + $0] } == expected, "\(context) row \(row): exact stays")
+                    irregularRows += 1
+                }
+            }
             for range in few.rows! {
                 #expect(range.lowerBound % 64 == 0 && (range.upperBound % 64 == 0 || range.upperBound == index.count), "\(context)")
                 for row in range {

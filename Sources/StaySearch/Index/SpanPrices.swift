@@ -16,7 +16,7 @@ package struct SpanPrices: Sendable {
     static let dense: Int32 = -2
     /// A row with a price of a fraction of a unit or above ``largestUnits`` in the span, or a wide price
     /// (``WidePrices``): its stays are totalled one by one.
-    static let irregular: Int32 = -3
+    package static let irregular: Int32 = -3
     /// The highest price a night (units) totalled word by word: any stay of up to 365 nights stays below 2^31
     /// units. A night of ₩6.6M (65,536 units of ₩100, $4,900) is as regular as one of $4,900: it is only its
     /// stays that pass 16 bits, and those rows are settled by their bounds.
