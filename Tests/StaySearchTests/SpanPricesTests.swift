@@ -31,7 +31,11 @@ import Testing
             #expect(few.covers(ranges) && every.covers(ranges), "\(context)")
             let span = end - start
             let checkIns = span - nights + 1
+            // Kept for a month of check-ins or fewer while the irregular rows are few (here always).
+            let coveredRows = few.rows!.flatMap { $0 }
+            let irregularCount = coveredRows.filter { few.prices[$0] == SpanPrices.irregular }.count
             let staysKept = checkIns <= Int(STAYSEARCH_CALENDAR_ROWS_CHECKINS)
+                && irregularCount <= max(SpanPrices.irregularRowsAlwaysKept, coveredRows.count / SpanPrices.mostIrregularShare)
             #expect(few.checkIns == checkIns && every.checkIns == checkIns, "\(context)")
             for range in few.rows! {
                 for row in range {

@@ -57,8 +57,8 @@ package struct SpanPrices: Sendable {
     package let stayStride = Int(STAYSEARCH_CALENDAR_ROWS_CHECKINS)
 
     /// Per row: for an ``irregular`` row, its slot in ``exactStays`` (its stays from *s* × ``checkIns``), else
-    /// −1; every row's −1 when the span has more than ``STAYSEARCH_CALENDAR_ROWS_CHECKINS`` check-ins or is
-    /// longer than ``longestSummedSpan``.
+    /// −1; every row's −1 when the span has more than ``STAYSEARCH_CALENDAR_ROWS_CHECKINS`` check-ins, is
+    /// longer than ``longestSummedSpan``, or has too many irregular rows (``mostIrregularShare``).
     package let exactSlots: Column<Int32>
     /// Each irregular row's stays of ``stayNights`` nights from each of the span's check-ins, in minor units
     /// (a night without a price counts 0: such a stay is never bookable), slot after slot. A calendar prices
@@ -93,6 +93,11 @@ package struct SpanPrices: Sendable {
     /// The longest span whose rows' running sums are worked out (for the stay bounds and ``stays``): 32
     /// check-ins and stays of up to 65 nights.
     static let longestSummedSpan = 96
+    /// The stays of irregular rows are kept (``exactStays``) while there are at most ``irregularRowsAlwaysKept``
+    /// of them (4 MB for a month of check-ins), or at most one covered row in ``mostIrregularShare`` is irregular
+    /// (in won priced to the ₩10, one in 25).
+    package static let irregularRowsAlwaysKept = 16_384
+    package static let mostIrregularShare = 8
     /// Values readable past the last row's running sums.
     static let sumPadding = 64
 
@@ -357,6 +362,12 @@ package struct SpanPrices: Sendable {
         var irregularRows: [Int] = []
         for range in covered {
             for row in range where prices[row] == SpanPrices.irregular { irregularRows.append(row) }
+        }
+        // Kept while they are few (prices of cents in a calendar of whole dollars would make every row irregular:
+        // 248 bytes a row for a month of check-ins); else each is summed at each calendar.
+        let most = max(SpanPrices.irregularRowsAlwaysKept, covered.reduce(0, { $0 + $1.count }) / SpanPrices.mostIrregularShare)
+        guard irregularRows.count <= most else {
+            return (Column(owning: slotBuffer, count: rowCount), .empty)
         }
         let (stayBuffer, stays) = ColumnBuffer.room(for: irregularRows.count * checkIns, of: Int64.self)
         let stored = UnsafeMutablePointer<Int32>.allocate(capacity: span), sums = UnsafeMutablePointer<Int64>.allocate(capacity: span + 1)
