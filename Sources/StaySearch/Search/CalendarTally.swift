@@ -148,7 +148,8 @@ package final class CalendarTally: @unchecked Sendable {
         }
         let counted = slots[day].isEmpty ? [UInt32](repeating: 0, count: slotWidths[day]) : slots[day]
         let first = Int64(bracketLow[day]), size = unit
-        if slotShift > 0 { return slotTotals(atRanks: ranks, ofDay: day, counted: counted, kept: totals) }
+        // A tally counted by slots wider than a unit keeps no total one by one (``add(_:day:)``).
+        if slotShift > 0 { return totals.isEmpty ? slotTotals(atRanks: ranks, ofDay: day, counted: counted) : nil }
         // The totals of cents counted per unit of the bracket (each lies inside it), so that only the cents of a
         // unit holding a rank are sorted (with trip prices nearly every total is of cents: sorting them all cost a
         // calendar more than counting them).
@@ -191,41 +192,24 @@ package final class CalendarTally: @unchecked Sendable {
         return next == order.count ? found : nil
     }
 
-    /// ``totals(atRanks:ofDay:)`` of a tally counted by slots of 2^``slotShift`` units (`counted`, with the totals
-    /// `kept` beside them): each rank's slot's first unit, in minor units.
-    private func slotTotals(atRanks ranks: [Int], ofDay day: Int, counted: [UInt32], kept: [Int64]) -> [Int64]? {
+    /// ``totals(atRanks:ofDay:)`` of a tally counted by slots of 2^``slotShift`` units (`counted`): each rank's
+    /// slot's first unit, in minor units. The ranks in order, each found on the first slot whose running count
+    /// passes it: a sample's 4,096 slots walked once, as far as the highest rank.
+    private func slotTotals(atRanks ranks: [Int], ofDay day: Int, counted: [UInt32]) -> [Int64]? {
         let first = Int64(bracketLow[day]), shift = Int64(slotShift)
-        var keptPerSlot = [UInt32](repeating: 0, count: kept.isEmpty ? 0 : counted.count)
-        for total in kept {
-            let slot = (total / unit &- first) >> shift
-            guard slot >= 0, slot < Int64(keptPerSlot.count) else { return nil }
-            keptPerSlot[Int(slot)] &+= 1
-        }
-        // The ranks in order, each found on the first slot whose running count passes it (a sample's 4,096 slots
-        // walked once, as far as the highest rank).
-        let order = ranks.indices.sorted { ranks[$0] < ranks[$1] }
         var found = [Int64](repeating: 0, count: ranks.count)
         var slot = 0, seen = Int(below[day])
         let complete = counted.withUnsafeBufferPointer { counts in
-            keptPerSlot.withUnsafeBufferPointer { keptCounts in
-                for position in order {
-                    let rank = ranks[position]
-                    if keptCounts.isEmpty {
-                        while slot < counts.count, seen <= rank {
-                            seen &+= Int(counts[slot])
-                            slot &+= 1
-                        }
-                    } else {
-                        while slot < counts.count, seen <= rank {
-                            seen &+= Int(counts[slot]) &+ Int(keptCounts[slot])
-                            slot &+= 1
-                        }
-                    }
-                    guard seen > rank else { return false }
-                    found[position] = (first + (Int64(max(0, slot - 1)) << shift)) * unit
+            for position in ranks.indices.sorted(by: { ranks[$0] < ranks[$1] }) {
+                let rank = ranks[position]
+                while slot < counts.count, seen <= rank {
+                    seen &+= Int(counts[slot])
+                    slot &+= 1
                 }
-                return true
+                guard seen > rank else { return false }
+                found[position] = (first + (Int64(max(0, slot - 1)) << shift)) * unit
             }
+            return true
         }
         return complete ? found : nil
     }
