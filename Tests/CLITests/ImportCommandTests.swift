@@ -67,11 +67,11 @@ import Testing
         var flipped = bytes
         flipped[bytes.count / 2] ^= 0x10
         var newer = bytes
-        newer[8] = 12
+        newer[8] = 13
         let cases: [(String, Data, String)] = [
             ("truncated.ssx", bytes.prefix(bytes.count - 100), "the file is truncated"),
             ("flipped.ssx", flipped, "does not match (the file is damaged)"),
-            ("newer.ssx", newer, "written in format 12 by a newer staysearch"),
+            ("newer.ssx", newer, "written in format 13 by a newer staysearch"),
             ("empty.ssx", Data(), "the file is empty (0 bytes)"),
             ("text.ssx", Data("hello\n".utf8), "signature"),
         ]

@@ -127,10 +127,10 @@ private func expectSameAnswers(_ original: ListingIndex, _ loaded: ListingIndex,
         bytes[0] = UInt8(ascii: "X")
         expectRefused(write(bytes), saying: "does not start with the staysearch index signature")
         bytes = Self.saved.bytes
-        bytes[8] = 12     // format version 12
-        expectRefused(write(bytes), saying: "written in format 12 by a newer staysearch; this one reads format 11")
+        bytes[8] = 13     // format version 13
+        expectRefused(write(bytes), saying: "written in format 13 by a newer staysearch; this one reads format 12")
         bytes[8] = 4      // format version 4: day-by-day prices as codes, not running sums
-        expectRefused(write(bytes), saying: "written in format 4 by an older staysearch; this one reads format 11: make it again with 'staysearch import'")
+        expectRefused(write(bytes), saying: "written in format 4 by an older staysearch; this one reads format 12: make it again with 'staysearch import'")
     }
 
     /// A file of format 5, saved before listings had fees, loads as the same index without them.
@@ -240,6 +240,44 @@ private func expectSameAnswers(_ original: ListingIndex, _ loaded: ListingIndex,
                 let expected = (start..<start + nights).reduce(Int64(0)) { $0 + Int64(index.nightPrices.value(row: row, dayOffset: $1)) }
                 #expect(index.nightPrices.sum(row: row, from: start, to: start + nights) == expected)
                 #expect(loaded.nightPrices.sum(row: row, from: start, to: start + nights) == expected)
+            }
+        }
+    }
+
+    /// Villas priced day by day past 65,535 units of their own a night (₫40–₫90 million to the ₫1,000) are dense,
+    /// counted from a base; a saved index keeps the bases, and its stays' totals are the nights' sums.
+    @Test func villasCountedFromABaseAreSavedAndLoaded() throws {
+        var random = SeededGenerator(seed: 12)
+        var listings: [ListingRecord] = [], nights: [(listingID: Int64, night: CalendarNight)] = [], prices: [Int64: [Int64]] = [:]
+        for id in Int64(1)...60 {
+            listings.append(ListingRecord(id: id, name: "L\(id)", region: RegionPath(city: "Hanoi", neighbourhood: "Hoan Kiem"),
+                                          roomType: "Entire home/apt", accommodates: 4, price: Money(major: 2_000_000),
+                                          ratingHundredths: nil, reviewCount: 0))
+            let villa = id % 3 == 0
+            for offset in 0..<40 {
+                let thousands = villa ? Int64.random(in: 40_000...90_000, using: &random) : Int64.random(in: 500...3_000, using: &random)
+                prices[id, default: []].append(thousands * 100_000)
+                nights.append((id, CalendarNight(day: TestDataset.calendarStart.advanced(by: offset), isAvailable: true,
+                                                 price: Money(minorUnits: thousands * 100_000), minimumNights: nil, maximumNights: nil)))
+            }
+        }
+        let index = TestDataset(listings: listings, nights: nights).makeIndex().index
+        #expect(index.nightPrices.denseRows == 60 && index.nightPrices.denseBases.array.filter { $0 >= 40_000 }.count == 20)
+        let path = temporaryPath("villas.ssx")
+        try IndexFileWriter.save(index, to: path)
+        let loaded = try IndexFileReader.load(from: path)
+        #expect(loaded.nightPrices.denseBases.array == index.nightPrices.denseBases.array)
+        let start = index.firstDay.distance(to: TestDataset.calendarStart)
+        for nights in [1, 7, 14, 30, 39] {
+            let query = SearchQuery(checkIn: TestDataset.calendarStart, checkOut: TestDataset.calendarStart.advanced(by: nights), adults: 2,
+                                    limit: 60)
+            let answer = try index.search(query)
+            #expect(answer.total == 60)
+            #expect(try loaded.search(query) == answer)
+            for row in 0..<60 {
+                let expected = prices[loaded.listing(atRow: row).id]![0..<nights].reduce(0, +)
+                #expect(loaded.nightPrices.sum(row: row, from: start, to: start + nights) == expected)
+                #expect(index.nightPrices.sum(row: row, from: start, to: start + nights) == expected)
             }
         }
     }

@@ -16,8 +16,10 @@ import Testing
     /// `everyRowDense`: no listing has a gap or an unpriced night, so that whole words of 64 rows are dense;
     /// `oneInFifty`: only every fiftieth listing has them, so that words of 64 rows hold one row that is not dense;
     /// `oneInFour`: a quarter of the listings have them, so that words hold many such rows, at their ends too.
+    /// `villas`: one listing in eight is a villa at 70,000–120,000 units a night, past what a code holds alone, so
+    /// that its row counts from a base (``NightPrices/denseBases``).
     static func dataset(seed: UInt64, inWon: Bool = false, everyRowDense: Bool = false, oneInFifty: Bool = false,
-                        oneInFour: Bool = false) -> TestDataset {
+                        oneInFour: Bool = false, villas: Bool = false) -> TestDataset {
         var random = SeededGenerator(seed: seed &* 7_919 &+ 3)
         let start = TestDataset.calendarStart
         var listings: [ListingRecord] = []
@@ -25,7 +27,8 @@ import Testing
         for id in Int64(1)...300 {
             // A listing with gaps or nights without a price has no price of its own either (else its nights
             // without one would take it).
-            let broken = oneInFifty ? id % 50 == 7 : random.chance(oneInFour ? 0.25 : 0.1) && !everyRowDense
+            let villa = villas && id % 8 == 5
+            let broken = (oneInFifty ? id % 50 == 7 : random.chance(oneInFour ? 0.25 : 0.1) && !everyRowDense) && !villa
             listings.append(ListingRecord(id: id, name: "L\(id)", region: RegionPath(city: random.pick(["Antwerp", "Reykjavík"]), neighbourhood: "Centrum"),
                                           roomType: "Entire home/apt", accommodates: Int.random(in: 1...4, using: &random),
                                           price: broken ? nil : Money(major: 90),
@@ -40,10 +43,10 @@ import Testing
             let end = random.chance(0.2) ? Int.random(in: 45...69, using: &random) : 70
             for offset in first..<end {
                 if broken, random.chance(0.05) { continue }                                     // a gap: runs
-                let units = narrow ? Int64.random(in: 5_000...5_600, using: &random)
+                let units = villa ? Int64.random(in: 70_000...120_000, using: &random) : narrow ? Int64.random(in: 5_000...5_600, using: &random)
                     : dear ? Int64.random(in: 1_500...6_500, using: &random) : Int64.random(in: 20...400, using: &random)
                 var minorUnits = units * 100
-                if inWon { minorUnits = minorUnits * 1_000 + (dear ? 0 : Int64.random(in: 0...9, using: &random) * 10_000) }
+                if inWon { minorUnits = minorUnits * 1_000 + (dear || villa ? 0 : Int64.random(in: 0...9, using: &random) * 10_000) }
                 let price = broken && random.chance(0.05) ? nil : Money(minorUnits: minorUnits)    // unpriced: runs
                 nights.append((id, CalendarNight(day: start.advanced(by: offset), isAvailable: random.chance(0.85), price: price,
                                                  minimumNights: random.pick([nil, 1, 2]), maximumNights: random.pick([nil, nil, 45]))))
@@ -63,6 +66,11 @@ import Testing
         // Dear rows and cheap ones (in won, cheap rows count ₩100: 10 codes a dollar row's unit).
         #expect(index.nightPrices.denseMaxima.array.contains { $0 >= 6_000 }
                 && index.nightPrices.denseMaxima.array.contains { $0 <= (inWon ? 4_009 : 400) })
+        Self.checkEveryNight(of: index, against: data)
+    }
+
+    /// Each listing's nights in `index` are as `data` gives them: a price, a night without one, or no calendar row.
+    static func checkEveryNight(of index: ListingIndex, against data: TestDataset) {
         // Each listing's nights as given: a price in minor units, or -1 for a night without one.
         var stored: [Int64: [Day: Int64]] = [:]
         for (id, night) in data.nights { stored[id, default: [:]][night.day] = night.price?.minorUnits ?? -1 }
@@ -155,12 +163,43 @@ import Testing
         #expect(dearStays > 5, "stays costing 65,536 units or more are tested")
     }
 
+    /// Villas dearer than 65,535 units a night (in won, ₩70–₩120 million to the ₩1,000) are dense all the same,
+    /// their codes counted from a base: every night, stay, flexible search and price calendar as the data's and the
+    /// reference's, in words of dense rows alone and among others.
+    @Test(arguments: 0..<2, [false, true])
+    func villasCountedFromABaseAreTheReferences(seed: Int, inWon: Bool) throws {
+        for everyRowDense in [false, true] {
+            let data = Self.dataset(seed: UInt64(seed), inWon: inWon, everyRowDense: everyRowDense, villas: true)
+            let index = data.makeIndex().index
+            let bases = index.nightPrices.denseBases.array
+            #expect(bases.count == index.nightPrices.denseRows && bases.filter { $0 != 0 }.count >= 30)
+            #expect(bases.filter { $0 != 0 }.allSatisfy { $0 >= 70_000 })
+            #expect(everyRowDense == (index.nightPrices.denseRows == 300))
+            Self.checkEveryNight(of: index, against: data)
+            try Self.checkStaysOfAnyLength(in: data, seed: seed, inWon: inWon)
+            try Self.checkPriceCalendars(of: index, against: data, seed: seed)
+            // A calendar's span prices bound a villa by its nights (copied, or irregular when wide), not by its codes.
+            let start = index.firstDay.distance(to: TestDataset.calendarStart)
+            let span = SpanPrices(of: index, from: start + 10, to: start + 40, nights: 3, scale: index.calendarScale)
+            let villaRows = (0..<index.count).filter { index.listing(atRow: $0).id % 8 == 5 }
+            #expect(villaRows.count >= 30 && villaRows.allSatisfy { span.lows[$0] == -1 || span.lows[$0] >= 70_000 })
+            // The villas' calendar alone: their stays' totals are each day's lowest and median.
+            try Self.checkPriceCalendars(of: index, against: data, seed: seed, minimumPrice: Money(major: 60_000 * (inWon ? 1_000 : 1)))
+        }
+    }
+
     @Test(arguments: 0..<4, [false, true])
     func priceCalendarsAreTheReferences(seed: Int, inWon: Bool) throws {
         let data = Self.dataset(seed: UInt64(seed), inWon: inWon)
-        let index = data.makeIndex().index
+        try Self.checkPriceCalendars(of: data.makeIndex().index, against: data, seed: seed)
+    }
+
+    /// Price calendars of 3, 14 and 25 nights over `index` as the reference finds them in `data`, of the stays from
+    /// `minimumPrice` a night when given.
+    static func checkPriceCalendars(of index: ListingIndex, against data: TestDataset, seed: Int, minimumPrice: Money? = nil) throws {
         for nights in [3, 14, 25] {
             var query = SearchQuery(adults: 1)
+            query.minimumPrice = minimumPrice
             query.checkInFrom = TestDataset.calendarStart.advanced(by: seed)
             query.checkInTo = query.checkInFrom!.advanced(by: min(61, 70 - nights - seed))
             query.windowNights = nights

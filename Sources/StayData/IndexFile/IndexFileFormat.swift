@@ -1,4 +1,5 @@
-/// The layout of a saved index (`.ssx`) file, version 11 (version 10 had no wide prices: its prices end at
+/// The layout of a saved index (`.ssx`) file, version 12 (version 11 had no bases of dense rows: a row whose
+/// dearest night passes 65,535 of its units is stored as runs; version 10 had no wide prices: its prices end at
 /// 21,474,836.47; version 9 had no carries of dense rows, whose
 /// stays of wide spread are then summed in stretches; version 8 no cheapest nights of dense rows, taken
 /// as 0; version 7 had no dense scales: every day-by-day
@@ -27,7 +28,7 @@
 /// column table (`IndexStorage.table`): the writer and the reader both walk it.
 enum IndexFileFormat {
     static let magic: [UInt8] = Array("STAYSRCH".utf8)
-    static let version: UInt32 = 11
+    static let version: UInt32 = 12
     /// The oldest format read: 5, whose files lack only the fee sections.
     static let oldestReadable: UInt32 = 5
     static let headerSize = 64

@@ -33,6 +33,10 @@ public enum IndexFileWriter {
         if format < 8, !storage.expressDenseRowsInWholeUnits() {
             preconditionFailure("an index with dense rows in units finer than whole units needs format 8")
         }
+        // Before format 12 no dense row counted from a base of its own.
+        if format < 12, storage.denseBases.count > 0 {
+            preconditionFailure("an index with dense rows counted from a base needs format 12")
+        }
         if format == 6 { storage.arrangeFeeEntries(inPlanes: false) }   // format 6 kept a listing's fees together
         let sections = IndexStorage.table.filter { $0.since <= format }.map { column in (column: column, bytes: column.bytes(storage)) }
         var offsets: [Int] = []

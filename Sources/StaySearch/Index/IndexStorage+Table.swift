@@ -128,6 +128,7 @@ extension IndexStorage {
         StoredColumn(67, "dense carries", \.denseCarries, .free, since: 10),
         StoredColumn(68, "dense carried rows", \.denseCarriedRows, .free, since: 10),
         StoredColumn(69, "wide prices", \.widePrices, .free, since: 11),
+        StoredColumn(70, "dense bases", \.denseBases, .free, since: 12),
     ]
 }
 

@@ -87,6 +87,9 @@ package struct IndexStorage: Sendable {
     /// Per dense row, the power of ten of minor units its codes count (see ``NightPrices/denseScales``);
     /// empty in a file from before scales (every row in whole units).
     package var denseScales = Column<UInt8>.empty
+    /// Per dense row, what its codes count from in its unit (see ``NightPrices/denseBases``); empty when every
+    /// row's is 0, and in a file from before bases.
+    package var denseBases = Column<UInt32>.empty
     /// The carries of the dense rows that have them, day-major (see ``NightPrices/denseCarries``); empty in a
     /// file from before carries.
     package var denseCarries = Column<UInt8>.empty

@@ -77,6 +77,14 @@ extension IndexStorage {
               denseScales.withUnsafeBufferPointer({ $0.allSatisfy { $0 <= NightPrices.largestScale } }) else {
             throw IndexCorruption("a dense price row's unit is not one the index knows")
         }
+        // A row's base and dearest code stay within the largest price, so that no stay's total overflows.
+        let basesFit = denseBases.count == 0 || (denseBases.count == denseRows && (0..<denseRows).allSatisfy { rank in
+            let unit = NightPrices.unitOfScale[Int(denseScales.count == 0 ? NightPrices.wholeUnitScale : denseScales[rank])]
+            return (Int64(denseBases[rank]) + Int64(denseMaxima[rank])) * unit <= Money.largest.minorUnits
+        })
+        guard basesFit else {
+            throw IndexCorruption("a dense price row's base is not one per row, or puts its dearest night past the largest price")
+        }
         // A bit per dense row (none past the last), and the carries of as many rows as bits are set.
         let carried = denseCarriedRows.withUnsafeBufferPointer { $0.reduce(0) { $0 + $1.nonzeroBitCount } }
         let pastLast = denseCarriedRows.count == 0 || denseRows % 64 == 0 ? 0 : denseCarriedRows[denseCarriedRows.count - 1] >> UInt64(denseRows % 64)

@@ -118,7 +118,8 @@ public struct ListingIndex: Sendable {
             runs: DayRuns(offsets: storage.priceRunOffsets, starts: storage.priceRunStarts, values: storage.priceRunValues,
                           patterns: storage.pricePatterns, firstWeekday: firstWeekday),
             dense: storage.densePrices, windows: storage.denseWindows, maxima: storage.denseMaxima, minima: storage.denseMinima,
-            scales: storage.denseScales, carries: storage.denseCarries, carried: storage.denseCarriedRows, wide: storage.widePrices)
+            scales: storage.denseScales, carries: storage.denseCarries, carried: storage.denseCarriedRows, wide: storage.widePrices,
+            bases: storage.denseBases)
         feeTable = FeeTable(storage)
         stayRules = DayRuns(offsets: storage.ruleRunOffsets, starts: storage.ruleRunStarts, values: storage.ruleRunValues,
                             patterns: storage.rulePatterns, firstWeekday: firstWeekday)

@@ -6,7 +6,11 @@
 /// A dense row counts its prices in a **unit of its own**, a power of ten of minor units (``denseScales``):
 /// the largest that divides every one of its prices — whole dollars for dollars priced to the dollar, ₩100
 /// for won priced to the ₩100 — so that a row of won (₩84,300 counts 843) costs what a row of dollars does,
-/// and a week at ₩84,300 a night (5,901 units) is as exact a difference of sums as a week at $84. It keeps its **running sums**: one
+/// and a week at ₩84,300 a night (5,901 units) is as exact a difference of sums as a week at $84. A row whose
+/// dearest night passes 65,535 of its units counts **from a base of its own** (``denseBases``, its cheapest
+/// night): a code is the price less the base, so a villa at ₫40,000,000–₫90,000,000 a night priced to the
+/// ₫1,000 is as dense as a room at $40–$90, and a stay's total is its codes' plus the base times the nights.
+/// Every other row's base is 0. It keeps its **running sums** of codes: one
 /// `UInt16` a day and one more, the sum of its codes before that day, modulo 2^16. A night's price is the
 /// difference of two neighbours, and a stay's total the difference of two sums whatever its length —
 /// exact whenever the stay costs less than 65,536 of the row's units, which the row's dearest night
@@ -46,6 +50,13 @@ package struct NightPrices: Sendable {
     package let denseMaxima: Column<UInt16>
     /// Per dense row, its cheapest night's price in its unit (0 for an index file from before minima).
     package let denseMinima: Column<UInt16>
+    /// Per dense row, what its codes count from, in its unit: 0 but for a row whose dearest night passes
+    /// ``largestDenseUnits`` (its cheapest night then); empty when every row's is 0 (always in an index file from
+    /// before bases). ``denseMaxima`` and ``denseMinima`` are codes, above the base.
+    package let denseBases: Column<UInt32>
+    /// A bit per dense row whose base is not 0 (rank 64g + i: bit i of word g; one word more, 0), worked out when
+    /// the index is made or loaded; empty when every base is 0.
+    package let basedBits: Column<UInt64>
     /// How many rows are dense: the stride of ``dense``.
     package let denseRows: Int
     /// `(dayCount + 1) × carriedRows` carries, day-major: bits 16–23 of the running sums of the dense rows whose
@@ -79,7 +90,7 @@ package struct NightPrices: Sendable {
     package let denseWordMasks: Column<UInt64>
     package let denseWordRanks: Column<UInt32>
 
-    /// The highest price a dense row can hold, in its unit.
+    /// The highest code a dense row can hold: its dearest night in its unit, above its base.
     package static let largestDenseUnits = 0xFFFF
     /// The scale of whole units: 10^2 minor units.
     package static let wholeUnitScale: UInt8 = 2
@@ -99,9 +110,10 @@ package struct NightPrices: Sendable {
     /// Wraps the columns; the caller has checked them (``IndexStorage/checkInvariants(shape:)``).
     /// `scales` may be empty (an index file from before scales): every row's unit is then a whole unit.
     /// `minima` may be empty (an index file from before minima): every row's cheapest night is then taken as 0.
+    /// `bases` may be empty (an index file from before bases, or no row with one): every row's base is then 0.
     package init(runs: DayRuns<Int32>, dense: Column<UInt16>, windows: Column<UInt32>, maxima: Column<UInt16>,
                  minima: Column<UInt16>, scales: Column<UInt8>, carries: Column<UInt8> = .empty, carried: Column<UInt64> = .empty,
-                 wide: Column<Int64> = .empty) {
+                 wide: Column<Int64> = .empty, bases: Column<UInt32> = .empty) {
         self.runs = runs
         self.wide = wide
         self.dense = dense
@@ -111,6 +123,17 @@ package struct NightPrices: Sendable {
         denseMaxima = maxima
         denseMinima = minima.count == windows.count ? minima : Column([UInt16](repeating: 0, count: windows.count))
         denseRows = windows.count
+        if bases.count == windows.count, bases.withUnsafeBufferPointer({ $0.contains { $0 != 0 } }) {
+            denseBases = bases
+            var based = [UInt64](repeating: 0, count: (windows.count + 63) / 64 + 1)
+            bases.withUnsafeBufferPointer { bases in
+                for rank in bases.indices where bases[rank] != 0 { based[rank >> 6] |= 1 << UInt64(rank & 63) }
+            }
+            basedBits = Column(based)
+        } else {
+            denseBases = .empty
+            basedBits = .empty
+        }
         let hasCarries = carried.count == (windows.count + 63) / 64
         denseCarries = hasCarries ? carries : .empty
         let bits = (hasCarries ? carried.array : [UInt64](repeating: 0, count: (windows.count + 63) / 64)) + [0]
@@ -157,18 +180,22 @@ package struct NightPrices: Sendable {
     @inline(__always)
     package func unit(ofRank rank: Int) -> Int64 { NightPrices.unitsOfScales[Int(denseScales.base[rank])] }
 
+    /// Dense row `rank`'s base in its units (``denseBases``).
+    @inline(__always)
+    package func base(ofRank rank: Int) -> Int64 { denseBases.count == 0 ? 0 : Int64(denseBases.base[rank]) }
+
     /// Dense row `rank`'s price in its units on day offset `day` inside its window.
     @inline(__always)
-    func denseUnits(rank: Int, day: Int) -> Int32 {
+    func denseUnits(rank: Int, day: Int) -> Int64 {
         let sums = dense.base + (day &* denseRows &+ rank)
-        return Int32(sums[denseRows] &- sums[0])
+        return Int64(sums[denseRows] &- sums[0]) &+ base(ofRank: rank)
     }
 
     /// The stored value of dense row `rank` on day offset `day`.
     private func denseValue(rank: Int, day: Int) -> Int32 {
         let window = denseWindows[rank]
         guard day >= Int(window & 0xFFFF), day < Int(window >> 16) else { return ListingIndex.noCalendarRow }
-        let amount = Int64(denseUnits(rank: rank, day: day)) &* unit(ofRank: rank)
+        let amount = denseUnits(rank: rank, day: day) &* unit(ofRank: rank)
         return amount < Int64(WidePrices.firstReference) ? Int32(amount) : wideReference(of: amount)
     }
 
@@ -254,11 +281,11 @@ package struct NightPrices: Sendable {
         guard let rank = runs.values[first].denseIndex else {
             return runs.sum(row: row, from: start, to: end, wide: wide.base)
         }
-        return NightPrices.denseSum(sums: dense.base, stride: denseRows, rank: rank, from: start, to: end,
-                                    maximum: Int(denseMaxima.base[rank]), minimum: Int(denseMinima.base[rank]),
-                                    carries: denseCarries.base, carriedRows: carriedRows,
-                                    carryRank: NightPrices.carryRank(bits: carriedBits.base, before: carriedBefore.base, rank: rank))
-            &* unit(ofRank: rank)
+        return (NightPrices.denseSum(sums: dense.base, stride: denseRows, rank: rank, from: start, to: end,
+                                     maximum: Int(denseMaxima.base[rank]), minimum: Int(denseMinima.base[rank]),
+                                     carries: denseCarries.base, carriedRows: carriedRows,
+                                     carryRank: NightPrices.carryRank(bits: carriedBits.base, before: carriedBefore.base, rank: rank))
+            &+ base(ofRank: rank) &* Int64(end &- start)) &* unit(ofRank: rank)
     }
 
     /// Dense row `rank`'s codes (in its unit) over the day offsets `start ..< end` from the running sums `sums`
@@ -331,27 +358,31 @@ package struct NightPrices: Sendable {
     }
 
     /// A dense row for a row's values by day: its running sums (one more than the days), its window, its
-    /// highest and lowest price in its unit, its scale (see ``denseScales``: the largest power of ten that
-    /// divides every price) and, when its spread passes ``widestUncarriedSpread``, its carries (bits 16–23 of
-    /// each running sum); nil when that unit leaves a price at 65,536 units or more, or when a day inside
-    /// its window has no price or no calendar row.
+    /// highest and lowest code, its scale (see ``denseScales``: the largest power of ten that divides every
+    /// price), its base (its cheapest night in its unit when its dearest passes ``largestDenseUnits``, else 0:
+    /// a code is a price in the unit less the base) and, when its spread passes ``widestUncarriedSpread``, its
+    /// carries (bits 16–23 of each running sum); nil when its spread in that unit passes ``largestDenseUnits``,
+    /// when its base would pass `UInt32.max`, or when a day inside its window has no price or no calendar row.
     /// - Parameter wide: the wide prices (``WidePrices``) the stored prices from ``WidePrices/firstReference`` up refer to.
     static func denseRow(of days: [Int32], wide: UnsafePointer<Int64>? = nil)
-        -> (sums: [UInt16], window: UInt32, maximum: UInt16, minimum: UInt16, scale: UInt8, carries: [UInt8]?)? {
+        -> (sums: [UInt16], window: UInt32, maximum: UInt16, minimum: UInt16, scale: UInt8, base: UInt32, carries: [UInt8]?)? {
         guard days.count <= longestDenseCalendar else { return nil }
         let firstDay = days.firstIndex { $0 != ListingIndex.noCalendarRow } ?? days.count
         let endDay = (days.lastIndex { $0 != ListingIndex.noCalendarRow } ?? -1) + 1
         // The prices' common divisor among the powers of ten, and the dearest. The row counts in that unit,
         // whatever the prices' size: the smallest codes, so the most stays exact in 16 bits.
-        var divisor = Int64(unitOfScale[Int(largestScale)]), dearest: Int64 = 0
+        var divisor = Int64(unitOfScale[Int(largestScale)]), dearest: Int64 = 0, cheapest = Int64.max
         for value in days[firstDay..<max(firstDay, endDay)] {
             guard value >= 0 else { return nil }
             let price = WidePrices.amount(ofStored: value, in: wide)
             while price % divisor != 0 { divisor /= 10 }
             dearest = max(dearest, price)
+            cheapest = min(cheapest, price)
         }
         let scale = UInt8(unitOfScale.firstIndex(of: divisor)!)
-        guard dearest / divisor <= Int64(largestDenseUnits) else { return nil }
+        // Codes from the cheapest night when the dearest would not fit: what bounds a dense row is its spread.
+        let base = dearest / divisor > Int64(largestDenseUnits) ? cheapest / divisor : 0
+        guard dearest / divisor - base <= Int64(largestDenseUnits), base <= Int64(UInt32.max) else { return nil }
         let unit = unitOfScale[Int(scale)]
         var sums: [UInt16] = [], carries: [UInt8] = []
         sums.reserveCapacity(days.count + 1)
@@ -361,7 +392,7 @@ package struct NightPrices: Sendable {
         carries.append(0)
         for (day, value) in days.enumerated() {
             if day >= firstDay && day < endDay {
-                let code = UInt16(WidePrices.amount(ofStored: value, in: wide) / unit)
+                let code = UInt16(WidePrices.amount(ofStored: value, in: wide) / unit - base)
                 sum &+= UInt32(code)
                 maximum = max(maximum, code)
                 minimum = min(minimum, code)
@@ -371,7 +402,8 @@ package struct NightPrices: Sendable {
         }
         minimum = min(minimum, maximum)
         let isCarried = Int(maximum) - Int(minimum) > widestUncarriedSpread
-        return (sums, UInt32(firstDay) | UInt32(max(firstDay, endDay)) << 16, maximum, minimum, scale, isCarried ? carries : nil)
+        return (sums, UInt32(firstDay) | UInt32(max(firstDay, endDay)) << 16, maximum, minimum, scale, UInt32(base),
+                isCarried ? carries : nil)
     }
 }
 
@@ -389,10 +421,11 @@ extension Int32 {
 extension IndexStorage {
     /// Re-expresses every dense row in whole units (scale 2), as files before format 8 stored them: its codes
     /// (and so its running sums, modulo 2^16) times its unit in whole units. Returns false, changing nothing,
-    /// when a row counts less than whole units or its dearest night would pass 65,535 whole units.
+    /// when a row counts less than whole units, counts from a base, or its dearest night would pass 65,535 whole units.
     package mutating func expressDenseRowsInWholeUnits() -> Bool {
         let scales = denseScales.array, rows = scales.count
         guard rows > 0, scales.contains(where: { $0 != NightPrices.wholeUnitScale }) else { return true }
+        guard !denseBases.array.contains(where: { $0 != 0 }) else { return false }
         let factors = scales.map { NightPrices.unitOfScale[Int($0)] / 100 }
         let maxima = denseMaxima.array
         guard scales.allSatisfy({ $0 >= NightPrices.wholeUnitScale }),

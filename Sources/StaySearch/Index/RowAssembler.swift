@@ -23,6 +23,7 @@ struct RowAssembler {
     private var denseMaxima: [UInt16] = []
     private var denseMinima: [UInt16] = []
     private var denseScales: [UInt8] = []
+    private var denseBases: [UInt32] = []
     var rules: RunsWriter<UInt32>
     /// The prices from ``WidePrices/firstReference`` up that the rows refer to, renumbered in order of amount
     /// when the index is finished.
@@ -166,6 +167,7 @@ struct RowAssembler {
             denseMaxima.append(dense.maximum)
             denseMinima.append(dense.minimum)
             denseScales.append(dense.scale)
+            denseBases.append(dense.base)
             if rank & 63 == 0 { denseCarried.append(0) }
             if let carries = dense.carries {
                 denseCarried[rank >> 6] |= 1 << UInt64(rank & 63)
@@ -264,6 +266,7 @@ struct RowAssembler {
         storage.denseMaxima = Column(denseMaxima)
         storage.denseMinima = Column(denseMinima)
         storage.denseScales = Column(denseScales)
+        storage.denseBases = denseBases.contains { $0 != 0 } ? Column(denseBases) : .empty
         storage.denseCarries = carries ?? denseCarries.finish()
         storage.denseCarriedRows = Column(denseCarried)
         (storage.ruleRunOffsets, storage.ruleRunStarts, storage.ruleRunValues, storage.rulePatterns) = rules.finish()

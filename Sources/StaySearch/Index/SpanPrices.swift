@@ -174,8 +174,9 @@ package struct SpanPrices: Sendable {
                 let first = Int(runs.offsets[row]), last = Int(runs.offsets[row + 1])
                 let value = runs.values[first]
                 if let rank = value.denseIndex {
-                    // Read in place when it counts the span's units; a row of another unit is copied like runs.
-                    if index.nightPrices.denseScales[rank] == self.scale {
+                    // Read in place when it counts the span's units from 0; a row of another unit, or counted from a
+                    // base, is copied like runs.
+                    if index.nightPrices.denseScales[rank] == self.scale, index.nightPrices.base(ofRank: rank) == 0 {
                         prices[row] = SpanPrices.dense
                         (lows[row], highs[row]) = denseHighs[rank] < 0 ? (0, 0) : (denseLows[rank], denseHighs[rank])
                         continue

@@ -119,7 +119,8 @@ extension Scan {
                 while kept != 0 {
                     let bit = kept.trailingZeroBitCount
                     kept &= kept &- 1
-                    collect(row: base &+ bit, value: Int64(units[bit]) &* columns.denseUnit(ofRank: firstRank &+ bit), checkIn: checkIns[Int(picked[bit])], into: &tally)
+                    collect(row: base &+ bit, value: (Int64(units[bit]) &+ columns.baseTotal(ofRank: firstRank &+ bit, nights: Int(nights)))
+                                &* columns.denseUnit(ofRank: firstRank &+ bit), checkIn: checkIns[Int(picked[bit])], into: &tally)
                 }
             }
         }
@@ -265,6 +266,6 @@ extension Scan {
                 bestKey = min(bestKey, key(units, k))
             }
         }
-        return ((bestKey &>> 6) &* columns.denseUnit(ofRank: rank), Int(bestKey & 63))
+        return (((bestKey &>> 6) &+ columns.baseTotal(ofRank: rank, nights: nights)) &* columns.denseUnit(ofRank: rank), Int(bestKey & 63))
     }
 }

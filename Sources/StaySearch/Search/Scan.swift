@@ -372,15 +372,18 @@ struct Scan {
                 // line (in dong a group's dearest night passes 21,845 codes of ₫1,000 in most groups: every
                 // row of such a group out here at 3 nights); else from 24-bit sums or in stretches
                 // (``NightPrices/denseSum``).
+                // Codes, above the row's base (``NightPrices/denseBases``: 0 but for a row too dear for codes alone).
+                let codes: Int64
                 if everyStayExact || Int(groupMaxima[rank &>> NightPrices.denseGroupShift]) &* nightCount <= 0xFFFF {
-                    value = Int64(after[rank] &- before[rank]) &* columns.denseUnit(ofRank: rank)
+                    codes = Int64(after[rank] &- before[rank])
                 } else if (Int(maxima[rank]) &- Int(minima[rank])) &* nightCount <= 0xFFFF {
                     let least = Int(minima[rank]) &* nightCount
                     let rest = after[rank] &- before[rank] &- UInt16(truncatingIfNeeded: least)
-                    value = Int64(least &+ Int(rest)) &* columns.denseUnit(ofRank: rank)
+                    codes = Int64(least &+ Int(rest))
                 } else {
-                    value = columns.denseSum(rank: rank, from: stayStart, to: stayEnd) &* columns.denseUnit(ofRank: rank)
+                    codes = columns.denseSum(rank: rank, from: stayStart, to: stayEnd)
                 }
+                value = (codes &+ columns.baseTotal(ofRank: rank, nights: nightCount)) &* columns.denseUnit(ofRank: rank)
             } else if plan == Int(PricePlans.bySegments) {
                 value = columns.segmentsTotal(row: row, plans: plans)
             } else {
@@ -445,6 +448,21 @@ struct Scan {
                     totals[bit] = Int32(truncatingIfNeeded: columns.denseSum(rank: firstRank &+ bit, from: stayStart, to: stayEnd))
                 }
             }
+            // The candidates' lanes counted from a base (in dong, listings past ₫65,535,000 a night): their totals are
+            // the codes' plus the base times the nights, added where each was written (the candidates before it).
+            let based = columns.basedRanks(from: firstRank) & bits
+            @inline(__always) func addBases() {
+                var lanes = based
+                while lanes != 0 {
+                    let lane = lanes.trailingZeroBitCount
+                    lanes &= lanes &- 1
+                    var rowsBefore = dense          // the lane-th dense row of the word
+                    for _ in 0..<lane { rowsBefore &= rowsBefore &- 1 }
+                    let bit = UInt64(rowsBefore.trailingZeroBitCount)
+                    values[(candidates & ((1 &<< bit) &- 1)).nonzeroBitCount] &+=
+                        columns.baseTotal(ofRank: firstRank &+ lane, nights: nights) &* columns.denseUnit(ofRank: firstRank &+ lane)
+                }
+            }
             var written = 0
             if dense == UInt64.max {
                 var rest = bits
@@ -455,6 +473,7 @@ struct Scan {
                     rows[written] = Int32(truncatingIfNeeded: base &+ bit)
                     written &+= 1
                 }
+                if based != 0 { addBases() }
                 return written
             }
             var rest = candidates, apart = ~dense, passed = 0
@@ -475,6 +494,7 @@ struct Scan {
                 rows[written] = Int32(truncatingIfNeeded: base &+ bit)
                 written &+= 1
             }
+            if based != 0 { addBases() }
             return written
         }
     }

@@ -44,6 +44,10 @@ struct ScanColumns {
     /// Each dense row's scale, and the unit of each scale in minor units (``NightPrices/denseScales``).
     let denseScales: UnsafePointer<UInt8>
     let unitsOfScales: UnsafePointer<Int64>
+    /// Each dense row's base, and a bit per dense row whose base is not 0 (``NightPrices/denseBases``); nil when
+    /// every row's base is 0.
+    let denseBases: UnsafePointer<UInt32>?
+    let basedBits: UnsafePointer<UInt64>?
     /// The dearest night of all dense rows, and of each group of 64 (``NightPrices/dearestDenseNight``).
     let dearestDenseNight: Int
     let denseGroupMaxima: UnsafePointer<UInt16>
@@ -81,6 +85,8 @@ struct ScanColumns {
         denseMaxima = storage.denseMaxima.base
         denseMinima = index.nightPrices.denseMinima.base
         denseScales = index.nightPrices.denseScales.base
+        denseBases = index.nightPrices.denseBases.count == 0 ? nil : index.nightPrices.denseBases.base
+        basedBits = index.nightPrices.basedBits.count == 0 ? nil : index.nightPrices.basedBits.base
         denseCarries = index.nightPrices.denseCarries.base
         carriedRows = index.nightPrices.carriedRows
         carriedBits = index.nightPrices.carriedBits.base
@@ -96,6 +102,24 @@ struct ScanColumns {
     /// Dense row `rank`'s unit in minor units.
     @inline(__always)
     func denseUnit(ofRank rank: Int) -> Int64 { unitsOfScales[Int(denseScales[rank])] }
+
+    /// Dense row `rank`'s base times `nights`, in its unit: what a stay's codes count from (0 for most rows).
+    @inline(__always)
+    func baseTotal(ofRank rank: Int, nights: Int) -> Int64 {
+        guard let denseBases else { return 0 }
+        return Int64(denseBases[rank]) &* Int64(nights)
+    }
+
+    /// Which of the dense rows of ranks `firstRank ..< firstRank + 64` count from a base: bit k for rank
+    /// `firstRank` + k (none past the last dense row).
+    @inline(__always)
+    func basedRanks(from firstRank: Int) -> UInt64 {
+        guard let basedBits else { return 0 }
+        let group = firstRank &>> 6, shift = UInt64(firstRank & 63)
+        var bits = basedBits[group] &>> shift
+        if shift != 0 { bits |= basedBits[group &+ 1] &<< (64 &- shift) }
+        return bits
+    }
 
     /// Dense row `rank`'s codes over the day offsets `start ..< end`, whatever its spread
     /// (``NightPrices/denseSum(sums:stride:rank:from:to:maximum:minimum:carries:carriedRows:carryRank:)``).
